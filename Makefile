@@ -1,0 +1,47 @@
+# The whole set-up is `make` (generate the example workspace, then build) and `make test`.
+SWIFT ?= swift
+TEMPLATES := $(wildcard templates/*.mustache)
+BUILTIN := Sources/APIGenKit/Rendering/BuiltinTemplates.swift
+
+.PHONY: all generate build test check builtin-templates clean
+
+all: generate build
+
+## Regenerate Sources/ExampleClient/Generated from apis/.
+generate:
+	$(SWIFT) run apigen
+
+build:
+	$(SWIFT) build
+
+test:
+	$(SWIFT) test
+
+## Exit 1 when the committed generated code or built-in templates are stale.
+check:
+	$(SWIFT) run apigen check
+	@$(MAKE) --no-print-directory builtin-templates >/dev/null
+	@git diff --exit-code --stat -- $(BUILTIN) || { echo "error: $(BUILTIN) is stale: run 'make builtin-templates' and commit it" >&2; exit 1; }
+
+## templates/ is the source of the built-in templates compiled into apigen.
+builtin-templates: $(BUILTIN)
+
+$(BUILTIN): $(TEMPLATES) Makefile
+	@{ \
+	  echo '// Generated from templates/*.mustache by `make builtin-templates`. Do not edit.'; \
+	  echo; \
+	  echo '/// The templates apigen falls back to when a workspace does not override them.'; \
+	  echo 'enum BuiltinTemplates {'; \
+	  echo '    static let all: [String: String] = ['; \
+	  for file in $(sort $(TEMPLATES)); do \
+	    name=$$(basename $$file .mustache); \
+	    echo "        \"$$name\": #\"\"\""; \
+	    cat $$file; \
+	    echo '"""#,'; \
+	  done; \
+	  echo '    ]'; \
+	  echo '}'; \
+	} > $@.tmp && mv $@.tmp $@
+
+clean:
+	rm -rf .build

@@ -1,0 +1,102 @@
+import APIManifest
+import Foundation
+
+/// The protocol-neutral description of everything a workspace generates: Swift names, Swift types
+/// and wire shape, all decided. Templates only lay it out.
+public struct WorkspaceDescription: Sendable {
+    public var module: String
+    /// The workspace file as the user named it, for "generated from" headers.
+    public var workspaceFile: String
+    public var outputDirectory: URL
+    public var templatesDirectory: URL?
+    public var defaults: DefaultsDescription
+    public var models: [ModelDescription]
+    public var apis: [APIDescription]
+}
+
+public struct DefaultsDescription: Sendable {
+    public var baseURL: String?
+    public var timeoutSeconds: Double?
+    public var headers: [HeaderDescription]
+    public var maxConnectionsPerHost: Int?
+    public var frequency: FrequencyPolicy?
+}
+
+public struct HeaderDescription: Sendable, Equatable {
+    public var name: String
+    public var value: String
+}
+
+/// A Swift type expression with the facts templates and encoders need about it.
+public struct SwiftType: Sendable, Equatable {
+    /// The type as Swift spells it: `[User]?`.
+    public var spelling: String
+    public var isOptional: Bool
+    /// Whether it mentions Date, URL, UUID or Data, which need Foundation.
+    public var needsFoundation: Bool
+}
+
+public struct ModelDescription: Sendable {
+    public var manifestName: String
+    public var swiftName: String
+    public var sourceFile: String
+    public var docLines: [String]
+    public var shape: Shape
+
+    public enum Shape: Sendable {
+        case structure(fields: [FieldDescription])
+        case enumeration(cases: [EnumCaseDescription])
+    }
+}
+
+public struct FieldDescription: Sendable {
+    public var swiftName: String
+    public var jsonKey: String
+    public var type: SwiftType
+    public var docLines: [String]
+}
+
+public struct EnumCaseDescription: Sendable {
+    public var swiftName: String
+    public var rawValue: String
+}
+
+public struct APIDescription: Sendable {
+    public var manifestName: String
+    /// `<prefix><Name>API`.
+    public var className: String
+    public var sourceFile: String
+    public var docLines: [String]
+    public var kind: APIKind
+    public var parameters: [ParameterDescription]
+    public var response: ResponseDescription
+    public var headers: [HeaderDescription]
+    public var timeoutSeconds: Double?
+    public var frequency: FrequencyPolicy?
+    public var baseURL: String?
+    public var rest: RESTDescription?
+}
+
+public struct RESTDescription: Sendable {
+    public var method: HTTPMethodName
+    public var path: String
+    public var bodyEncoding: BodyEncoding
+}
+
+public struct ParameterDescription: Sendable {
+    public var swiftName: String
+    public var wireName: String
+    public var type: SwiftType
+    public var location: ParameterLocation
+    public var docLines: [String]
+}
+
+public struct ResponseDescription: Sendable {
+    public enum Decoding: String, Sendable {
+        case json, text, noContent
+    }
+
+    /// The Swift type of the response: a model, a list, a scalar, or `NoContent`.
+    public var type: SwiftType
+    public var decoding: Decoding
+}

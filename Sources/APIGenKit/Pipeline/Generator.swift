@@ -1,0 +1,44 @@
+import APIManifest
+import Foundation
+
+/// The whole pipeline: YAML → manifest model → validated description → templates → files.
+public enum Generator {
+    public enum Mode: Sendable {
+        /// Write changed files and remove stale ones.
+        case write
+        /// Write nothing; report what `write` would change.
+        case check
+    }
+
+    public struct Report: Sendable {
+        public var diagnostics = Diagnostics()
+        public var plan = WritePlan()
+        /// The output folder, for messages.
+        public var outputDirectory: URL?
+
+        public var succeeded: Bool { !diagnostics.hasErrors }
+    }
+
+    /// Runs the pipeline over the workspace whose settings are in `workspaceFile`. Nothing is
+    /// written unless every stage succeeded.
+    public static func run(workspaceFile: String, mode: Mode) -> Report {
+        var report = Report()
+        guard let loaded = WorkspaceLoader.load(workspaceFile: workspaceFile, into: &report.diagnostics) else { return report }
+        guard let description = DescriptionBuilder.build(loaded, into: &report.diagnostics) else { return report }
+        guard let templates = TemplateSet.load(overridesIn: description.templatesDirectory, into: &report.diagnostics) else { return report }
+        guard !report.diagnostics.hasErrors else { return report }
+
+        let files = Renderer(templates: templates, workspaceDirectory: loaded.directory).render(description)
+        let tree = GeneratedTree(root: description.outputDirectory)
+        report.outputDirectory = tree.root
+        report.plan = tree.plan(for: files)
+        if mode == .write, !report.plan.isEmpty {
+            do {
+                try tree.apply(report.plan)
+            } catch {
+                report.diagnostics.error("cannot write the generated files: \(error.localizedDescription)", at: loaded.manifest.output.location)
+            }
+        }
+        return report
+    }
+}

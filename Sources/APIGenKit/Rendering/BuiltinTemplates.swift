@@ -1,0 +1,168 @@
+// Generated from templates/*.mustache by `make builtin-templates`. Do not edit.
+
+/// The templates apigen falls back to when a workspace does not override them.
+enum BuiltinTemplates {
+    static let all: [String: String] = [
+        "api": #"""
+{{% CONTENT_TYPE: TEXT }}
+{{#imports}}
+import {{.}}
+{{/imports}}
+
+{{#docLines}}
+/// {{{.}}}
+{{/docLines}}
+{{#hasDocLines}}
+///
+{{/hasDocLines}}
+/// `{{method}} {{{path}}}`
+public final class {{className}}: BaseAPI<{{className}}.Parameters, {{{responseType}}}>, @unchecked Sendable {
+{{^hasParameters}}
+    public struct Parameters: Sendable, Equatable {}
+{{/hasParameters}}
+{{#hasParameters}}
+    public struct Parameters: Sendable, Equatable {
+{{#parameters}}
+{{#docLines}}
+        /// {{{.}}}
+{{/docLines}}
+        public var {{swiftName}}: {{{type}}}
+{{/parameters}}
+    }
+{{/hasParameters}}
+
+    public static let definition = APIDefinition(
+        name: {{{nameLiteral}}},
+        method: .{{methodCase}},
+        path: {{{pathLiteral}}},
+{{#formBody}}
+        bodyEncoding: .form,
+{{/formBody}}
+{{#baseURLLiteral}}
+        baseURL: {{{.}}},
+{{/baseURLLiteral}}
+{{#hasHeaders}}
+        headers: [
+{{#headers}}
+            (name: {{{nameLiteral}}}, value: {{{valueLiteral}}}),
+{{/headers}}
+        ],
+{{/hasHeaders}}
+{{#timeout}}
+        timeout: {{{.}}},
+{{/timeout}}
+{{#frequency}}
+        frequency: .{{.}},
+{{/frequency}}
+        defaults: .workspace
+    )
+
+{{#inlineArguments}}
+    public init({{#parameters}}{{swiftName}}: {{{type}}}{{#isOptional}} = nil{{/isOptional}}{{^last()}}, {{/last()}}{{/parameters}}) {
+{{/inlineArguments}}
+{{^inlineArguments}}
+    public init(
+{{#parameters}}
+        {{swiftName}}: {{{type}}}{{#isOptional}} = nil{{/isOptional}}{{^last()}},{{/last()}}
+{{/parameters}}
+    ) {
+{{/inlineArguments}}
+        super.init(
+            parameters: Parameters({{#parameters}}{{swiftName}}: {{swiftName}}{{^last()}}, {{/last()}}{{/parameters}}),
+            definition: Self.definition,
+            response: .{{decoding}}
+        )
+    }
+{{#hasParameters}}
+
+    public override func encodeParameters(into request: inout RequestBuilder) {
+{{#parameters}}
+        request.{{builderMethod}}({{{wireNameLiteral}}}, parameters.{{swiftName}})
+{{/parameters}}
+    }
+{{/hasParameters}}
+}
+"""#,
+        "enum": #"""
+{{% CONTENT_TYPE: TEXT }}
+import APIRuntime
+
+{{#docLines}}
+/// {{{.}}}
+{{/docLines}}
+public enum {{swiftName}}: String, Codable, Sendable, CaseIterable, ParameterValue {
+{{#cases}}
+    case {{swiftName}}{{#customRawValueLiteral}} = {{{.}}}{{/customRawValueLiteral}}
+{{/cases}}
+}
+"""#,
+        "model": #"""
+{{% CONTENT_TYPE: TEXT }}
+{{#imports}}
+import {{.}}
+{{/imports}}
+
+{{#docLines}}
+/// {{{.}}}
+{{/docLines}}
+public struct {{swiftName}}: Codable, Sendable, Equatable {
+{{#fields}}
+{{#docLines}}
+    /// {{{.}}}
+{{/docLines}}
+    public var {{swiftName}}: {{{type}}}
+{{/fields}}
+
+{{#inlineArguments}}
+    public init({{#fields}}{{swiftName}}: {{{type}}}{{#isOptional}} = nil{{/isOptional}}{{^last()}}, {{/last()}}{{/fields}}) {
+{{/inlineArguments}}
+{{^inlineArguments}}
+    public init(
+{{#fields}}
+        {{swiftName}}: {{{type}}}{{#isOptional}} = nil{{/isOptional}}{{^last()}},{{/last()}}
+{{/fields}}
+    ) {
+{{/inlineArguments}}
+{{#fields}}
+        self.{{swiftName}} = {{swiftName}}
+{{/fields}}
+    }
+{{#hasCustomKeys}}
+
+    enum CodingKeys: String, CodingKey {
+{{#fields}}
+        case {{swiftName}}{{#customKeyLiteral}} = {{{.}}}{{/customKeyLiteral}}
+{{/fields}}
+    }
+{{/hasCustomKeys}}
+}
+"""#,
+        "workspace": #"""
+{{% CONTENT_TYPE: TEXT }}
+import APIRuntime
+
+extension APIDefaults {
+    /// The `defaults:` of {{{workspaceFile}}}, inherited by every API of {{module}}.
+    static let workspace = APIDefaults(
+{{#baseURLLiteral}}
+        baseURL: {{{.}}},
+{{/baseURLLiteral}}
+{{#timeout}}
+        timeout: {{{.}}},
+{{/timeout}}
+{{#hasHeaders}}
+        headers: [
+{{#headers}}
+            (name: {{{nameLiteral}}}, value: {{{valueLiteral}}}),
+{{/headers}}
+        ],
+{{/hasHeaders}}
+{{#maxConnectionsPerHost}}
+        maxConnectionsPerHost: {{.}},
+{{/maxConnectionsPerHost}}
+        frequency: .{{frequency}}
+    )
+}
+"""#,
+    ]
+}

@@ -1,0 +1,114 @@
+import APIManifest
+
+/// Lays a description out as the values templates read. Every name, type and literal is final
+/// here; templates only place them.
+enum TemplateContext {
+    /// Up to this many arguments, an initializer fits on one line.
+    static let inlineArgumentLimit = 3
+
+    static func workspace(_ workspace: WorkspaceDescription, workspaceFile: String) -> [String: Any] {
+        let defaults = workspace.defaults
+        var context: [String: Any] = [
+            "module": workspace.module,
+            "workspaceFile": workspaceFile,
+            "hasHeaders": !defaults.headers.isEmpty,
+            "headers": defaults.headers.map(header),
+            "frequency": (defaults.frequency ?? .allow).rawValue,
+        ]
+        context["baseURLLiteral"] = defaults.baseURL.map(SwiftLiteral.string)
+        context["timeout"] = defaults.timeoutSeconds.map(SwiftLiteral.duration(seconds:))
+        context["maxConnectionsPerHost"] = defaults.maxConnectionsPerHost.map(String.init)
+        return context
+    }
+
+    static func api(_ api: APIDescription) -> [String: Any] {
+        let needsFoundation = api.parameters.contains { $0.type.needsFoundation } || api.response.type.needsFoundation
+        var context: [String: Any] = [
+            "imports": needsFoundation ? ["APIRuntime", "Foundation"] : ["APIRuntime"],
+            "docLines": api.docLines,
+            "hasDocLines": !api.docLines.isEmpty,
+            "className": api.className,
+            "responseType": api.response.type.spelling,
+            "decoding": api.response.decoding.rawValue,
+            "nameLiteral": SwiftLiteral.string(api.manifestName),
+            "parameters": api.parameters.map { parameter($0, form: api.rest?.bodyEncoding == .form) },
+            "hasParameters": !api.parameters.isEmpty,
+            "inlineArguments": api.parameters.count <= inlineArgumentLimit,
+            "hasHeaders": !api.headers.isEmpty,
+            "headers": api.headers.map(header),
+        ]
+        context["baseURLLiteral"] = api.baseURL.map(SwiftLiteral.string)
+        context["timeout"] = api.timeoutSeconds.map(SwiftLiteral.duration(seconds:))
+        context["frequency"] = api.frequency?.rawValue
+        if let rest = api.rest {
+            context["method"] = rest.method.rawValue
+            context["methodCase"] = rest.method.rawValue.lowercased()
+            context["path"] = SwiftLiteral.docLines(rest.path).joined()
+            context["pathLiteral"] = SwiftLiteral.string(rest.path)
+            context["formBody"] = rest.bodyEncoding == .form
+        }
+        return context
+    }
+
+    static func model(_ model: ModelDescription) -> [String: Any] {
+        var context: [String: Any] = [
+            "swiftName": model.swiftName,
+            "docLines": model.docLines,
+        ]
+        switch model.shape {
+        case .structure(let fields):
+            context["imports"] = fields.contains { $0.type.needsFoundation } ? ["Foundation"] : []
+            context["fields"] = fields.map { field -> [String: Any] in
+                var values: [String: Any] = [
+                    "swiftName": field.swiftName,
+                    "type": field.type.spelling,
+                    "isOptional": field.type.isOptional,
+                    "docLines": field.docLines,
+                ]
+                if field.jsonKey != field.swiftName.trimmingBackticks {
+                    values["customKeyLiteral"] = SwiftLiteral.string(field.jsonKey)
+                }
+                return values
+            }
+            context["hasCustomKeys"] = fields.contains { $0.jsonKey != $0.swiftName.trimmingBackticks }
+            context["inlineArguments"] = fields.count <= inlineArgumentLimit
+        case .enumeration(let cases):
+            context["cases"] = cases.map { enumCase -> [String: Any] in
+                var values: [String: Any] = ["swiftName": enumCase.swiftName]
+                if enumCase.rawValue != enumCase.swiftName.trimmingBackticks {
+                    values["customRawValueLiteral"] = SwiftLiteral.string(enumCase.rawValue)
+                }
+                return values
+            }
+        }
+        return context
+    }
+
+    private static func parameter(_ parameter: ParameterDescription, form: Bool) -> [String: Any] {
+        let builderMethod = switch parameter.location {
+        case .path: "path"
+        case .query: "query"
+        case .header: "header"
+        case .body: form ? "form" : "body"
+        }
+        return [
+            "swiftName": parameter.swiftName,
+            "type": parameter.type.spelling,
+            "isOptional": parameter.type.isOptional,
+            "docLines": parameter.docLines,
+            "builderMethod": builderMethod,
+            "wireNameLiteral": SwiftLiteral.string(parameter.wireName),
+        ]
+    }
+
+    private static func header(_ header: HeaderDescription) -> [String: Any] {
+        ["nameLiteral": SwiftLiteral.string(header.name), "valueLiteral": SwiftLiteral.string(header.value)]
+    }
+}
+
+extension String {
+    /// `` `default` `` → `default`: the name as the wire and `CodingKeys` see it.
+    var trimmingBackticks: String {
+        hasPrefix("`") && hasSuffix("`") && count >= 2 ? String(dropFirst().dropLast()) : self
+    }
+}

@@ -1,0 +1,49 @@
+import APIManifest
+import Foundation
+import Mustache
+
+/// The templates a run renders with: the built-in set, with any file of the same name in the
+/// workspace's templates folder taking its place. Extra `.mustache` files there become partials.
+public struct TemplateSet: Sendable {
+    /// The templates apigen renders, by name (without `.mustache`).
+    public static let names = ["api", "model", "enum", "workspace"]
+
+    let library: MustacheLibrary
+    /// Which templates came from the workspace's folder rather than the built-in set.
+    public let overridden: [String]
+
+    /// Loads the set; a template that does not parse is an error at its file, line and column.
+    public static func load(overridesIn directory: URL?, into diagnostics: inout Diagnostics) -> TemplateSet? {
+        var sources = BuiltinTemplates.all.mapValues { (text: $0, file: "<built-in>") }
+        var overridden: [String] = []
+        if let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            for fileName in names.sorted() where fileName.hasSuffix(".mustache") {
+                let path = directory.appendingPathComponent(fileName).path
+                guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+                    diagnostics.error("cannot read template", at: .file(path))
+                    continue
+                }
+                let name = String(fileName.dropLast(".mustache".count))
+                sources[name] = (text, path)
+                overridden.append(name)
+            }
+        }
+        var library = MustacheLibrary()
+        for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
+            do {
+                library.register(try MustacheTemplate(string: source.text), named: name)
+            } catch let error as MustacheTemplate.ParserError {
+                let location = SourceLocation(file: source.file, line: error.context.lineNumber, column: error.context.columnNumber)
+                diagnostics.error("template '\(name)' does not parse: \(error.error)", at: location)
+            } catch {
+                diagnostics.error("template '\(name)' does not parse: \(error)", at: .file(source.file))
+            }
+        }
+        guard !diagnostics.hasErrors else { return nil }
+        return TemplateSet(library: library, overridden: overridden)
+    }
+
+    func render(_ name: String, _ context: [String: Any]) -> String {
+        library.render(context, withTemplate: name) ?? ""
+    }
+}

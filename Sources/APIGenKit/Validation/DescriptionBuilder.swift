@@ -1,0 +1,325 @@
+import APIManifest
+import Foundation
+
+/// Validates a loaded workspace and builds its description. Reports every problem it finds, then
+/// returns nil if any was an error: a workspace with errors generates nothing.
+public struct DescriptionBuilder {
+    private var diagnostics = Diagnostics()
+    private var types = TypeResolver()
+    private let workspace: LoadedWorkspace
+    private let prefix: String
+
+    public static func build(_ workspace: LoadedWorkspace, into diagnostics: inout Diagnostics) -> WorkspaceDescription? {
+        var builder = DescriptionBuilder(workspace: workspace)
+        let description = builder.build()
+        diagnostics.append(contentsOf: builder.diagnostics)
+        return builder.diagnostics.hasErrors ? nil : description
+    }
+
+    private init(workspace: LoadedWorkspace) {
+        self.workspace = workspace
+        self.prefix = workspace.manifest.prefix?.value ?? ""
+    }
+
+    private mutating func build() -> WorkspaceDescription {
+        let manifest = workspace.manifest
+        checkIdentifier(manifest.module, what: "module name")
+        if let prefix = manifest.prefix, !prefix.value.isEmpty, !SwiftIdentifier.isValid(prefix.value) {
+            diagnostics.error("prefix '\(prefix.value)' must be letters, digits and '_', starting with a letter", at: prefix.location)
+        }
+        if let baseURL = manifest.defaults.baseURL { checkBaseURL(baseURL) }
+
+        declareTypes()
+        let models = workspace.files.flatMap { file in file.types.compactMap { describeModel($0, file: file.file) } }
+        let apis = describeAPIs()
+        checkFileNames(models.map { ("Models/\($0.swiftName).swift", $0.manifestName) } + apis.map { ("APIs/\($0.className).swift", $0.manifestName) })
+        for file in workspace.files {
+            for type in file.types where !types.referenced.contains(type.name.value) {
+                diagnostics.warning("type '\(type.name.value)' is not used by any API or model", at: type.name.location)
+            }
+        }
+
+        let defaults = manifest.defaults
+        return WorkspaceDescription(
+            module: manifest.module.value,
+            workspaceFile: manifest.file,
+            outputDirectory: workspace.outputDirectory,
+            templatesDirectory: workspace.templatesDirectory,
+            defaults: DefaultsDescription(
+                baseURL: defaults.baseURL?.value,
+                timeoutSeconds: defaults.timeout?.value,
+                headers: headers(defaults.headers),
+                maxConnectionsPerHost: defaults.maxConnectionsPerHost?.value,
+                frequency: defaults.frequency?.value
+            ),
+            models: models,
+            apis: apis
+        )
+    }
+
+    // MARK: Models
+
+    private mutating func declareTypes() {
+        var firstDeclaration: [String: SourceLocation] = [:]
+        for file in workspace.files {
+            for type in file.types {
+                let name = type.name
+                if let first = firstDeclaration[name.value] {
+                    diagnostics.error("type '\(name.value)' is declared twice; first declared at \(first)", at: name.location)
+                    continue
+                }
+                firstDeclaration[name.value] = name.location
+                guard checkTypeName(name) else { continue }
+                if case .enumeration = type.shape {
+                    types.declared[name.value] = (prefix + name.value, .enumeration)
+                } else {
+                    types.declared[name.value] = (prefix + name.value, .model)
+                }
+            }
+        }
+    }
+
+    private mutating func describeModel(_ type: TypeDeclaration, file: String) -> ModelDescription? {
+        guard let swiftName = types.declared[type.name.value]?.swiftName else { return nil }
+        let shape: ModelDescription.Shape
+        switch type.shape {
+        case .model(let fields):
+            var seenNames: [String: SourceLocation] = [:]
+            var seenKeys: [String: SourceLocation] = [:]
+            let described = fields.compactMap { field -> FieldDescription? in
+                checkIdentifier(field.name, what: "field name")
+                let jsonKey = field.jsonKey?.value ?? field.name.value
+                if let first = seenNames.updateValue(field.name.location, forKey: field.name.value) {
+                    diagnostics.error("field '\(field.name.value)' is declared twice; first declared at \(first)", at: field.name.location)
+                }
+                if let first = seenKeys.updateValue((field.jsonKey ?? field.name).location, forKey: jsonKey), seenNames[field.name.value] != first {
+                    diagnostics.error("JSON key '\(jsonKey)' is used by two fields; first used at \(first)", at: (field.jsonKey ?? field.name).location)
+                }
+                guard let resolved = types.resolve(field.type, into: &diagnostics) else { return nil }
+                return FieldDescription(
+                    swiftName: SwiftIdentifier.escaped(field.name.value), jsonKey: jsonKey,
+                    type: resolved, docLines: SwiftLiteral.docLines(field.description?.value)
+                )
+            }
+            shape = .structure(fields: described)
+        case .enumeration(let cases):
+            var seenNames: [String: SourceLocation] = [:]
+            var seenValues: [String: SourceLocation] = [:]
+            let described = cases.compactMap { enumCase -> EnumCaseDescription? in
+                // The list form names cases after their raw values; make those Swift-shaped.
+                let written = enumCase.name.value
+                let name = enumCase.name == enumCase.rawValue && !SwiftIdentifier.isValid(written) ? Self.caseName(fromRawValue: written) : written
+                if !SwiftIdentifier.isValid(name) {
+                    diagnostics.error("enum case '\(written)' is not a valid Swift name; write 'enum:' as a mapping of case names to raw values", at: enumCase.name.location)
+                    return nil
+                }
+                if let first = seenNames.updateValue(enumCase.name.location, forKey: name) {
+                    diagnostics.error("enum case '\(name)' is declared twice; first declared at \(first)", at: enumCase.name.location)
+                }
+                if let first = seenValues.updateValue(enumCase.rawValue.location, forKey: enumCase.rawValue.value), first != enumCase.rawValue.location {
+                    diagnostics.error("raw value '\(enumCase.rawValue.value)' is used by two cases; first used at \(first)", at: enumCase.rawValue.location)
+                }
+                return EnumCaseDescription(swiftName: SwiftIdentifier.escaped(name), rawValue: enumCase.rawValue.value)
+            }
+            shape = .enumeration(cases: described)
+        }
+        return ModelDescription(
+            manifestName: type.name.value, swiftName: swiftName, sourceFile: file,
+            docLines: SwiftLiteral.docLines(type.description?.value), shape: shape
+        )
+    }
+
+    /// `super-user` → `superUser`, `2fa` → `_2fa`.
+    static func caseName(fromRawValue raw: String) -> String {
+        let words = raw.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }
+        var name = words.enumerated().map { index, word in
+            index == 0 ? word.prefix(1).lowercased() + word.dropFirst() : word.prefix(1).uppercased() + word.dropFirst()
+        }.joined()
+        if let first = name.first, first.isNumber { name = "_" + name }
+        return name
+    }
+
+    // MARK: APIs
+
+    private mutating func describeAPIs() -> [APIDescription] {
+        var firstDeclaration: [String: SourceLocation] = [:]
+        var described: [APIDescription] = []
+        for file in workspace.files {
+            for api in file.apis {
+                if let first = firstDeclaration[api.name.value] {
+                    diagnostics.error("API '\(api.name.value)' is declared twice; first declared at \(first)", at: api.name.location)
+                    continue
+                }
+                firstDeclaration[api.name.value] = api.name.location
+                if let description = describeAPI(api, file: file.file) { described.append(description) }
+            }
+        }
+        return described
+    }
+
+    private mutating func describeAPI(_ api: APIDeclaration, file: String) -> APIDescription? {
+        let nameIsValid = checkTypeName(api.name)
+        let className = prefix + api.name.value + (api.name.value.hasSuffix("API") ? "" : "API")
+        if let model = types.declared.first(where: { $0.value.swiftName == className }) {
+            diagnostics.error("API '\(api.name.value)' would generate class '\(className)', which type '\(model.key)' already names", at: api.name.location)
+        }
+        if let baseURL = api.baseURL { checkBaseURL(baseURL) }
+
+        let response: ResponseDescription?
+        if let declared = api.response {
+            response = types.resolve(declared, into: &diagnostics).map { type in
+                ResponseDescription(type: type, decoding: declared.value == .named("String") ? .text : .json)
+            }
+        } else {
+            response = ResponseDescription(type: SwiftType(spelling: "NoContent", isOptional: false, needsFoundation: false), decoding: .noContent)
+        }
+
+        var rest: RESTDescription?
+        var parameters: [ParameterDescription] = []
+        switch api.kind.value {
+        case .rest:
+            guard let endpoint = api.rest else { return nil }
+            let described = describeREST(api, endpoint)
+            rest = described.rest
+            parameters = described.parameters
+        }
+        guard nameIsValid, let response else { return nil }
+        return APIDescription(
+            manifestName: api.name.value, className: className, sourceFile: file,
+            docLines: SwiftLiteral.docLines(api.description?.value), kind: api.kind.value,
+            parameters: parameters, response: response, headers: headers(api.headers),
+            timeoutSeconds: api.timeout?.value, frequency: api.frequency?.value,
+            baseURL: api.baseURL?.value, rest: rest
+        )
+    }
+
+    private mutating func describeREST(_ api: APIDeclaration, _ endpoint: RESTEndpoint) -> (rest: RESTDescription?, parameters: [ParameterDescription]) {
+        let method = endpoint.method.value
+        var template: PathTemplate?
+        do {
+            template = try PathTemplate(endpoint.path.value)
+        } catch {
+            diagnostics.error("invalid path '\(endpoint.path.value)': \(error.message)", at: columnShifted(endpoint.path, by: error.offset))
+        }
+        let placeholders = Set(template?.placeholders.map(\.name) ?? [])
+        let encoding = endpoint.encoding?.value ?? .json
+
+        var seenNames: [String: SourceLocation] = [:]
+        var parameters: [ParameterDescription] = []
+        for parameter in api.parameters {
+            checkIdentifier(parameter.name, what: "parameter name")
+            if let first = seenNames.updateValue(parameter.name.location, forKey: parameter.name.value) {
+                diagnostics.error("parameter '\(parameter.name.value)' is declared twice; first declared at \(first)", at: parameter.name.location)
+            }
+            let location = parameter.location?.value
+                ?? (placeholders.contains(parameter.name.value) ? .path : method.hasBody ? .body : .query)
+            checkParameterPlacement(parameter, location: location, placeholders: placeholders, encoding: encoding, method: method)
+            guard let type = types.resolve(parameter.type, into: &diagnostics) else { continue }
+            parameters.append(ParameterDescription(
+                swiftName: SwiftIdentifier.escaped(parameter.name.value),
+                wireName: parameter.wireName?.value ?? parameter.name.value,
+                type: type, location: location,
+                docLines: SwiftLiteral.docLines(parameter.description?.value)
+            ))
+        }
+        for placeholder in template?.placeholders ?? [] where seenNames[placeholder.name] == nil {
+            let hint = Suggestion.hint(for: placeholder.name, in: seenNames.keys.sorted())
+            diagnostics.error(
+                "path parameter '{\(placeholder.name)}' is not declared under 'parameters:'\(hint)",
+                at: columnShifted(endpoint.path, by: placeholder.offset)
+            )
+        }
+        if endpoint.encoding != nil, !parameters.contains(where: { $0.location == .body }) {
+            diagnostics.warning("'body: \(encoding.rawValue)' has no effect: the API has no body parameters", at: endpoint.encoding!.location)
+        }
+        return (RESTDescription(method: method, path: endpoint.path.value, bodyEncoding: encoding), parameters)
+    }
+
+    private mutating func checkParameterPlacement(
+        _ parameter: ParameterDeclaration, location: ParameterLocation,
+        placeholders: Set<String>, encoding: BodyEncoding, method: HTTPMethodName
+    ) {
+        let name = parameter.name.value
+        let type = parameter.type.value
+        let at = parameter.location?.location ?? parameter.name.location
+        switch location {
+        case .path:
+            if !placeholders.contains(name) {
+                diagnostics.error("parameter '\(name)' is 'in: path' but the path has no '{\(name)}'", at: at)
+            }
+            if type.isOptional {
+                diagnostics.error("path parameter '\(name)' cannot be optional: the path needs a value", at: parameter.type.location)
+            } else if !types.isTextual(type, allowArrays: false) {
+                diagnostics.error("path parameter '\(name)' must be a scalar or an enum, found '\(type)'", at: parameter.type.location)
+            }
+        case .query, .header:
+            if placeholders.contains(name) {
+                diagnostics.error("parameter '\(name)' is 'in: \(location.rawValue)' but the path names '{\(name)}'", at: at)
+            }
+            if !types.isTextual(type, allowArrays: location == .query) {
+                let allowed = location == .query ? "a scalar, an enum or a list of those" : "a scalar or an enum"
+                diagnostics.error("\(location.rawValue) parameter '\(name)' must be \(allowed), found '\(type)'", at: parameter.type.location)
+            }
+        case .body:
+            if placeholders.contains(name) {
+                diagnostics.error("parameter '\(name)' is 'in: body' but the path names '{\(name)}'", at: at)
+            }
+            if encoding == .form, !types.isTextual(type, allowArrays: true) {
+                diagnostics.error("form field '\(name)' must be a scalar, an enum or a list of those, found '\(type)'; use 'body: json' for models", at: parameter.type.location)
+            }
+            if method == .GET || method == .HEAD {
+                diagnostics.warning("\(method.rawValue) request with a body parameter '\(name)': many servers and proxies drop such bodies", at: at)
+            }
+        }
+    }
+
+    // MARK: Checks shared by every kind
+
+    @discardableResult
+    private mutating func checkTypeName(_ name: Located<String>) -> Bool {
+        guard checkIdentifier(name, what: "name") else { return false }
+        if SwiftIdentifier.reservedTypeNames.contains(prefix + name.value) || SwiftIdentifier.keywords.contains(prefix + name.value) {
+            diagnostics.error("'\(prefix + name.value)' is a name generated code relies on; choose another", at: name.location)
+            return false
+        }
+        return true
+    }
+
+    @discardableResult
+    private mutating func checkIdentifier(_ name: Located<String>, what: String) -> Bool {
+        guard SwiftIdentifier.isValid(name.value) else {
+            diagnostics.error("\(what) '\(name.value)' is not a valid Swift identifier: use letters, digits and '_', starting with a letter", at: name.location)
+            return false
+        }
+        return true
+    }
+
+    private mutating func checkBaseURL(_ baseURL: Located<String>) {
+        guard let url = URL(string: baseURL.value), let scheme = url.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", url.host != nil, url.query == nil
+        else {
+            diagnostics.error("baseURL '\(baseURL.value)' must be an absolute http or https URL without a query", at: baseURL.location)
+            return
+        }
+    }
+
+    /// Two generated files whose names differ only in case would overwrite each other on macOS.
+    private mutating func checkFileNames(_ files: [(path: String, manifestName: String)]) {
+        var seen: [String: String] = [:]
+        for file in files {
+            if let other = seen.updateValue(file.manifestName, forKey: file.path.lowercased()), other != file.manifestName {
+                diagnostics.error("'\(file.manifestName)' and '\(other)' would generate files whose names differ only in case (\(file.path))", at: .file(workspace.manifest.file))
+            }
+        }
+    }
+
+    private func headers(_ headers: [Header]) -> [HeaderDescription] {
+        headers.map { HeaderDescription(name: $0.name.value, value: $0.value.value) }
+    }
+
+    private func columnShifted(_ value: Located<String>, by offset: Int) -> SourceLocation {
+        var location = value.location
+        if !value.value.contains("\n") { location.column += offset }
+        return location
+    }
+}

@@ -1,0 +1,65 @@
+import APIManifest
+
+/// Resolves manifest type expressions against the scalars and the workspace's declared models.
+struct TypeResolver {
+    /// The scalar types a manifest may name, and whether each needs Foundation.
+    static let scalars: [String: Bool] = [
+        "String": false, "Int": false, "Int64": false, "Double": false, "Bool": false,
+        "Date": true, "URL": true, "UUID": true, "Data": true,
+    ]
+
+    enum NamedKind: Equatable {
+        case scalar
+        case model
+        case enumeration
+    }
+
+    /// Declared types by manifest name: their Swift name and kind.
+    var declared: [String: (swiftName: String, kind: NamedKind)] = [:]
+    /// Manifest names of the models some field, parameter or response uses.
+    private(set) var referenced: Set<String> = []
+
+    func kind(of name: String) -> NamedKind? {
+        if Self.scalars[name] != nil { return .scalar }
+        return declared[name]?.kind
+    }
+
+    /// The Swift type for `expression`, or nil after reporting every unknown name in it.
+    mutating func resolve(_ expression: Located<TypeExpression>, into diagnostics: inout Diagnostics) -> SwiftType? {
+        var ok = true
+        for name in expression.value.names where kind(of: name) == nil {
+            let candidates = Array(Self.scalars.keys) + Array(declared.keys)
+            diagnostics.error(
+                "unknown type '\(name)'\(Suggestion.hint(for: name, in: candidates.sorted())); declare it under 'types:' or use one of: \(Self.scalars.keys.sorted().joined(separator: ", "))",
+                at: expression.location
+            )
+            ok = false
+        }
+        guard ok else { return nil }
+        for name in expression.value.names where declared[name] != nil { referenced.insert(name) }
+        return SwiftType(
+            spelling: spelling(expression.value),
+            isOptional: expression.value.isOptional,
+            needsFoundation: expression.value.names.contains { Self.scalars[$0] == true }
+        )
+    }
+
+    private func spelling(_ expression: TypeExpression) -> String {
+        switch expression {
+        case .named(let name): return declared[name]?.swiftName ?? name
+        case .optional(let wrapped): return spelling(wrapped) + "?"
+        case .array(let element): return "[" + spelling(element) + "]"
+        case .dictionary(let value): return "[String: " + spelling(value) + "]"
+        }
+    }
+
+    /// Whether a value of this type can travel as text: a scalar or an enum, optionally optional,
+    /// and when `allowArrays`, a list of those.
+    func isTextual(_ expression: TypeExpression, allowArrays: Bool) -> Bool {
+        switch expression.unwrapped {
+        case .named(let name): return kind(of: name) != .model
+        case .array(let element): return allowArrays && isTextual(element, allowArrays: false) && !element.isOptional
+        case .optional, .dictionary: return false
+        }
+    }
+}

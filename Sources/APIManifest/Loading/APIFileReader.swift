@@ -1,0 +1,207 @@
+/// Reads one API file's node tree into an `APIFileManifest`.
+enum APIFileReader {
+    static let fileKeys = ["types", "apis"]
+    static let modelKeys = ["description", "fields", "enum"]
+    static let fieldKeys = ["type", "json", "description"]
+    static let apiKeys = [
+        "kind", "description", "method", "path", "baseURL", "parameters", "body",
+        "response", "headers", "timeout", "frequency",
+    ]
+    static let parameterKeys = ["type", "in", "name", "description"]
+
+    static func read(_ root: YAMLNode, into diagnostics: inout Diagnostics) -> APIFileManifest {
+        var manifest = APIFileManifest(file: root.file, types: [], apis: [])
+        if root.isNull { return manifest }
+        guard let mapping = root.requireMapping("an API file", into: &diagnostics) else { return manifest }
+        mapping.reportUnknownKeys(allowed: fileKeys, in: "an API file", into: &diagnostics)
+
+        if let types = mapping["types"]?.requireMapping("types", into: &diagnostics) {
+            manifest.types = types.entries.compactMap { readType($0, into: &diagnostics) }
+        }
+        if let apis = mapping["apis"]?.requireMapping("apis", into: &diagnostics) {
+            manifest.apis = apis.entries.compactMap { readAPI($0, into: &diagnostics) }
+        }
+        return manifest
+    }
+
+    // MARK: Types
+
+    static func readType(_ entry: YAMLMapping.Entry, into diagnostics: inout Diagnostics) -> TypeDeclaration? {
+        let context = "type '\(entry.key.value)'"
+        guard let mapping = entry.value.requireMapping(context, into: &diagnostics) else { return nil }
+        mapping.reportUnknownKeys(allowed: modelKeys, in: context, into: &diagnostics)
+        let description = mapping["description"]?.string("description", into: &diagnostics)
+
+        switch (mapping["fields"], mapping["enum"]) {
+        case (let fields?, nil):
+            guard let fieldMapping = fields.requireMapping("fields of \(context)", into: &diagnostics) else { return nil }
+            let declarations = fieldMapping.entries.compactMap { readField($0, into: &diagnostics) }
+            return TypeDeclaration(name: entry.key, description: description, shape: .model(fields: declarations))
+        case (nil, let cases?):
+            guard let declarations = readEnumCases(cases, context: context, into: &diagnostics) else { return nil }
+            return TypeDeclaration(name: entry.key, description: description, shape: .enumeration(cases: declarations))
+        case (.some, .some):
+            diagnostics.error("\(context) has both 'fields:' and 'enum:'; a type is a model or an enum", at: entry.key.location)
+            return nil
+        case (nil, nil):
+            diagnostics.error("\(context) needs 'fields:' (a model) or 'enum:' (a string enum)", at: entry.key.location)
+            return nil
+        }
+    }
+
+    static func readField(_ entry: YAMLMapping.Entry, into diagnostics: inout Diagnostics) -> FieldDeclaration? {
+        // Short form `name: Type`, or the long form with `type:`, `json:` and `description:`.
+        if entry.value.mapping == nil {
+            guard let type = typeExpression(entry.value, what: "the type of field '\(entry.key.value)'", into: &diagnostics) else { return nil }
+            return FieldDeclaration(name: entry.key, type: type, jsonKey: nil, description: nil)
+        }
+        let context = "field '\(entry.key.value)'"
+        guard let mapping = entry.value.requireMapping(context, into: &diagnostics) else { return nil }
+        mapping.reportUnknownKeys(allowed: fieldKeys, in: context, into: &diagnostics)
+        guard let typeNode = mapping["type"] else {
+            diagnostics.error("\(context) needs 'type:'", at: entry.key.location)
+            return nil
+        }
+        let type = typeExpression(typeNode, what: "the type of \(context)", into: &diagnostics)
+        let jsonKey = mapping["json"]?.string("json", into: &diagnostics)
+        let description = mapping["description"]?.string("description", into: &diagnostics)
+        guard let type else { return nil }
+        return FieldDeclaration(name: entry.key, type: type, jsonKey: jsonKey, description: description)
+    }
+
+    /// `enum: [a, b]` (case name = raw value) or `enum: { caseName: raw-value }`.
+    static func readEnumCases(_ node: YAMLNode, context: String, into diagnostics: inout Diagnostics) -> [EnumCaseDeclaration]? {
+        if let list = node.sequence {
+            guard !list.isEmpty else {
+                diagnostics.error("\(context) needs at least one case", at: node.location)
+                return nil
+            }
+            return list.compactMap { item in
+                item.string("an enum case", into: &diagnostics).map { EnumCaseDeclaration(name: $0, rawValue: $0) }
+            }
+        }
+        if let mapping = node.mapping {
+            guard !mapping.entries.isEmpty else {
+                diagnostics.error("\(context) needs at least one case", at: node.location)
+                return nil
+            }
+            return mapping.entries.compactMap { entry in
+                entry.value.possiblyEmptyString("the raw value of case '\(entry.key.value)'", into: &diagnostics)
+                    .map { EnumCaseDeclaration(name: entry.key, rawValue: $0) }
+            }
+        }
+        diagnostics.error("'enum:' of \(context) must be a list of cases or a mapping of case names to raw values", at: node.location)
+        return nil
+    }
+
+    // MARK: APIs
+
+    static func readAPI(_ entry: YAMLMapping.Entry, into diagnostics: inout Diagnostics) -> APIDeclaration? {
+        let context = "API '\(entry.key.value)'"
+        guard let mapping = entry.value.requireMapping(context, into: &diagnostics) else { return nil }
+        mapping.reportUnknownKeys(allowed: apiKeys, in: context, into: &diagnostics)
+
+        let kind = mapping["kind"].map { $0.keyword(APIKind.self, "API kind", into: &diagnostics) }
+            ?? Located(.rest, at: entry.key.location)
+        let description = mapping["description"]?.string("description", into: &diagnostics)
+        let parameters = mapping["parameters"].map { readParameters($0, context: context, into: &diagnostics) } ?? []
+        let response = mapping["response"].flatMap { readResponse($0, into: &diagnostics) }
+        let headers = Headers.read(mapping["headers"], into: &diagnostics)
+        let timeout = mapping["timeout"]?.seconds("timeout", into: &diagnostics)
+        let frequency = mapping["frequency"]?.keyword(FrequencyPolicy.self, "frequency policy", into: &diagnostics)
+        let baseURL = mapping["baseURL"]?.string("baseURL", into: &diagnostics)
+
+        guard let kind else { return nil }
+        var api = APIDeclaration(
+            name: entry.key, kind: kind, description: description, parameters: parameters,
+            response: response, headers: headers, timeout: timeout, frequency: frequency,
+            baseURL: baseURL, rest: nil
+        )
+        switch kind.value {
+        case .rest:
+            api.rest = readREST(mapping, name: entry.key, context: context, into: &diagnostics)
+            if api.rest == nil { return nil }
+        }
+        return api
+    }
+
+    static func readREST(_ mapping: YAMLMapping, name: Located<String>, context: String, into diagnostics: inout Diagnostics) -> RESTEndpoint? {
+        let method: Located<HTTPMethodName>?
+        if let node = mapping["method"] {
+            // A misspelled method is reported, then read as GET so the rest of the API is still
+            // checked: one run shows every error. Nothing is generated from a run with errors.
+            method = node.keyword(HTTPMethodName.self, "HTTP method", into: &diagnostics) ?? Located(.GET, at: node.location)
+        } else {
+            diagnostics.error("\(context) needs 'method:' (GET, POST, PUT, PATCH, DELETE or HEAD)", at: name.location)
+            method = nil
+        }
+        var path: Located<String>?
+        if let node = mapping["path"] {
+            path = node.string("path", into: &diagnostics)
+        } else {
+            diagnostics.error("\(context) needs 'path:'", at: name.location)
+        }
+        let encoding = mapping["body"]?.keyword(BodyEncoding.self, "body encoding", into: &diagnostics)
+        guard let path else { return nil }
+        return RESTEndpoint(method: method ?? Located(.GET, at: name.location), path: path, encoding: encoding)
+    }
+
+    static func readParameters(_ node: YAMLNode, context: String, into diagnostics: inout Diagnostics) -> [ParameterDeclaration] {
+        guard let mapping = node.requireMapping("parameters of \(context)", into: &diagnostics) else { return [] }
+        return mapping.entries.compactMap { entry in
+            if entry.value.mapping == nil {
+                guard let type = typeExpression(entry.value, what: "the type of parameter '\(entry.key.value)'", into: &diagnostics) else { return nil }
+                return ParameterDeclaration(name: entry.key, type: type, location: nil, wireName: nil, description: nil)
+            }
+            let parameterContext = "parameter '\(entry.key.value)'"
+            guard let values = entry.value.requireMapping(parameterContext, into: &diagnostics) else { return nil }
+            values.reportUnknownKeys(allowed: parameterKeys, in: parameterContext, into: &diagnostics)
+            guard let typeNode = values["type"] else {
+                diagnostics.error("\(parameterContext) needs 'type:'", at: entry.key.location)
+                return nil
+            }
+            let type = typeExpression(typeNode, what: "the type of \(parameterContext)", into: &diagnostics)
+            let location = values["in"]?.keyword(ParameterLocation.self, "parameter location", into: &diagnostics)
+            let wireName = values["name"]?.string("name", into: &diagnostics)
+            let description = values["description"]?.string("description", into: &diagnostics)
+            guard let type else { return nil }
+            return ParameterDeclaration(name: entry.key, type: type, location: location, wireName: wireName, description: description)
+        }
+    }
+
+    /// `response: none` (or `~`) means no response body.
+    static func readResponse(_ node: YAMLNode, into diagnostics: inout Diagnostics) -> Located<TypeExpression>? {
+        if node.isNull || node.scalarText == "none" { return nil }
+        return typeExpression(node, what: "response", into: &diagnostics)
+    }
+
+    static func typeExpression(_ node: YAMLNode, what: String, into diagnostics: inout Diagnostics) -> Located<TypeExpression>? {
+        // Unquoted `[User]` and `[String: Int]` are YAML flow collections; read them as the types they spell.
+        if let elements = node.sequence {
+            guard elements.count == 1 else {
+                diagnostics.error("\(what) must be a type such as 'User', '[User]' or '[String: Int]', found a list of \(elements.count)", at: node.location)
+                return nil
+            }
+            let element = elements[0]
+            if let pairs = element.mapping {
+                guard pairs.entries.count == 1, pairs.entries[0].key.value == "String" else {
+                    diagnostics.error("dictionary keys must be String in \(what)", at: element.location)
+                    return nil
+                }
+                return typeExpression(pairs.entries[0].value, what: what, into: &diagnostics)
+                    .map { Located(.dictionary($0.value), at: node.location) }
+            }
+            return typeExpression(element, what: what, into: &diagnostics).map { Located(.array($0.value), at: node.location) }
+        }
+        guard let text = node.string(what, into: &diagnostics) else { return nil }
+        do {
+            return Located(try TypeExpression.parse(text.value), at: text.location)
+        } catch {
+            var location = text.location
+            // Point at the offending character when the scalar is written plainly on one line.
+            if !text.value.contains("\n") { location.column += error.offset }
+            diagnostics.error("invalid type '\(text.value)': \(error.message)", at: location)
+            return nil
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Everything read from a workspace: its settings and every API file, in path order.
+public struct LoadedWorkspace: Sendable {
+    public var manifest: WorkspaceManifest
+    public var files: [APIFileManifest]
+    /// The folder holding the workspace file; relative paths in it are resolved against this.
+    public var directory: URL
+
+    public var outputDirectory: URL { resolve(manifest.output.value) }
+    public var templatesDirectory: URL? { manifest.templates.map { resolve($0.value) } }
+
+    /// A path from the workspace file, made absolute against the workspace's folder.
+    public func resolve(_ path: String) -> URL {
+        if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL }
+        return directory.appendingPathComponent(path).standardizedFileURL
+    }
+}
+
+/// Finds and reads a workspace: the workspace file, then every other `.yaml`/`.yml` file under its folder.
+public enum WorkspaceLoader {
+    /// Reads the workspace whose settings are in `workspaceFile` (say `apis/workspace.yaml`).
+    /// Returns nil when nothing usable could be read; `diagnostics` says why.
+    public static func load(workspaceFile: String, into diagnostics: inout Diagnostics) -> LoadedWorkspace? {
+        guard let text = readText(workspaceFile, into: &diagnostics),
+              let root = YAMLDocument.parse(text, file: workspaceFile, into: &diagnostics),
+              let manifest = WorkspaceReader.read(root, into: &diagnostics)
+        else { return nil }
+
+        let directoryPath = (workspaceFile as NSString).deletingLastPathComponent
+        let directory = URL(fileURLWithPath: directoryPath.isEmpty ? "." : directoryPath).standardizedFileURL
+        let files = apiFilePaths(in: directoryPath, excluding: workspaceFile).compactMap { path -> APIFileManifest? in
+            guard let text = readText(path, into: &diagnostics),
+                  let root = YAMLDocument.parse(text, file: path, into: &diagnostics)
+            else { return nil }
+            return APIFileReader.read(root, into: &diagnostics)
+        }
+        return LoadedWorkspace(manifest: manifest, files: files, directory: directory)
+    }
+
+    /// Parses API file text directly; for tests and tools that hold manifests in memory.
+    public static func parseAPIFile(_ text: String, file: String, into diagnostics: inout Diagnostics) -> APIFileManifest? {
+        YAMLDocument.parse(text, file: file, into: &diagnostics).map { APIFileReader.read($0, into: &diagnostics) }
+    }
+
+    /// Parses workspace file text directly; for tests and tools that hold manifests in memory.
+    public static func parseWorkspace(_ text: String, file: String, into diagnostics: inout Diagnostics) -> WorkspaceManifest? {
+        YAMLDocument.parse(text, file: file, into: &diagnostics).flatMap { WorkspaceReader.read($0, into: &diagnostics) }
+    }
+
+    /// Paths as the user would write them (`apis/users.yaml`), sorted so every run reads in one order.
+    static func apiFilePaths(in directory: String, excluding workspaceFile: String) -> [String] {
+        let root = directory.isEmpty ? "." : directory
+        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
+        let excluded = URL(fileURLWithPath: workspaceFile).standardizedFileURL.path
+        var paths: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            guard relative.hasSuffix(".yaml") || relative.hasSuffix(".yml") else { continue }
+            let path = directory.isEmpty ? relative : (directory as NSString).appendingPathComponent(relative)
+            if URL(fileURLWithPath: path).standardizedFileURL.path != excluded {
+                paths.append(path)
+            }
+        }
+        return paths.sorted()
+    }
+
+    static func readText(_ path: String, into diagnostics: inout Diagnostics) -> String? {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            diagnostics.error("cannot read file", at: .file(path))
+            return nil
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            diagnostics.error("file is not valid UTF-8", at: .file(path))
+            return nil
+        }
+        return text
+    }
+}

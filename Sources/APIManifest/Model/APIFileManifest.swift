@@ -1,0 +1,67 @@
+/// One API file: the models (`types:`) and APIs (`apis:`) it declares.
+public struct APIFileManifest: Sendable {
+    public var file: String
+    public var types: [TypeDeclaration]
+    public var apis: [APIDeclaration]
+}
+
+/// A model declared under `types:`: a struct with fields, or a string enum.
+public struct TypeDeclaration: Sendable {
+    public var name: Located<String>
+    public var description: Located<String>?
+    public var shape: Shape
+
+    public enum Shape: Sendable {
+        case model(fields: [FieldDeclaration])
+        case enumeration(cases: [EnumCaseDeclaration])
+    }
+}
+
+public struct FieldDeclaration: Sendable {
+    /// The Swift property name.
+    public var name: Located<String>
+    public var type: Located<TypeExpression>
+    /// The JSON key, when it differs from the Swift name.
+    public var jsonKey: Located<String>?
+    public var description: Located<String>?
+}
+
+public struct EnumCaseDeclaration: Sendable {
+    /// The Swift case name.
+    public var name: Located<String>
+    /// The string on the wire.
+    public var rawValue: Located<String>
+}
+
+/// An API declared under `apis:`.
+public struct APIDeclaration: Sendable {
+    public var name: Located<String>
+    public var kind: Located<APIKind>
+    public var description: Located<String>?
+    public var parameters: [ParameterDeclaration]
+    /// nil when the API returns nothing (`response: none` or no `response:` key).
+    public var response: Located<TypeExpression>?
+    public var headers: [Header]
+    public var timeout: Located<Double>?
+    public var frequency: Located<FrequencyPolicy>?
+    public var baseURL: Located<String>?
+    /// What only a REST API has.
+    public var rest: RESTEndpoint?
+}
+
+public struct RESTEndpoint: Sendable {
+    public var method: Located<HTTPMethodName>
+    public var path: Located<String>
+    public var encoding: Located<BodyEncoding>?
+}
+
+public struct ParameterDeclaration: Sendable {
+    /// The Swift argument name.
+    public var name: Located<String>
+    public var type: Located<TypeExpression>
+    /// Where it travels; nil means "infer it" (path if the path names it, else query or body by method).
+    public var location: Located<ParameterLocation>?
+    /// The name on the wire, when it differs from the Swift name.
+    public var wireName: Located<String>?
+    public var description: Located<String>?
+}

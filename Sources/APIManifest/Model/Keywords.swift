@@ -1,0 +1,30 @@
+/// The kinds of API a manifest can declare. JSON-RPC and gRPC join this list in their own issues.
+public enum APIKind: String, ManifestKeyword {
+    case rest
+}
+
+public enum HTTPMethodName: String, ManifestKeyword {
+    case GET, POST, PUT, PATCH, DELETE, HEAD
+
+    /// Methods whose requests conventionally carry a body; used to pick a parameter's default location.
+    public var hasBody: Bool { self == .POST || self == .PUT || self == .PATCH }
+}
+
+/// Where a REST parameter travels.
+public enum ParameterLocation: String, ManifestKeyword {
+    case path, query, header, body
+}
+
+/// How `body` parameters are encoded.
+public enum BodyEncoding: String, ManifestKeyword {
+    case json
+    case form
+}
+
+/// What the manager does with a call identical to one already in flight.
+public enum FrequencyPolicy: String, ManifestKeyword {
+    /// Send it anyway.
+    case allow
+    /// Fail the new call at once with a duplicate-request error.
+    case reject
+}

@@ -1,0 +1,32 @@
+/// The workspace file (`apis/workspace.yaml`): what to generate, where, and the defaults every API inherits.
+///
+/// Paths are as written; the loader resolves them against the workspace file's folder.
+public struct WorkspaceManifest: Sendable {
+    /// The workspace file's own path.
+    public var file: String
+    /// Name of the Swift module the generated code lives in.
+    public var module: Located<String>
+    /// Put in front of every generated type name (`EX` makes `EXGetUserAPI`).
+    public var prefix: Located<String>?
+    /// The generated folder. apigen owns it: files it generated earlier and no longer needs are removed.
+    public var output: Located<String>
+    /// A folder of templates overriding the built-in ones, file by file.
+    public var templates: Located<String>?
+    public var defaults: Defaults
+
+    public struct Defaults: Sendable {
+        public var baseURL: Located<String>?
+        public var timeout: Located<Double>?
+        public var headers: [Header] = []
+        public var maxConnectionsPerHost: Located<Int>?
+        public var frequency: Located<FrequencyPolicy>?
+
+        public init() {}
+    }
+}
+
+/// A fixed header an API or the workspace sends with every call.
+public struct Header: Sendable, Hashable {
+    public var name: Located<String>
+    public var value: Located<String>
+}

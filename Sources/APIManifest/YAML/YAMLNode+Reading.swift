@@ -1,0 +1,77 @@
+/// Typed reads of scalar nodes. Each reports a diagnostic at the node and returns nil on a mismatch,
+/// so a reader can go on and find the file's other errors.
+extension YAMLNode {
+    /// A non-empty string scalar. `what` names the value in messages ("the base URL").
+    public func string(_ what: String, into diagnostics: inout Diagnostics) -> Located<String>? {
+        guard let text = scalarText, !isNull else {
+            diagnostics.error("\(what) must be a string, found \(shapeName)", at: location)
+            return nil
+        }
+        return Located(text, at: location)
+    }
+
+    /// A string scalar that may be empty (a class prefix, say).
+    public func possiblyEmptyString(_ what: String, into diagnostics: inout Diagnostics) -> Located<String>? {
+        if isNull { return Located("", at: location) }
+        return string(what, into: &diagnostics)
+    }
+
+    public func integer(_ what: String, into diagnostics: inout Diagnostics) -> Located<Int>? {
+        guard let text = scalarText, let value = Int(text) else {
+            diagnostics.error("\(what) must be a whole number, found \(describedValue)", at: location)
+            return nil
+        }
+        return Located(value, at: location)
+    }
+
+    /// A number of seconds: a whole or decimal number, greater than zero.
+    public func seconds(_ what: String, into diagnostics: inout Diagnostics) -> Located<Double>? {
+        guard let text = scalarText, let value = Double(text), value.isFinite else {
+            diagnostics.error("\(what) must be a number of seconds, found \(describedValue)", at: location)
+            return nil
+        }
+        guard value > 0 else {
+            diagnostics.error("\(what) must be greater than zero, found \(text)", at: location)
+            return nil
+        }
+        return Located(value, at: location)
+    }
+
+    /// One of a fixed set of keywords, with a did-you-mean when it is misspelled.
+    public func keyword<K: ManifestKeyword>(_: K.Type, _ what: String, into diagnostics: inout Diagnostics) -> Located<K>? {
+        guard let text = string(what, into: &diagnostics) else { return nil }
+        if let keyword = K(rawValue: text.value) { return Located(keyword, at: location) }
+        let names = K.allCases.map(\.rawValue)
+        diagnostics.error(
+            "unknown \(what) '\(text.value)'\(Suggestion.hint(for: text.value, in: names)); expected one of: \(names.joined(separator: ", "))",
+            at: location
+        )
+        return nil
+    }
+
+    /// A mapping of names to strings, such as headers. Keys keep their order and locations.
+    public func stringPairs(_ what: String, into diagnostics: inout Diagnostics) -> [(name: Located<String>, value: Located<String>)] {
+        guard let mapping = requireMapping(what, into: &diagnostics) else { return [] }
+        return mapping.entries.compactMap { entry in
+            guard let value = entry.value.possiblyEmptyString("the value of '\(entry.key.value)'", into: &diagnostics) else {
+                return nil
+            }
+            return (entry.key, value)
+        }
+    }
+
+    public func requireMapping(_ what: String, into diagnostics: inout Diagnostics) -> YAMLMapping? {
+        if let mapping { return mapping }
+        diagnostics.error("\(what) must be a mapping, found \(shapeName)", at: location)
+        return nil
+    }
+
+    /// How a value looks in a message: its text for scalars, its shape otherwise.
+    var describedValue: String {
+        if let text = scalarText, !isNull { return "'\(text)'" }
+        return shapeName
+    }
+}
+
+/// A closed set of words a manifest may use for one setting (`method: GET`, `in: query`).
+public protocol ManifestKeyword: RawRepresentable, CaseIterable, Sendable, Hashable where RawValue == String {}

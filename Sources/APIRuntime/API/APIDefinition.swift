@@ -1,0 +1,40 @@
+import HTTPTypes
+
+/// What an API is, independent of any one call: its name, wire shape and settings.
+///
+/// Generated code declares one per API as a `static let`; settings it leaves nil fall back to the
+/// workspace defaults, and a call can override them again on its instance.
+public struct APIDefinition: Sendable {
+    public var name: String
+    public var method: HTTPRequest.Method
+    /// The path template, with `{name}` placeholders filled from path parameters.
+    public var path: String
+    public var bodyEncoding: BodyEncoding
+    public var baseURL: String?
+    public var headers: [(name: String, value: String)]
+    public var timeout: Duration?
+    public var frequency: FrequencyPolicy?
+    public var defaults: APIDefaults
+
+    public init(
+        name: String,
+        method: HTTPRequest.Method,
+        path: String,
+        bodyEncoding: BodyEncoding = .json,
+        baseURL: String? = nil,
+        headers: [(name: String, value: String)] = [],
+        timeout: Duration? = nil,
+        frequency: FrequencyPolicy? = nil,
+        defaults: APIDefaults
+    ) {
+        self.name = name
+        self.method = method
+        self.path = path
+        self.bodyEncoding = bodyEncoding
+        self.baseURL = baseURL
+        self.headers = headers
+        self.timeout = timeout
+        self.frequency = frequency
+        self.defaults = defaults
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The class every generated API inherits: its parameters, what it is (`definition`), how its
+/// result decodes, and how it is wrapped on the wire (`rpcDelegate`).
+///
+/// ```swift
+/// let user = try await GetUserAPI(id: 7).start()
+/// ```
+///
+/// `@unchecked Sendable`: `parameters`, `definition` and `responseDecoder` are immutable and
+/// Sendable; everything mutable (the per-call overrides and the running calls) sits in `state`,
+/// a `NIOLockedValueBox` whose lock guards every read and write. Generated subclasses add no state.
+open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendable {
+    public let parameters: Parameters
+    public let definition: APIDefinition
+    let responseDecoder: ResponseDecoder<Response>
+
+    private struct State {
+        var manager: APIManager = .shared
+        var baseURL: String?
+        var headers: [(name: String, value: String)] = []
+        var timeout: Duration?
+        var running: [UInt64: Task<Response, any Error>] = [:]
+        var nextCallID: UInt64 = 0
+    }
+
+    /// Guards every mutable property of this instance.
+    private let state = NIOLockedValueBox(State())
+
+    public init(parameters: Parameters, definition: APIDefinition, response: ResponseDecoder<Response>) {
+        self.parameters = parameters
+        self.definition = definition
+        self.responseDecoder = response
+    }
+
+    /// How the call is wrapped on the wire; nil is plain REST. JSON-RPC and custom protocols override it.
+    open var rpcDelegate: (any RPCDelegate)? { nil }
+
+    /// Puts the parameters where they travel. Generated subclasses override it.
+    open func encodeParameters(into request: inout RequestBuilder) throws(APIError) {}
+
+    // MARK: Per-call overrides
+
+    /// The manager that sends this API; `APIManager.shared` unless set.
+    public var manager: APIManager {
+        get { state.withLockedValue { $0.manager } }
+        set { state.withLockedValue { $0.manager = newValue } }
+    }
+
+    /// Replaces the base URL of the API and the workspace for this instance.
+    public var baseURL: String? {
+        get { state.withLockedValue { $0.baseURL } }
+        set { state.withLockedValue { $0.baseURL = newValue } }
+    }
+
+    /// Headers sent after (and so replacing) the workspace's, the API's and the parameters'.
+    public var headers: [(name: String, value: String)] {
+        get { state.withLockedValue { $0.headers } }
+        set { state.withLockedValue { $0.headers = newValue } }
+    }
+
+    /// Replaces the timeout of the API and the workspace for this instance.
+    public var timeout: Duration? {
+        get { state.withLockedValue { $0.timeout } }
+        set { state.withLockedValue { $0.timeout = newValue } }
+    }
+
+    /// Sets `manager` and returns the instance, for one-line calls in tests.
+    @discardableResult
+    public func using(_ manager: APIManager) -> Self {
+        self.manager = manager
+        return self
+    }
+
+    // MARK: Calling
+
+    /// Sends the call and returns its decoded response. Cancelling the calling task cancels the
+    /// wire request; so does `cancel()`.
+    @discardableResult
+    public func start() async throws(APIError) -> Response {
+        let manager = self.manager
+        let task = Task { () async throws -> Response in try await manager.perform(self) }
+        let id = state.withLockedValue { state in
+            defer { state.nextCallID += 1 }
+            state.running[state.nextCallID] = task
+            return state.nextCallID
+        }
+        defer { _ = state.withLockedValue { $0.running.removeValue(forKey: id) } }
+        do {
+            return try await withTaskCancellationHandler {
+                try await task.value
+            } onCancel: {
+                task.cancel()
+            }
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError(api: definition.name, reason: Task.isCancelled ? .cancelled : .transport(message: "\(error)"), underlying: error)
+        }
+    }
+
+    /// `start()` for callback users: `completion` runs once, on no particular thread.
+    public func start(completion: @escaping @Sendable (Result<Response, APIError>) -> Void) {
+        Task {
+            do throws(APIError) {
+                completion(.success(try await start()))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
+    /// Cancels every call of this instance now in flight; each fails with `APIError.Reason.cancelled`.
+    public func cancel() {
+        let tasks = state.withLockedValue { Array($0.running.values) }
+        for task in tasks { task.cancel() }
+    }
+
+    // MARK: Building the request
+
+    func makeRequest() throws(APIError) -> APIRequest {
+        var builder = RequestBuilder()
+        try encodeParameters(into: &builder)
+        let current = state.withLockedValue { $0 }
+        let declaredBaseURL = definition.baseURL ?? definition.defaults.baseURL
+        let resolved = RequestBuilder.Resolved(
+            baseURL: current.baseURL ?? declaredBaseURL.map { current.manager.configuration.baseURLOverrides[$0] ?? $0 },
+            headers: current.headers,
+            timeout: current.timeout ?? definition.timeout ?? definition.defaults.timeout
+        )
+        return try builder.makeRequest(for: definition, resolved)
+    }
+}

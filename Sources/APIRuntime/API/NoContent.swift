@@ -1,0 +1,4 @@
+/// The response of an API that returns no body (`response: none`).
+public struct NoContent: Sendable, Equatable, Hashable {
+    public init() {}
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// The one error every API call throws. It names the API and says what failed.
+public struct APIError: Error, CustomStringConvertible {
+    /// The name of the API as declared in its manifest (`GetUser`).
+    public var api: String
+    public var reason: Reason
+    /// The error underneath, when another library raised it (a connection error, a `DecodingError`).
+    public var underlying: (any Error)?
+
+    public enum Reason: Sendable, Equatable {
+        /// The request never got an answer: connection refused, DNS, TLS, a reset connection.
+        case transport(message: String)
+        /// The server answered with a status outside 200...299; the body is kept for diagnosis.
+        case httpStatus(code: Int, body: Data)
+        /// The reply did not decode into the API's response type.
+        case decoding(codingPath: String, message: String)
+        /// The parameters could not be turned into a request (a value JSON cannot carry, a bad URL).
+        case invalidRequest(message: String)
+        /// The reply broke the API's protocol: a malformed envelope, a missing field.
+        case invalidResponse(message: String)
+        /// The server's protocol reported an error in its own envelope (an RPC error object).
+        case rpcError(code: Int, message: String, data: Data?)
+        /// An identical call was already in flight and the API's frequency policy is `reject`.
+        case duplicateRequest(message: String)
+        /// The call was cancelled: its task, `cancel()`, or the manager shutting down.
+        case cancelled
+        /// No complete answer within the API's timeout.
+        case timeout(Duration)
+    }
+
+    public init(api: String, reason: Reason, underlying: (any Error)? = nil) {
+        self.api = api
+        self.reason = reason
+        self.underlying = underlying
+    }
+
+    public var description: String { "\(api): \(reason)" }
+}
+
+extension APIError.Reason: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .transport(let message):
+            return "transport error: \(message)"
+        case .httpStatus(let code, let body):
+            return "HTTP \(code)\(Self.preview(of: body))"
+        case .decoding(let codingPath, let message):
+            return "cannot decode the response at '\(codingPath.isEmpty ? "<root>" : codingPath)': \(message)"
+        case .invalidRequest(let message):
+            return "invalid request: \(message)"
+        case .invalidResponse(let message):
+            return "invalid response: \(message)"
+        case .rpcError(let code, let message, _):
+            return "server error \(code): \(message)"
+        case .duplicateRequest(let message):
+            return "duplicate request: \(message)"
+        case .cancelled:
+            return "cancelled"
+        case .timeout(let duration):
+            return "timed out after \(duration)"
+        }
+    }
+
+    /// The first bytes of a body as text, so a log line shows what the server said.
+    private static func preview(of body: Data) -> String {
+        guard !body.isEmpty else { return "" }
+        let limit = 200
+        let text = String(decoding: body.prefix(limit), as: UTF8.self)
+        return ": " + text + (body.count > limit ? "…" : "")
+    }
+}
+
+extension APIError {
+    /// Describes a `DecodingError` by its coding path, the part a reader needs to find the bad field.
+    static func decoding(_ error: any Error, api: String) -> APIError {
+        guard let decodingError = error as? DecodingError else {
+            return APIError(api: api, reason: .decoding(codingPath: "", message: "\(error)"), underlying: error)
+        }
+        let (context, summary): (DecodingError.Context?, String) = switch decodingError {
+        case .typeMismatch(let type, let context): (context, "expected \(type)")
+        case .valueNotFound(let type, let context): (context, "expected \(type), found null")
+        case .keyNotFound(let key, let context): (context, "missing key '\(key.stringValue)'")
+        case .dataCorrupted(let context): (context, "data corrupted")
+        @unknown default: (nil, "\(decodingError)")
+        }
+        var path = context?.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? key.stringValue } ?? []
+        if case .keyNotFound(let key, _) = decodingError { path.append(key.stringValue) }
+        let joined = path.reduce(into: "") { result, part in
+            result += part.hasPrefix("[") || result.isEmpty ? part : "." + part
+        }
+        let detail = context.map { ": \($0.debugDescription)" } ?? ""
+        return APIError(api: api, reason: .decoding(codingPath: joined, message: summary + detail), underlying: error)
+    }
+}

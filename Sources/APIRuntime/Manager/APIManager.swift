@@ -1,0 +1,104 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// Sends every API. One `shared` instance serves an app; tests make their own and shut them down.
+///
+/// The manager keeps one session (an HTTP client with its own connection pool) per base URL,
+/// applies each API's frequency policy, and runs the protocol's `rpcDelegate` around the transport.
+public final class APIManager: Sendable {
+    public struct Configuration: Sendable {
+        /// Overrides the workspace's `maxConnectionsPerHost` for every session this manager creates.
+        public var maxConnectionsPerHost: Int?
+        /// The message of the error a call gets when the `reject` policy refuses it.
+        public var duplicateRequestMessage = "an identical request is already in flight"
+        /// Base URLs to use instead of the ones the manifests declare, keyed by the declared URL:
+        /// point a whole workspace at staging, or at a test server on loopback.
+        public var baseURLOverrides: [String: String] = [:]
+        /// How long opening a connection may take. A refused connection is retried until then.
+        public var connectTimeout: Duration = .seconds(10)
+        /// Replies larger than this fail with `invalidResponse` instead of exhausting memory.
+        public var maxResponseBytes = 64 * 1024 * 1024
+        /// Makes the transport of a new session; nil means AsyncHTTPClient. Inject one to unit-test
+        /// the manager's own logic (wire behaviour is tested against real servers).
+        public var transportFactory: (@Sendable (SessionKey, SessionSettings) -> any HTTPTransport)?
+
+        public init() {}
+    }
+
+    /// The manager generated APIs use unless an instance is given another.
+    public static let shared = APIManager()
+
+    public let configuration: Configuration
+    private let sessions: SessionCache
+    private let inFlight = InFlightRequests()
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        self.sessions = SessionCache(factory: configuration.transportFactory ?? { [configuration] _, settings in
+            AsyncHTTPClientTransport(settings: settings, configuration: configuration)
+        })
+    }
+
+    /// The number of sessions (base URLs) this manager holds open.
+    public var sessionCount: Int { sessions.count }
+
+    /// The number of calls under the `reject` policy that are on the wire right now.
+    public var inFlightCount: Int { inFlight.count }
+
+    /// Refuses new calls and closes every session once its calls in flight have finished.
+    public func shutdown() async {
+        await sessions.shutdown()
+    }
+
+    deinit {
+        // A manager dropped without `shutdown()` still closes its sessions, in the background.
+        let sessions = self.sessions
+        Task { await sessions.shutdown() }
+    }
+
+    // MARK: Sending
+
+    func perform<Parameters, Response>(_ api: BaseAPI<Parameters, Response>) async throws(APIError) -> Response {
+        let definition = api.definition
+        let delegate = api.rpcDelegate
+        var request = try api.makeRequest()
+        try delegate?.wrap(&request, for: definition)
+
+        let response = try await send(request, frequency: definition.frequency ?? definition.defaults.frequency, definition: definition)
+
+        let result = if let delegate {
+            try delegate.unwrap(response, for: definition)
+        } else {
+            try RESTProtocol.unwrap(response, for: definition)
+        }
+        return try api.responseDecoder.decode(result, headerFields: response.headerFields, api: definition.name)
+    }
+
+    /// Sends one wire request through the frequency policy and the session of its base URL.
+    func send(_ request: APIRequest, frequency: FrequencyPolicy, definition: APIDefinition) async throws(APIError) -> APIResponse {
+        guard let key = SessionKey(request) else {
+            throw APIError(api: request.api, reason: .invalidRequest(message: "'\(request.url)' has no scheme or host"))
+        }
+        let settings = SessionSettings(
+            maxConnectionsPerHost: configuration.maxConnectionsPerHost ?? definition.defaults.maxConnectionsPerHost
+        )
+        guard let transport = sessions.transport(for: key, settings: settings) else {
+            throw APIError(api: request.api, reason: .cancelled, underlying: ManagerShutDown())
+        }
+        guard frequency == .reject else {
+            return try await transport.send(request)
+        }
+        let identity = InFlightRequests.key(for: request)
+        guard inFlight.begin(identity) else {
+            throw APIError(api: request.api, reason: .duplicateRequest(message: configuration.duplicateRequestMessage))
+        }
+        // `defer` runs on every way out: success, error, timeout and cancellation alike.
+        defer { inFlight.end(identity) }
+        return try await transport.send(request)
+    }
+}
+
+/// The underlying error of calls made after `APIManager.shutdown()`.
+public struct ManagerShutDown: Error, CustomStringConvertible {
+    public var description: String { "the API manager has been shut down" }
+}

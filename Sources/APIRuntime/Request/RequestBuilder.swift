@@ -1,0 +1,122 @@
+import Foundation
+import HTTPTypes
+
+/// Collects an API's parameters by where they travel. Generated code fills one in
+/// `encodeParameters(into:)`; the base API class then turns it into an `APIRequest`.
+public struct RequestBuilder: Sendable {
+    var pathValues: [String: String] = [:]
+    var queryItems: [(name: String, value: String)] = []
+    var headers: [(name: String, value: String)] = []
+    var jsonFields = JSONFields()
+    var formFields: [(name: String, value: String)] = []
+
+    public init() {}
+
+    /// Fills the `{name}` placeholder of the path template.
+    public mutating func path(_ name: String, _ value: some ParameterValue) {
+        pathValues[name] = value.parameterText
+    }
+
+    /// Adds a query item; nil adds nothing.
+    public mutating func query(_ name: String, _ value: (some ParameterValue)?) {
+        if let value { queryItems.append((name, value.parameterText)) }
+    }
+
+    /// Adds one query item per element (`?tag=a&tag=b`); nil adds nothing.
+    public mutating func query(_ name: String, _ values: [some ParameterValue]?) {
+        for value in values ?? [] { queryItems.append((name, value.parameterText)) }
+    }
+
+    /// Sets a header; nil sets nothing.
+    public mutating func header(_ name: String, _ value: (some ParameterValue)?) {
+        if let value { headers.append((name, value.parameterText)) }
+    }
+
+    /// Adds a key to the JSON body object; nil leaves the key out.
+    public mutating func body(_ name: String, _ value: (some Encodable & Sendable)?) {
+        if let value { jsonFields.fields.append((name, value)) }
+    }
+
+    /// Adds a field to a form-urlencoded body; nil adds nothing.
+    public mutating func form(_ name: String, _ value: (some ParameterValue)?) {
+        if let value { formFields.append((name, value.parameterText)) }
+    }
+
+    /// Adds one form field per element; nil adds nothing.
+    public mutating func form(_ name: String, _ values: [some ParameterValue]?) {
+        for value in values ?? [] { formFields.append((name, value.parameterText)) }
+    }
+}
+
+extension RequestBuilder {
+    /// The settings one call resolves from the instance, then the API definition, then the workspace.
+    struct Resolved {
+        var baseURL: String?
+        var headers: [(name: String, value: String)]
+        var timeout: Duration
+    }
+
+    func makeRequest(for definition: APIDefinition, _ resolved: Resolved) throws(APIError) -> APIRequest {
+        func invalid(_ message: String, _ underlying: (any Error)? = nil) -> APIError {
+            APIError(api: definition.name, reason: .invalidRequest(message: message), underlying: underlying)
+        }
+        guard let baseURL = resolved.baseURL else {
+            throw invalid("no base URL: set 'baseURL' in the workspace defaults or the API, or on the instance")
+        }
+        var text = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        text += try expandedPath(definition.path, api: definition.name)
+        if !queryItems.isEmpty {
+            text += "?" + queryItems
+                .map { PercentEncoding.component($0.name) + "=" + PercentEncoding.component($0.value) }
+                .joined(separator: "&")
+        }
+        guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
+            throw invalid("'\(text)' is not an absolute URL")
+        }
+
+        var fields = HTTPFields()
+        var body: Data?
+        if !jsonFields.fields.isEmpty {
+            do {
+                body = try JSONCoding.makeEncoder().encode(jsonFields)
+            } catch {
+                throw invalid("cannot encode the JSON body: \(error)", error)
+            }
+            fields[.contentType] = "application/json"
+        } else if !formFields.isEmpty {
+            let form = formFields
+                .map { PercentEncoding.form($0.name) + "=" + PercentEncoding.form($0.value) }
+                .joined(separator: "&")
+            body = Data(form.utf8)
+            fields[.contentType] = "application/x-www-form-urlencoded"
+        }
+        // Later layers win: workspace, API, parameters, then the instance.
+        for header in definition.defaults.headers + definition.headers + headers + resolved.headers {
+            guard let name = HTTPField.Name(header.name) else {
+                throw invalid("'\(header.name)' is not a valid header name")
+            }
+            fields[name] = header.value
+        }
+        return APIRequest(
+            api: definition.name, method: definition.method, url: url,
+            headerFields: fields, body: body, timeout: resolved.timeout
+        )
+    }
+
+    /// The path template with each `{name}` replaced by its percent-encoded value.
+    private func expandedPath(_ template: String, api: String) throws(APIError) -> String {
+        var result = template.hasPrefix("/") || template.isEmpty ? "" : "/"
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            let name = String(rest[rest.index(after: open)..<close])
+            guard let value = pathValues[name] else {
+                throw APIError(api: api, reason: .invalidRequest(message: "no value for path parameter '\(name)'"))
+            }
+            result += PercentEncoding.component(value)
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// A request as the server received it, bytes and all.
+struct RecordedRequest: Sendable {
+    var method: HTTPRequest.Method
+    /// The request target exactly as sent: path and query, still percent-encoded.
+    var target: String
+    var headers: HTTPFields
+    var body: Data
+
+    var path: String { String(target.prefix { $0 != "?" }) }
+    var query: String? { target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) } }
+    var bodyText: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// A real Hummingbird HTTP/1.1 server on 127.0.0.1, on a port the OS picks. Each test starts its
+/// own, says how it answers, and reads back what it received.
+final class LoopbackServer: Sendable {
+    typealias Handler = @Sendable (RecordedRequest) async throws -> Response
+
+    let port: Int
+    private let task: Task<Void, any Error>
+    private let log: NIOLockedValueBox<[RecordedRequest]>
+
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+    var requests: [RecordedRequest] { log.withLockedValue { $0 } }
+
+    private init(port: Int, task: Task<Void, any Error>, log: NIOLockedValueBox<[RecordedRequest]>) {
+        self.port = port
+        self.task = task
+        self.log = log
+    }
+
+    static func start(_ handler: @escaping Handler) async throws -> LoopbackServer {
+        let log = NIOLockedValueBox<[RecordedRequest]>([])
+        let responder = CallbackResponder<BasicRequestContext> { request, _ in
+            var request = request
+            let body = try await request.collectBody(upTo: 16 * 1024 * 1024)
+            let recorded = RecordedRequest(
+                method: request.method, target: request.uri.string,
+                headers: request.headers, body: Data(body.readableBytesView)
+            )
+            log.withLockedValue { $0.append(recorded) }
+            return try await handler(recorded)
+        }
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            responder: responder,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                continuation.yield(channel.localAddress?.port ?? 0)
+                continuation.finish()
+            },
+            logger: quietLogger
+        )
+        let task = Task { try await app.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next(), port > 0 else {
+            task.cancel()
+            throw CancellationError()
+        }
+        return LoopbackServer(port: port, task: task, log: log)
+    }
+
+    func stop() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+}
+
+/// The server's own log would bury test output; it reports only what is critical.
+private let quietLogger: Logger = {
+    var logger = Logger(label: "loopback-server")
+    logger.logLevel = .critical
+    return logger
+}()
+
+extension Response {
+    static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func text(_ text: String, status: HTTPResponse.Status = .ok, contentType: String = "text/plain; charset=utf-8") -> Response {
+        Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}

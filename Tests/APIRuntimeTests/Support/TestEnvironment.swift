@@ -1,0 +1,47 @@
+import APIRuntime
+import Foundation
+import Testing
+
+/// Runs `body` with a loopback server answering through `handler` and a manager whose example
+/// workspace base URLs point at that server. Both are shut down afterwards, whatever happens.
+func withServer<T>(
+    configure: (inout APIManager.Configuration) -> Void = { _ in },
+    _ handler: @escaping LoopbackServer.Handler,
+    body: (LoopbackServer, APIManager) async throws -> T
+) async throws -> T {
+    let server = try await LoopbackServer.start(handler)
+    var configuration = APIManager.Configuration()
+    configuration.baseURLOverrides = [
+        "https://api.example.com/v1": server.baseURL + "/v1",
+        "https://auth.example.com": server.baseURL + "/auth",
+    ]
+    configure(&configuration)
+    let manager = APIManager(configuration: configuration)
+    do {
+        let result = try await body(server, manager)
+        await manager.shutdown()
+        await server.stop()
+        return result
+    } catch {
+        await manager.shutdown()
+        await server.stop()
+        throw error
+    }
+}
+
+/// The `APIError` a call threw; nil (and a recorded issue) when it succeeded or threw something else.
+func expectAPIError<T>(
+    _ call: () async throws -> T,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async -> APIError? {
+    do {
+        let value = try await call()
+        Issue.record("expected an APIError, got \(value)", sourceLocation: sourceLocation)
+        return nil
+    } catch let error as APIError {
+        return error
+    } catch {
+        Issue.record("expected an APIError, got \(type(of: error)): \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+}
