@@ -37,6 +37,7 @@ $(BUILTIN): $(TEMPLATES) Makefile
 	    name=$$(basename $$file .mustache); \
 	    echo "        \"$$name\": #\"\"\""; \
 	    cat $$file; \
+	    echo; \
 	    echo '"""#,'; \
 	  done; \
 	  echo '    ]'; \

@@ -35,9 +35,6 @@ public final class {{className}}: BaseAPI<{{className}}.Parameters, {{{responseT
         name: {{{nameLiteral}}},
         method: .{{methodCase}},
         path: {{{pathLiteral}}},
-{{#formBody}}
-        bodyEncoding: .form,
-{{/formBody}}
 {{#baseURLLiteral}}
         baseURL: {{{.}}},
 {{/baseURLLiteral}}
@@ -68,7 +65,7 @@ public final class {{className}}: BaseAPI<{{className}}.Parameters, {{{responseT
     ) {
 {{/inlineArguments}}
         super.init(
-            parameters: Parameters({{#parameters}}{{swiftName}}: {{swiftName}}{{^last()}}, {{/last()}}{{/parameters}}),
+            parameters: Parameters({{#parameters}}{{label}}: {{swiftName}}{{^last()}}, {{/last()}}{{/parameters}}),
             definition: Self.definition,
             response: .{{decoding}}
         )
@@ -82,6 +79,7 @@ public final class {{className}}: BaseAPI<{{className}}.Parameters, {{{responseT
     }
 {{/hasParameters}}
 }
+
 """#,
         "enum": #"""
 {{% CONTENT_TYPE: TEXT }}
@@ -95,6 +93,7 @@ public enum {{swiftName}}: String, Codable, Sendable, CaseIterable, ParameterVal
     case {{swiftName}}{{#customRawValueLiteral}} = {{{.}}}{{/customRawValueLiteral}}
 {{/cases}}
 }
+
 """#,
         "model": #"""
 {{% CONTENT_TYPE: TEXT }}
@@ -136,6 +135,7 @@ public struct {{swiftName}}: Codable, Sendable, Equatable {
     }
 {{/hasCustomKeys}}
 }
+
 """#,
         "workspace": #"""
 {{% CONTENT_TYPE: TEXT }}
@@ -163,6 +163,7 @@ extension APIDefaults {
         frequency: .{{frequency}}
     )
 }
+
 """#,
     ]
 }

@@ -33,7 +33,10 @@ struct Renderer {
     }
 
     private func file(_ path: String, from source: String, _ body: String) -> GeneratedFile {
-        GeneratedFile(path: path, contents: "\(Self.marker) from \(source). Do not edit.\n\n" + body)
+        // Every file ends in exactly one newline, whatever the template's last line does.
+        var trimmed = Substring(body)
+        while trimmed.last?.isNewline == true { trimmed = trimmed.dropLast() }
+        return GeneratedFile(path: path, contents: "\(Self.marker) from \(source). Do not edit.\n\n" + trimmed + "\n")
     }
 
     /// `apis/users.yaml` → `users.yaml`: manifest paths relative to the workspace's folder.

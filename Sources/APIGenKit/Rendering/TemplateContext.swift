@@ -45,7 +45,6 @@ enum TemplateContext {
             context["methodCase"] = rest.method.rawValue.lowercased()
             context["path"] = SwiftLiteral.docLines(rest.path).joined()
             context["pathLiteral"] = SwiftLiteral.string(rest.path)
-            context["formBody"] = rest.bodyEncoding == .form
         }
         return context
     }
@@ -61,6 +60,7 @@ enum TemplateContext {
             context["fields"] = fields.map { field -> [String: Any] in
                 var values: [String: Any] = [
                     "swiftName": field.swiftName,
+                    "label": argumentLabel(field.swiftName),
                     "type": field.type.spelling,
                     "isOptional": field.type.isOptional,
                     "docLines": field.docLines,
@@ -93,12 +93,19 @@ enum TemplateContext {
         }
         return [
             "swiftName": parameter.swiftName,
+            "label": argumentLabel(parameter.swiftName),
             "type": parameter.type.spelling,
             "isOptional": parameter.type.isOptional,
             "docLines": parameter.docLines,
             "builderMethod": builderMethod,
             "wireNameLiteral": SwiftLiteral.string(parameter.wireName),
         ]
+    }
+
+    /// The name as an argument label in a call: keywords need no backticks there, but for three.
+    private static func argumentLabel(_ swiftName: String) -> String {
+        let bare = swiftName.trimmingBackticks
+        return ["inout", "var", "let"].contains(bare) ? swiftName : bare
     }
 
     private static func header(_ header: HeaderDescription) -> [String: Any] {

@@ -43,6 +43,9 @@ public struct TemplateSet: Sendable {
         return TemplateSet(library: library, overridden: overridden)
     }
 
+    /// The built-in templates' text by name, as `apigen` carries them.
+    public static var builtinSources: [String: String] { BuiltinTemplates.all }
+
     func render(_ name: String, _ context: [String: Any]) -> String {
         library.render(context, withTemplate: name) ?? ""
     }

@@ -31,6 +31,7 @@ public struct DescriptionBuilder {
 
         declareTypes()
         let models = workspace.files.flatMap { file in file.types.compactMap { describeModel($0, file: file.file) } }
+        checkValueCycles()
         let apis = describeAPIs()
         checkFileNames(models.map { ("Models/\($0.swiftName).swift", $0.manifestName) } + apis.map { ("APIs/\($0.className).swift", $0.manifestName) })
         for file in workspace.files {
@@ -127,6 +128,45 @@ public struct DescriptionBuilder {
             manifestName: type.name.value, swiftName: swiftName, sourceFile: file,
             docLines: SwiftLiteral.docLines(type.description?.value), shape: shape
         )
+    }
+
+    /// A struct cannot contain itself, not even through an optional: `parent: Item?` inside `Item`
+    /// would have infinite size. A list or a dictionary breaks the cycle (`children: [Item]`).
+    private mutating func checkValueCycles() {
+        var edges: [String: [(target: String, field: FieldDeclaration)]] = [:]
+        for file in workspace.files {
+            for type in file.types {
+                guard case .model(let fields) = type.shape else { continue }
+                for field in fields {
+                    guard case .named(let target) = field.type.value.unwrapped, types.kind(of: target) == .model else { continue }
+                    edges[type.name.value, default: []].append((target, field))
+                }
+            }
+        }
+        var reported: Set<Set<String>> = []
+        for start in edges.keys.sorted() {
+            // Depth-first search for a path of stored fields leading back to `start`.
+            var stack: [(model: String, path: [FieldDeclaration])] = [(start, [])]
+            var visited: Set<String> = []
+            while let (model, path) = stack.popLast() {
+                for edge in edges[model] ?? [] {
+                    let newPath = path + [edge.field]
+                    if edge.target == start {
+                        let first = newPath[0]
+                        // Each cycle is reported once, from the first of its types in name order.
+                        let members = Set(newPath.map(\.name.location.description))
+                        guard reported.insert(members).inserted else { continue }
+                        let chain = newPath.map(\.name.value).joined(separator: ".")
+                        diagnostics.error(
+                            "type '\(start)' contains itself through '\(chain)'; a Swift struct cannot. Use a list ('[\(edge.target)]') to break the cycle",
+                            at: first.name.location
+                        )
+                    } else if visited.insert(edge.target).inserted {
+                        stack.append((edge.target, newPath))
+                    }
+                }
+            }
+        }
     }
 
     /// `super-user` → `superUser`, `2fa` → `_2fa`.

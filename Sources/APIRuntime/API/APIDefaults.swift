@@ -28,9 +28,3 @@ public enum FrequencyPolicy: String, Sendable {
     /// Fail the new call at once with `APIError.Reason.duplicateRequest`.
     case reject
 }
-
-/// How an API's `body` parameters are encoded.
-public enum BodyEncoding: String, Sendable {
-    case json
-    case form
-}

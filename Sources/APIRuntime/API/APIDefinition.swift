@@ -9,7 +9,6 @@ public struct APIDefinition: Sendable {
     public var method: HTTPRequest.Method
     /// The path template, with `{name}` placeholders filled from path parameters.
     public var path: String
-    public var bodyEncoding: BodyEncoding
     public var baseURL: String?
     public var headers: [(name: String, value: String)]
     public var timeout: Duration?
@@ -20,7 +19,6 @@ public struct APIDefinition: Sendable {
         name: String,
         method: HTTPRequest.Method,
         path: String,
-        bodyEncoding: BodyEncoding = .json,
         baseURL: String? = nil,
         headers: [(name: String, value: String)] = [],
         timeout: Duration? = nil,
@@ -30,7 +28,6 @@ public struct APIDefinition: Sendable {
         self.name = name
         self.method = method
         self.path = path
-        self.bodyEncoding = bodyEncoding
         self.baseURL = baseURL
         self.headers = headers
         self.timeout = timeout

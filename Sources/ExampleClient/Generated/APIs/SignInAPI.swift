@@ -17,7 +17,6 @@ public final class SignInAPI: BaseAPI<SignInAPI.Parameters, Token>, @unchecked S
         name: "SignIn",
         method: .post,
         path: "/oauth/token",
-        bodyEncoding: .form,
         baseURL: "https://auth.example.com",
         headers: [
             (name: "Cache-Control", value: "no-store"),

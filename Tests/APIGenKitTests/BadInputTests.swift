@@ -1,0 +1,208 @@
+import APIGenKit
+import APIManifest
+import Foundation
+import Testing
+
+/// Bad manifests get `path:line:col: error: message` for every problem, and the generated folder
+/// stays exactly as it was.
+@Suite("Bad input")
+struct BadInputTests {
+    static let good = WritingTests.twoAPIs
+
+    /// Generates from `good`, then replaces the API file with `bad`, runs again and returns the
+    /// diagnostics with paths relative to the workspace root. Fails if the run changed any file.
+    func diagnostics(for bad: [String: String]) throws -> [String] {
+        let workspace = try TemporaryWorkspace(api: Self.good)
+        defer { workspace.remove() }
+        #expect(Generator.run(workspaceFile: workspace.workspaceFile, mode: .write).succeeded)
+        let before = workspace.snapshot()
+        #expect(before.count == 4)
+
+        for (path, text) in bad { try workspace.write(path, text) }
+        let report = Generator.run(workspaceFile: workspace.workspaceFile, mode: .write)
+        #expect(!report.succeeded)
+        let after = workspace.snapshot()
+        #expect(after.mapValues(\.contents) == before.mapValues(\.contents))
+        #expect(after.mapValues(\.modified) == before.mapValues(\.modified))
+        let prefix = workspace.root.path + "/"
+        return report.diagnostics.sorted.map { $0.description.replacingOccurrences(of: prefix, with: "") }
+    }
+
+    @Test("A YAML syntax error")
+    func yamlSyntax() throws {
+        let lines = try diagnostics(for: ["apis/api.yaml": "apis:\n  Broken: [unclosed\n"])
+        #expect(lines == ["apis/api.yaml:3:1: error: YAML syntax error: did not find expected ',' or ']' while parsing a flow sequence"])
+    }
+
+    @Test("An unknown key, with a did-you-mean")
+    func unknownKey() throws {
+        let lines = try diagnostics(for: ["apis/api.yaml": """
+            apis:
+              Ping:
+                method: GET
+                path: /ping
+                respone: Int
+            """])
+        #expect(lines == ["apis/api.yaml:5:5: error: unknown key 'respone' in API 'Ping' (did you mean 'response'?); expected one of: kind, description, method, path, baseURL, parameters, body, response, headers, timeout, frequency"])
+    }
+
+    @Test("A path parameter missing from the parameters")
+    func missingPathParameter() throws {
+        let lines = try diagnostics(for: ["apis/api.yaml": """
+            apis:
+              GetThing:
+                method: GET
+                path: /things/{thingID}/parts/{part}
+                parameters:
+                  part: Int
+            """])
+        #expect(lines == ["apis/api.yaml:4:19: error: path parameter '{thingID}' is not declared under 'parameters:'"])
+    }
+
+    @Test("An unknown type, with a did-you-mean")
+    func unknownType() throws {
+        let lines = try diagnostics(for: ["apis/api.yaml": """
+            types:
+              Thing:
+                fields:
+                  id: Int
+            apis:
+              GetThing:
+                method: GET
+                path: /thing
+                response: "[Thng]"
+            """])
+        #expect(lines == [
+            "apis/api.yaml:2:3: warning: type 'Thing' is not used by any API or model",
+            "apis/api.yaml:9:15: error: unknown type 'Thng' (did you mean 'Thing'?); declare it under 'types:' or use one of: Bool, Data, Date, Double, Int, Int64, String, URL, UUID",
+        ])
+    }
+
+    @Test("A duplicate API name across two files")
+    func duplicateAPI() throws {
+        let lines = try diagnostics(for: ["apis/more.yaml": """
+            apis:
+              Ping:
+                method: POST
+                path: /ping
+            """])
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("apis/more.yaml:2:3: error: API 'Ping' is declared twice; first declared at ") == true)
+        #expect(lines.first?.hasSuffix("apis/api.yaml:12:3") == true)
+    }
+
+    @Test("Every error of a run is reported, across files, in file order")
+    func allErrors() throws {
+        let lines = try diagnostics(for: [
+            "apis/api.yaml": """
+                types:
+                  Thing:
+                    fields:
+                      id: Integer
+                apis:
+                  GetThing:
+                    method: GTE
+                    path: /things/{id}
+                    parameters:
+                      id: { type: Int?, in: path }
+                    response: Thing
+                """,
+            "apis/more.yaml": """
+                apis:
+                  Upload:
+                    method: POST
+                    path: /upload
+                    body: form
+                    timeout: -1
+                    parameters:
+                      thing: Thing
+                """,
+        ])
+        #expect(lines == [
+            "apis/api.yaml:4:11: error: unknown type 'Integer'; declare it under 'types:' or use one of: Bool, Data, Date, Double, Int, Int64, String, URL, UUID",
+            "apis/api.yaml:7:13: error: unknown HTTP method 'GTE' (did you mean 'GET'?); expected one of: GET, POST, PUT, PATCH, DELETE, HEAD",
+            "apis/api.yaml:10:19: error: path parameter 'id' cannot be optional: the path needs a value",
+            "apis/more.yaml:6:14: error: timeout must be greater than zero, found -1",
+            "apis/more.yaml:8:14: error: form field 'thing' must be a scalar, an enum or a list of those, found 'Thing'; use 'body: json' for models",
+        ])
+    }
+
+    @Test("A model that contains itself is an error, a list of itself is fine")
+    func recursiveModel() throws {
+        let lines = try diagnostics(for: ["apis/api.yaml": """
+            types:
+              Node:
+                fields:
+                  children: "[Node]"
+                  next: Link?
+              Link:
+                fields:
+                  target: Node
+            apis:
+              GetNode:
+                method: GET
+                path: /node
+                response: Node
+            """])
+        // One cycle, one error, at the first field of the cycle from its alphabetically first type.
+        #expect(lines == [
+            "apis/api.yaml:8:7: error: type 'Link' contains itself through 'target.next'; a Swift struct cannot. Use a list ('[Link]') to break the cycle",
+        ])
+    }
+
+    @Test("Names that are not Swift identifiers, and a bad base URL")
+    func badNames() throws {
+        let lines = try diagnostics(for: ["apis/api.yaml": """
+            apis:
+              Get-Thing:
+                method: GET
+                path: /thing
+                baseURL: ftp://example.com
+                parameters:
+                  user id: { type: String, in: query }
+            """])
+        #expect(lines == [
+            "apis/api.yaml:2:3: error: name 'Get-Thing' is not a valid Swift identifier: use letters, digits and '_', starting with a letter",
+            "apis/api.yaml:5:14: error: baseURL 'ftp://example.com' must be an absolute http or https URL without a query",
+            "apis/api.yaml:7:7: error: parameter name 'user id' is not a valid Swift identifier: use letters, digits and '_', starting with a letter",
+        ])
+    }
+}
+
+/// The command line, as users and CI run it.
+@Suite("apigen command")
+struct CommandTests {
+    @Test("Errors go to stderr as path:line:col, the exit status is 1, nothing is written")
+    func failingRun() throws {
+        let workspace = try TemporaryWorkspace(api: "apis:\n  Ping:\n    method: GET\n    path: /ping\n    bogus: 1\n")
+        defer { workspace.remove() }
+        let result = try APIGenBinary.run(["--workspace", "apis/workspace.yaml"], in: workspace.root)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("apis/api.yaml:5:5: error: unknown key 'bogus' in API 'Ping'"))
+        #expect(result.stdout.isEmpty)
+        #expect(workspace.snapshot().isEmpty)
+    }
+
+    @Test("A run prints a summary; a second run writes nothing; check passes, then fails once stale")
+    func generateThenCheck() throws {
+        let workspace = try TemporaryWorkspace(api: WritingTests.twoAPIs)
+        defer { workspace.remove() }
+        let first = try APIGenBinary.run([], in: workspace.root)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.hasPrefix("apigen: 4 written, 0 unchanged, 0 removed in "))
+        #expect(first.stdout.hasSuffix("→ Generated\n"))
+
+        let second = try APIGenBinary.run(["--quiet"], in: workspace.root)
+        #expect(second.status == 0)
+        #expect(second.stdout.isEmpty)
+
+        let check = try APIGenBinary.run(["check"], in: workspace.root)
+        #expect(check.status == 0)
+        #expect(check.stdout == "apigen: generated code is up to date (4 files)\n")
+
+        try workspace.write("apis/api.yaml", WritingTests.twoAPIs.replacingOccurrences(of: "/ping", with: "/pong"))
+        let stale = try APIGenBinary.run(["check"], in: workspace.root)
+        #expect(stale.status == 1)
+        #expect(stale.stderr == "Generated/APIs/PingAPI.swift: stale: run 'swift run apigen' and commit the result\n")
+    }
+}
