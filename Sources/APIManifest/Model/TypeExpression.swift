@@ -98,9 +98,6 @@ extension TypeExpression {
             skipSpaces()
             if position < characters.count, characters[position] == "?" {
                 position += 1
-                if case .optional = type {
-                    throw ParseError(message: "a type can be optional only once", offset: position - 1)
-                }
                 type = .optional(type)
             }
             return type

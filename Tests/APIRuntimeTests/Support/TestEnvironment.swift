@@ -2,8 +2,8 @@ import APIRuntime
 import Foundation
 import Testing
 
-/// Runs `body` with a loopback server answering through `handler` and a manager whose example
-/// workspace base URLs point at that server. Both are shut down afterwards, whatever happens.
+/// Runs `body` with a loopback server answering through `handler` and a manager whose example and
+/// reference workspace base URLs point at that server. Both are shut down afterwards, whatever happens.
 func withServer<T>(
     configure: (inout APIManager.Configuration) -> Void = { _ in },
     _ handler: @escaping LoopbackServer.Handler,
@@ -14,6 +14,7 @@ func withServer<T>(
     configuration.baseURLOverrides = [
         "https://api.example.com/v1": server.baseURL + "/v1",
         "https://auth.example.com": server.baseURL + "/auth",
+        "https://reference.example.com/api/": server.baseURL + "/api/",
     ]
     configure(&configuration)
     let manager = APIManager(configuration: configuration)
