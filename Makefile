@@ -20,6 +20,7 @@ test:
 ## Exit 1 when the committed generated code or built-in templates are stale.
 check:
 	$(SWIFT) run apigen check
+	$(SWIFT) run apigen check --workspace Tests/Fixtures/Reference/apis/workspace.yaml
 	@$(MAKE) --no-print-directory builtin-templates >/dev/null
 	@git diff --exit-code --stat -- $(BUILTIN) || { echo "error: $(BUILTIN) is stale: run 'make builtin-templates' and commit it" >&2; exit 1; }
 
