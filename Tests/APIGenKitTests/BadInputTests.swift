@@ -160,11 +160,16 @@ struct BadInputTests {
                 baseURL: ftp://example.com
                 parameters:
                   user id: { type: String, in: query }
+                  trace: { type: String, in: header, name: "X Trace" }
+                headers:
+                  "Bad:Name": x
             """])
         #expect(lines == [
             "apis/api.yaml:2:3: error: name 'Get-Thing' is not a valid Swift identifier: use letters, digits and '_', starting with a letter",
             "apis/api.yaml:5:14: error: baseURL 'ftp://example.com' must be an absolute http or https URL without a query",
             "apis/api.yaml:7:7: error: parameter name 'user id' is not a valid Swift identifier: use letters, digits and '_', starting with a letter",
+            "apis/api.yaml:8:48: error: 'X Trace' is not a valid HTTP header name: use letters, digits and !#$%&'*+-.^_`|~",
+            "apis/api.yaml:10:7: error: 'Bad:Name' is not a valid HTTP header name: use letters, digits and !#$%&'*+-.^_`|~",
         ])
     }
 }

@@ -35,6 +35,7 @@ struct CommandEnvelope: RPCDelegate {
 }
 
 final class CountMembersAPI: BaseAPI<CountMembersAPI.Parameters, Int>, @unchecked Sendable {
+    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
     struct Parameters: Sendable {
         var group: String
     }

@@ -17,6 +17,7 @@ import {{.}}
 {{/hasDocLines}}
 /// `{{method}} {{{path}}}`
 public final class {{className}}: BaseAPI<{{className}}.Parameters, {{{responseType}}}>, @unchecked Sendable {
+    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 {{^hasParameters}}
     public struct Parameters: Sendable, Equatable {}
 {{/hasParameters}}

@@ -28,6 +28,7 @@ public struct DescriptionBuilder {
             diagnostics.error("prefix '\(prefix.value)' must be letters, digits and '_', starting with a letter", at: prefix.location)
         }
         if let baseURL = manifest.defaults.baseURL { checkBaseURL(baseURL) }
+        manifest.defaults.headers.forEach { checkHeader($0) }
 
         declareTypes()
         let models = workspace.files.flatMap { file in file.types.compactMap { describeModel($0, file: file.file) } }
@@ -169,9 +170,11 @@ public struct DescriptionBuilder {
         }
     }
 
-    /// `super-user` → `superUser`, `2fa` → `_2fa`.
+    /// `super-user` → `superUser`, `SOLD_OUT` → `soldOut`, `2fa` → `_2fa`.
     static func caseName(fromRawValue raw: String) -> String {
-        let words = raw.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }
+        let words = raw.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }.map { word in
+            word.allSatisfy { $0.isUppercase || $0.isNumber } ? word.lowercased() : String(word)
+        }
         var name = words.enumerated().map { index, word in
             index == 0 ? word.prefix(1).lowercased() + word.dropFirst() : word.prefix(1).uppercased() + word.dropFirst()
         }.joined()
@@ -204,6 +207,7 @@ public struct DescriptionBuilder {
             diagnostics.error("API '\(api.name.value)' would generate class '\(className)', which type '\(model.key)' already names", at: api.name.location)
         }
         if let baseURL = api.baseURL { checkBaseURL(baseURL) }
+        api.headers.forEach { checkHeader($0) }
 
         let response: ResponseDescription?
         if let declared = api.response {
@@ -293,6 +297,7 @@ public struct DescriptionBuilder {
                 diagnostics.error("path parameter '\(name)' must be a scalar or an enum, found '\(type)'", at: parameter.type.location)
             }
         case .query, .header:
+            if location == .header { checkHeaderName(parameter.wireName ?? parameter.name) }
             if placeholders.contains(name) {
                 diagnostics.error("parameter '\(name)' is 'in: \(location.rawValue)' but the path names '{\(name)}'", at: at)
             }
@@ -340,6 +345,24 @@ public struct DescriptionBuilder {
         else {
             diagnostics.error("baseURL '\(baseURL.value)' must be an absolute http or https URL without a query", at: baseURL.location)
             return
+        }
+    }
+
+    /// Header names are HTTP tokens; values may not hold line breaks, which would split the header.
+    private mutating func checkHeader(_ header: Header) {
+        checkHeaderName(header.name)
+        if header.value.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
+            diagnostics.error("the value of header '\(header.name.value)' cannot contain line breaks or NUL", at: header.value.location)
+        }
+    }
+
+    private mutating func checkHeaderName(_ name: Located<String>) {
+        let separators = "!#$%&'*+-.^_`|~"
+        let isToken = !name.value.isEmpty && name.value.unicodeScalars.allSatisfy {
+            $0.isASCII && (($0.properties.isAlphabetic) || ("0"..."9").contains($0) || separators.unicodeScalars.contains($0))
+        }
+        if !isToken {
+            diagnostics.error("'\(name.value)' is not a valid HTTP header name: use letters, digits and !#$%&'*+-.^_`|~", at: name.location)
         }
     }
 

@@ -6,6 +6,7 @@ import APIRuntime
 ///
 /// `HEAD /health`
 public final class CheckHealthAPI: BaseAPI<CheckHealthAPI.Parameters, NoContent>, @unchecked Sendable {
+    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
     public struct Parameters: Sendable, Equatable {}
 
     public static let definition = APIDefinition(

@@ -6,6 +6,7 @@ import APIRuntime
 ///
 /// `GET /users/count`
 public final class CountUsersAPI: BaseAPI<CountUsersAPI.Parameters, Int>, @unchecked Sendable {
+    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
     public struct Parameters: Sendable, Equatable {}
 
     public static let definition = APIDefinition(

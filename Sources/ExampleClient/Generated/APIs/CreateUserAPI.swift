@@ -7,6 +7,7 @@ import Foundation
 ///
 /// `POST /users`
 public final class CreateUserAPI: BaseAPI<CreateUserAPI.Parameters, User>, @unchecked Sendable {
+    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
     public struct Parameters: Sendable, Equatable {
         public var name: String
         public var email: String?

@@ -6,6 +6,7 @@ import APIRuntime
 ///
 /// `DELETE /users/{id}`
 public final class DeleteUserAPI: BaseAPI<DeleteUserAPI.Parameters, NoContent>, @unchecked Sendable {
+    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
     public struct Parameters: Sendable, Equatable {
         public var id: Int
     }

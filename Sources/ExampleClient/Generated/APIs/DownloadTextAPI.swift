@@ -6,6 +6,7 @@ import APIRuntime
 ///
 /// `GET /files/{name}`
 public final class DownloadTextAPI: BaseAPI<DownloadTextAPI.Parameters, String>, @unchecked Sendable {
+    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
     public struct Parameters: Sendable, Equatable {
         public var name: String
     }

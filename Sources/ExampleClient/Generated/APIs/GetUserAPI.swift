@@ -6,6 +6,7 @@ import APIRuntime
 ///
 /// `GET /users/{id}`
 public final class GetUserAPI: BaseAPI<GetUserAPI.Parameters, User>, @unchecked Sendable {
+    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
     public struct Parameters: Sendable, Equatable {
         public var id: Int
     }

@@ -6,6 +6,7 @@ import APIRuntime
 ///
 /// `GET /users`
 public final class ListUsersAPI: BaseAPI<ListUsersAPI.Parameters, UserPage>, @unchecked Sendable {
+    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
     public struct Parameters: Sendable, Equatable {
         /// Only users with this role.
         public var role: Role?

@@ -6,6 +6,7 @@ import APIRuntime
 ///
 /// `POST /oauth/token`
 public final class SignInAPI: BaseAPI<SignInAPI.Parameters, Token>, @unchecked Sendable {
+    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
     public struct Parameters: Sendable, Equatable {
         public var grantType: String
         public var username: String

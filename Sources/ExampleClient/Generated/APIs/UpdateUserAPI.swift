@@ -6,6 +6,7 @@ import APIRuntime
 ///
 /// `PATCH /users/{id}`
 public final class UpdateUserAPI: BaseAPI<UpdateUserAPI.Parameters, User>, @unchecked Sendable {
+    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
     public struct Parameters: Sendable, Equatable {
         public var id: Int
         public var name: String?

@@ -6,6 +6,7 @@ import APIRuntime
 ///
 /// `GET /echo/{text}`
 public final class RefEchoAPI: BaseAPI<RefEchoAPI.Parameters, String>, @unchecked Sendable {
+    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
     public struct Parameters: Sendable, Equatable {
         public var text: String
         public var times: Int

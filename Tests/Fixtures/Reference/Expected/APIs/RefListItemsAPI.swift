@@ -5,6 +5,7 @@ import Foundation
 
 /// `GET /items`
 public final class RefListItemsAPI: BaseAPI<RefListItemsAPI.Parameters, [RefItem]>, @unchecked Sendable {
+    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
     public struct Parameters: Sendable, Equatable {
         public var status: [RefStatus]?
         public var since: Date?

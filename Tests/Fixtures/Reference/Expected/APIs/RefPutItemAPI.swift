@@ -7,6 +7,7 @@ import Foundation
 ///
 /// `PUT /items/{id}/versions/{version}`
 public final class RefPutItemAPI: BaseAPI<RefPutItemAPI.Parameters, NoContent>, @unchecked Sendable {
+    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
     public struct Parameters: Sendable, Equatable {
         public var id: UUID
         public var version: Int

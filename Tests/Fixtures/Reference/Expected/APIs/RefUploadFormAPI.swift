@@ -4,6 +4,7 @@ import APIRuntime
 
 /// `POST /upload`
 public final class RefUploadFormAPI: BaseAPI<RefUploadFormAPI.Parameters, [String: Int]>, @unchecked Sendable {
+    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
     public struct Parameters: Sendable, Equatable {
         public var title: String
         public var tags: [String]
