@@ -50,23 +50,31 @@ enum APIFileReader {
     }
 
     static func readField(_ entry: YAMLMapping.Entry, into diagnostics: inout Diagnostics) -> FieldDeclaration? {
-        // Short form `name: Type`, or the long form with `type:`, `json:` and `description:`.
-        if entry.value.mapping == nil {
-            guard let type = typeExpression(entry.value, what: "the type of field '\(entry.key.value)'", into: &diagnostics) else { return nil }
-            return FieldDeclaration(name: entry.key, type: type, jsonKey: nil, description: nil)
+        let typed = readTyped(entry, kind: "field", allowedKeys: fieldKeys, into: &diagnostics)
+        guard let type = typed.type else { return nil }
+        return FieldDeclaration(
+            name: entry.key, type: type,
+            jsonKey: typed.details?["json"]?.string("json", into: &diagnostics),
+            description: typed.details?["description"]?.string("description", into: &diagnostics)
+        )
+    }
+
+    /// Fields and parameters come in a short form, `name: Type`, or a long form whose mapping has
+    /// `type:` and other details. Returns the type, and the mapping for the long form.
+    static func readTyped(
+        _ entry: YAMLMapping.Entry, kind: String, allowedKeys: [String],
+        into diagnostics: inout Diagnostics
+    ) -> (type: Located<TypeExpression>?, details: YAMLMapping?) {
+        let context = "\(kind) '\(entry.key.value)'"
+        guard let details = entry.value.mapping else {
+            return (typeExpression(entry.value, what: "the type of \(context)", into: &diagnostics), nil)
         }
-        let context = "field '\(entry.key.value)'"
-        guard let mapping = entry.value.requireMapping(context, into: &diagnostics) else { return nil }
-        mapping.reportUnknownKeys(allowed: fieldKeys, in: context, into: &diagnostics)
-        guard let typeNode = mapping["type"] else {
+        details.reportUnknownKeys(allowed: allowedKeys, in: context, into: &diagnostics)
+        guard let typeNode = details["type"] else {
             diagnostics.error("\(context) needs 'type:'", at: entry.key.location)
-            return nil
+            return (nil, details)
         }
-        let type = typeExpression(typeNode, what: "the type of \(context)", into: &diagnostics)
-        let jsonKey = mapping["json"]?.string("json", into: &diagnostics)
-        let description = mapping["description"]?.string("description", into: &diagnostics)
-        guard let type else { return nil }
-        return FieldDeclaration(name: entry.key, type: type, jsonKey: jsonKey, description: description)
+        return (typeExpression(typeNode, what: "the type of \(context)", into: &diagnostics), details)
     }
 
     /// `enum: [a, b]` (case name = raw value) or `enum: { caseName: raw-value }`.
@@ -149,22 +157,12 @@ enum APIFileReader {
     static func readParameters(_ node: YAMLNode, context: String, into diagnostics: inout Diagnostics) -> [ParameterDeclaration] {
         guard let mapping = node.requireMapping("parameters of \(context)", into: &diagnostics) else { return [] }
         return mapping.entries.compactMap { entry in
-            if entry.value.mapping == nil {
-                guard let type = typeExpression(entry.value, what: "the type of parameter '\(entry.key.value)'", into: &diagnostics) else { return nil }
-                return ParameterDeclaration(name: entry.key, type: type, location: nil, wireName: nil, description: nil)
-            }
-            let parameterContext = "parameter '\(entry.key.value)'"
-            guard let values = entry.value.requireMapping(parameterContext, into: &diagnostics) else { return nil }
-            values.reportUnknownKeys(allowed: parameterKeys, in: parameterContext, into: &diagnostics)
-            guard let typeNode = values["type"] else {
-                diagnostics.error("\(parameterContext) needs 'type:'", at: entry.key.location)
-                return nil
-            }
-            let type = typeExpression(typeNode, what: "the type of \(parameterContext)", into: &diagnostics)
-            let location = values["in"]?.keyword(ParameterLocation.self, "parameter location", into: &diagnostics)
-            let wireName = values["name"]?.string("name", into: &diagnostics)
-            let description = values["description"]?.string("description", into: &diagnostics)
-            guard let type else { return nil }
+            let typed = readTyped(entry, kind: "parameter", allowedKeys: parameterKeys, into: &diagnostics)
+            let details = typed.details
+            let location = details?["in"]?.keyword(ParameterLocation.self, "parameter location", into: &diagnostics)
+            let wireName = details?["name"]?.string("name", into: &diagnostics)
+            let description = details?["description"]?.string("description", into: &diagnostics)
+            guard let type = typed.type else { return nil }
             return ParameterDeclaration(name: entry.key, type: type, location: location, wireName: wireName, description: description)
         }
     }
