@@ -74,7 +74,7 @@ struct BadInputTests {
             """])
         #expect(lines == [
             "apis/api.yaml:2:3: warning: type 'Thing' is not used by any API or model",
-            "apis/api.yaml:9:15: error: unknown type 'Thng' (did you mean 'Thing'?); declare it under 'types:' or use one of: Bool, Data, Date, Double, Int, Int64, String, URL, UUID",
+            "apis/api.yaml:9:15: error: unknown type 'Thng' (did you mean 'Thing'?); declare it under 'types:' or use one of: Bool, Data, Date, Double, Int, Int64, JSON, String, URL, UUID",
         ])
     }
 
@@ -119,7 +119,7 @@ struct BadInputTests {
                 """,
         ])
         #expect(lines == [
-            "apis/api.yaml:4:11: error: unknown type 'Integer'; declare it under 'types:' or use one of: Bool, Data, Date, Double, Int, Int64, String, URL, UUID",
+            "apis/api.yaml:4:11: error: unknown type 'Integer'; declare it under 'types:' or use one of: Bool, Data, Date, Double, Int, Int64, JSON, String, URL, UUID",
             "apis/api.yaml:7:13: error: unknown HTTP method 'GTE' (did you mean 'GET'?); expected one of: GET, POST, PUT, PATCH, DELETE, HEAD",
             "apis/api.yaml:10:19: error: path parameter 'id' cannot be optional: the path needs a value",
             "apis/more.yaml:6:14: error: timeout must be greater than zero, found -1",

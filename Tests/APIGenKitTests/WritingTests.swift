@@ -126,14 +126,14 @@ struct WritingTests {
         let workspace = try TemporaryWorkspace(files: [
             "apis/workspace.yaml": TemporaryWorkspace.defaultWorkspaceFile + "\ntemplates: ../templates\n",
             "apis/api.yaml": Self.twoAPIs,
-            "templates/api.mustache": "line one\n{{#parameters}}\nnever closed\n",
+            "templates/rest.mustache": "line one\n{{#parameters}}\nnever closed\n",
         ])
         defer { workspace.remove() }
         let report = Generator.run(workspaceFile: workspace.workspaceFile, mode: .write)
         #expect(!report.succeeded)
         let error = try #require(report.diagnostics.errors.first)
-        #expect(error.location.file.hasSuffix("templates/api.mustache"))
-        #expect(error.message.hasPrefix("template 'api' does not parse"))
+        #expect(error.location.file.hasSuffix("templates/rest.mustache"))
+        #expect(error.message.hasPrefix("template 'rest' does not parse"))
         #expect(workspace.snapshot().isEmpty)
     }
 }

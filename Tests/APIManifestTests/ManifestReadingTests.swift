@@ -128,7 +128,7 @@ struct ManifestReadingTests {
             "api.yaml:3:13: error: unknown HTTP method 'get' (did you mean 'GET'?); expected one of: GET, POST, PUT, PATCH, DELETE, HEAD",
             "api.yaml:4:11: error: path must be a string, found a list",
             "api.yaml:5:14: error: timeout must be a number of seconds, found 'soon'",
-            "api.yaml:7:11: error: unknown API kind 'grpcc'; expected one of: rest",
+            "api.yaml:7:11: error: unknown API kind 'grpcc'; expected one of: rest, jsonrpc, rpc",
             "api.yaml:8:3: error: API 'B' needs 'method:' (GET, POST, PUT, PATCH, DELETE or HEAD)",
             "api.yaml:11:27: error: unknown parameter location 'cookie'; expected one of: path, query, header, body",
             "api.yaml:13:3: error: type 'T' has both 'fields:' and 'enum:'; a type is a model or an enum",
@@ -163,7 +163,7 @@ struct ManifestReadingTests {
               frequency: sometimes
             """, file: "workspace.yaml", into: &bad)
         #expect(bad.sorted.map(\.description) == [
-            "workspace.yaml:1:1: error: unknown key 'modul' in the workspace file (did you mean 'module'?); expected one of: module, prefix, output, templates, defaults",
+            "workspace.yaml:1:1: error: unknown key 'modul' in the workspace file (did you mean 'module'?); expected one of: module, prefix, output, templates, sources, defaults",
             "workspace.yaml:1:1: error: the workspace file needs 'module:'",
             "workspace.yaml:1:1: error: the workspace file needs 'output:'",
             "workspace.yaml:3:26: error: maxConnectionsPerHost must be at least 1, found 0",

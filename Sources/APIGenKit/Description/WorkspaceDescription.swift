@@ -34,6 +34,8 @@ public struct SwiftType: Sendable, Equatable {
     public var isOptional: Bool
     /// Whether it mentions Date, URL, UUID or Data, which need Foundation.
     public var needsFoundation: Bool
+    /// Whether it mentions JSONValue, from APIRuntime.
+    public var needsRuntime: Bool = false
 }
 
 public struct ModelDescription: Sendable {
@@ -75,6 +77,24 @@ public struct APIDescription: Sendable {
     public var frequency: FrequencyPolicy?
     public var baseURL: String?
     public var rest: RESTDescription?
+    public var rpc: RPCDescription?
+}
+
+public struct RPCDescription: Sendable {
+    /// The endpoint's path, joined to the base URL (empty when `url:` was absolute).
+    public var path: String
+    public var method: String
+    public var structure: ParameterStructure
+    public var isNotification: Bool
+    public var envelope: [EnvelopeField]
+    /// `JSONRPC` for JSON-RPC 2.0, or the app's own delegate type.
+    public var delegateType: String
+}
+
+public struct EnvelopeField: Sendable, Equatable {
+    public var name: String
+    /// The value as JSON text.
+    public var json: String
 }
 
 public struct RESTDescription: Sendable {

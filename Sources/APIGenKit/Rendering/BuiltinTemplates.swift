@@ -3,58 +3,21 @@
 /// The templates apigen falls back to when a workspace does not override them.
 enum BuiltinTemplates {
     static let all: [String: String] = [
-        "api": #"""
+        "enum": #"""
 {{% CONTENT_TYPE: TEXT }}
-{{#imports}}
-import {{.}}
-{{/imports}}
+import APIRuntime
 
 {{#docLines}}
 /// {{{.}}}
 {{/docLines}}
-{{#hasDocLines}}
-///
-{{/hasDocLines}}
-/// `{{method}} {{{path}}}`
-public final class {{className}}: BaseAPI<{{className}}.Parameters, {{{responseType}}}>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-{{^hasParameters}}
-    public struct Parameters: Sendable, Equatable {}
-{{/hasParameters}}
-{{#hasParameters}}
-    public struct Parameters: Sendable, Equatable {
-{{#parameters}}
-{{#docLines}}
-        /// {{{.}}}
-{{/docLines}}
-        public var {{swiftName}}: {{{type}}}
-{{/parameters}}
-    }
-{{/hasParameters}}
+public enum {{swiftName}}: String, Codable, Sendable, CaseIterable, ParameterValue {
+{{#cases}}
+    case {{swiftName}}{{#customRawValueLiteral}} = {{{.}}}{{/customRawValueLiteral}}
+{{/cases}}
+}
 
-    public static let definition = APIDefinition(
-        name: {{{nameLiteral}}},
-        method: .{{methodCase}},
-        path: {{{pathLiteral}}},
-{{#baseURLLiteral}}
-        baseURL: {{{.}}},
-{{/baseURLLiteral}}
-{{#hasHeaders}}
-        headers: [
-{{#headers}}
-            (name: {{{nameLiteral}}}, value: {{{valueLiteral}}}),
-{{/headers}}
-        ],
-{{/hasHeaders}}
-{{#timeout}}
-        timeout: {{{.}}},
-{{/timeout}}
-{{#frequency}}
-        frequency: .{{.}},
-{{/frequency}}
-        defaults: .workspace
-    )
-
+"""#,
+        "initializer": #"""
 {{#inlineArguments}}
     public init({{#parameters}}{{swiftName}}: {{{type}}}{{#isOptional}} = nil{{/isOptional}}{{^last()}}, {{/last()}}{{/parameters}}) {
 {{/inlineArguments}}
@@ -75,25 +38,10 @@ public final class {{className}}: BaseAPI<{{className}}.Parameters, {{{responseT
 
     public override func encodeParameters(into request: inout RequestBuilder) {
 {{#parameters}}
-        request.{{builderMethod}}({{{wireNameLiteral}}}, parameters.{{swiftName}})
+        request.{{builderMethod}}({{#wireNameLiteral}}{{{.}}}, {{/wireNameLiteral}}parameters.{{swiftName}})
 {{/parameters}}
     }
 {{/hasParameters}}
-}
-
-"""#,
-        "enum": #"""
-{{% CONTENT_TYPE: TEXT }}
-import APIRuntime
-
-{{#docLines}}
-/// {{{.}}}
-{{/docLines}}
-public enum {{swiftName}}: String, Codable, Sendable, CaseIterable, ParameterValue {
-{{#cases}}
-    case {{swiftName}}{{#customRawValueLiteral}} = {{{.}}}{{/customRawValueLiteral}}
-{{/cases}}
-}
 
 """#,
         "model": #"""
@@ -136,6 +84,117 @@ public struct {{swiftName}}: Codable, Sendable, Equatable {
     }
 {{/hasCustomKeys}}
 }
+
+"""#,
+        "parameters": #"""
+{{^hasParameters}}
+    public struct Parameters: Sendable, Equatable {}
+{{/hasParameters}}
+{{#hasParameters}}
+    public struct Parameters: Sendable, Equatable {
+{{#parameters}}
+{{#docLines}}
+        /// {{{.}}}
+{{/docLines}}
+        public var {{swiftName}}: {{{type}}}
+{{/parameters}}
+    }
+{{/hasParameters}}
+
+"""#,
+        "rest": #"""
+{{% CONTENT_TYPE: TEXT }}
+{{#imports}}
+import {{.}}
+{{/imports}}
+
+{{#docLines}}
+/// {{{.}}}
+{{/docLines}}
+{{#hasDocLines}}
+///
+{{/hasDocLines}}
+/// `{{method}} {{{path}}}`
+public final class {{className}}: BaseAPI<{{className}}.Parameters, {{{responseType}}}>, @unchecked Sendable {
+    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+{{> parameters}}
+
+    public static let definition = APIDefinition(
+        name: {{{nameLiteral}}},
+        method: .{{methodCase}},
+        path: {{{pathLiteral}}},
+{{> settings}}
+        defaults: .workspace
+    )
+
+{{> initializer}}
+}
+
+"""#,
+        "rpc": #"""
+{{% CONTENT_TYPE: TEXT }}
+{{#imports}}
+import {{.}}
+{{/imports}}
+
+{{#docLines}}
+/// {{{.}}}
+{{/docLines}}
+{{#hasDocLines}}
+///
+{{/hasDocLines}}
+/// {{protocolName}} {{#isNotification}}notification{{/isNotification}}{{^isNotification}}method{{/isNotification}} `{{{rpcMethod}}}`{{#path}} at `{{{.}}}`{{/path}}
+public final class {{className}}: BaseAPI<{{className}}.Parameters, {{{responseType}}}>, @unchecked Sendable {
+    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+{{> parameters}}
+
+    public static let definition = APIDefinition(
+        name: {{{nameLiteral}}},
+        method: .post,
+        path: {{{pathLiteral}}},
+{{> settings}}
+{{#hasEnvelope}}
+        rpc: RPCMethod(
+            name: {{{rpcMethodLiteral}}},
+{{#isNotification}}
+            isNotification: true,
+{{/isNotification}}
+            envelopeFields: [
+{{#envelope}}
+                (name: {{{nameLiteral}}}, json: {{{jsonLiteral}}}),
+{{/envelope}}
+            ]
+        ),
+{{/hasEnvelope}}
+{{^hasEnvelope}}
+        rpc: RPCMethod(name: {{{rpcMethodLiteral}}}{{#isNotification}}, isNotification: true{{/isNotification}}),
+{{/hasEnvelope}}
+        defaults: .workspace
+    )
+
+    public override var rpcDelegate: (any RPCDelegate)? { {{delegateType}}() }
+
+{{> initializer}}
+}
+
+"""#,
+        "settings": #"""
+{{#baseURLLiteral}}
+        baseURL: {{{.}}},
+{{/baseURLLiteral}}
+{{#hasHeaders}}
+        headers: [
+{{#headers}}
+            (name: {{{nameLiteral}}}, value: {{{valueLiteral}}}),
+{{/headers}}
+        ],
+{{/hasHeaders}}
+{{#timeout}}
+        timeout: {{{.}}},
+{{/timeout}}
+{{#frequency}}
+        frequency: .{{.}},
+{{/frequency}}
 
 """#,
         "workspace": #"""

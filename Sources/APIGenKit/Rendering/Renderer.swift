@@ -1,3 +1,4 @@
+import APIManifest
 import Foundation
 
 /// One file apigen generates, by its path inside the output folder.
@@ -27,7 +28,8 @@ struct Renderer {
             files.append(file("Models/\(model.swiftName).swift", from: relative(model.sourceFile), templates.render(template, TemplateContext.model(model))))
         }
         for api in workspace.apis {
-            files.append(file("APIs/\(api.className).swift", from: relative(api.sourceFile), templates.render("api", TemplateContext.api(api))))
+            let template = api.kind == .rest ? "rest" : "rpc"
+            files.append(file("APIs/\(api.className).swift", from: relative(api.sourceFile), templates.render(template, TemplateContext.api(api))))
         }
         return files
     }

@@ -31,7 +31,7 @@ enum TemplateContext {
             "responseType": api.response.type.spelling,
             "decoding": api.response.decoding.rawValue,
             "nameLiteral": SwiftLiteral.string(api.manifestName),
-            "parameters": api.parameters.map { parameter($0, form: api.rest?.bodyEncoding == .form) },
+            "parameters": api.parameters.map { parameter($0, builder: builderMethod($0, api)) },
             "hasParameters": !api.parameters.isEmpty,
             "inlineArguments": api.parameters.count <= inlineArgumentLimit,
             "hasHeaders": !api.headers.isEmpty,
@@ -46,7 +46,31 @@ enum TemplateContext {
             context["path"] = SwiftLiteral.docLines(rest.path).joined()
             context["pathLiteral"] = SwiftLiteral.string(rest.path)
         }
+        if let rpc = api.rpc {
+            context["protocolName"] = api.kind == .jsonrpc ? "JSON-RPC" : rpc.delegateType
+            context["delegateType"] = rpc.delegateType
+            context["rpcMethod"] = SwiftLiteral.docLines(rpc.method).joined()
+            context["rpcMethodLiteral"] = SwiftLiteral.string(rpc.method)
+            context["isNotification"] = rpc.isNotification
+            context["path"] = rpc.path.isEmpty ? nil : SwiftLiteral.docLines(rpc.path).joined()
+            context["pathLiteral"] = SwiftLiteral.string(rpc.path)
+            context["hasEnvelope"] = !rpc.envelope.isEmpty
+            context["envelope"] = rpc.envelope.map { field -> [String: Any] in
+                ["nameLiteral": SwiftLiteral.string(field.name), "jsonLiteral": SwiftLiteral.string(field.json)]
+            }
+        }
         return context
+    }
+
+    /// The `RequestBuilder` method that puts a parameter where it travels.
+    private static func builderMethod(_ parameter: ParameterDescription, _ api: APIDescription) -> String {
+        if let rpc = api.rpc { return rpc.structure == .byPosition ? "positional" : "body" }
+        switch parameter.location {
+        case .path: return "path"
+        case .query: return "query"
+        case .header: return "header"
+        case .body: return api.rest?.bodyEncoding == .form ? "form" : "body"
+        }
     }
 
     static func model(_ model: ModelDescription) -> [String: Any] {
@@ -56,7 +80,8 @@ enum TemplateContext {
         ]
         switch model.shape {
         case .structure(let fields):
-            context["imports"] = fields.contains { $0.type.needsFoundation } ? ["Foundation"] : []
+            context["imports"] = (fields.contains { $0.type.needsRuntime } ? ["APIRuntime"] : [])
+                + (fields.contains { $0.type.needsFoundation } ? ["Foundation"] : [])
             context["fields"] = fields.map { field -> [String: Any] in
                 var values: [String: Any] = [
                     "swiftName": field.swiftName,
@@ -84,22 +109,18 @@ enum TemplateContext {
         return context
     }
 
-    private static func parameter(_ parameter: ParameterDescription, form: Bool) -> [String: Any] {
-        let builderMethod = switch parameter.location {
-        case .path: "path"
-        case .query: "query"
-        case .header: "header"
-        case .body: form ? "form" : "body"
-        }
-        return [
+    private static func parameter(_ parameter: ParameterDescription, builder: String) -> [String: Any] {
+        var values: [String: Any] = [
             "swiftName": parameter.swiftName,
             "label": argumentLabel(parameter.swiftName),
             "type": parameter.type.spelling,
             "isOptional": parameter.type.isOptional,
             "docLines": parameter.docLines,
-            "builderMethod": builderMethod,
-            "wireNameLiteral": SwiftLiteral.string(parameter.wireName),
+            "builderMethod": builder,
         ]
+        // By-position parameters have no name on the wire.
+        if builder != "positional" { values["wireNameLiteral"] = SwiftLiteral.string(parameter.wireName) }
+        return values
     }
 
     /// The name as an argument label in a call: keywords need no backticks there, but for three.

@@ -5,8 +5,8 @@ import Mustache
 /// The templates a run renders with: the built-in set, with any file of the same name in the
 /// workspace's templates folder taking its place. Extra `.mustache` files there become partials.
 public struct TemplateSet: Sendable {
-    /// The templates apigen renders, by name (without `.mustache`).
-    public static let names = ["api", "model", "enum", "workspace"]
+    /// The templates apigen renders, and the partials they share, by name (without `.mustache`).
+    public static let names = ["rest", "rpc", "model", "enum", "workspace", "parameters", "initializer", "settings"]
 
     let library: MustacheLibrary
     /// Which templates came from the workspace's folder rather than the built-in set.

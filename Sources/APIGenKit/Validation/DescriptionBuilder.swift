@@ -8,6 +8,7 @@ public struct DescriptionBuilder {
     private var types = TypeResolver()
     private let workspace: LoadedWorkspace
     private let prefix: String
+    private var knownDelegates: Set<String>?
 
     public static func build(_ workspace: LoadedWorkspace, into diagnostics: inout Diagnostics) -> WorkspaceDescription? {
         var builder = DescriptionBuilder(workspace: workspace)
@@ -219,13 +220,24 @@ public struct DescriptionBuilder {
         }
 
         var rest: RESTDescription?
+        var rpc: RPCDescription?
         var parameters: [ParameterDescription] = []
+        var baseURL = api.baseURL?.value
         switch api.kind.value {
         case .rest:
             guard let endpoint = api.rest else { return nil }
+            if let listed = api.parametersAreListed, listed.value {
+                diagnostics.error("REST parameters are a mapping of names to types, not a list", at: listed.location)
+            }
             let described = describeREST(api, endpoint)
             rest = described.rest
             parameters = described.parameters
+        case .jsonrpc, .rpc:
+            guard let endpoint = api.rpc else { return nil }
+            let described = describeRPC(api, endpoint)
+            rpc = described.rpc
+            parameters = described.parameters
+            baseURL = described.absoluteURL ?? baseURL
         }
         guard nameIsValid, let response else { return nil }
         return APIDescription(
@@ -233,7 +245,7 @@ public struct DescriptionBuilder {
             docLines: SwiftLiteral.docLines(api.description?.value), kind: api.kind.value,
             parameters: parameters, response: response, headers: headers(api.headers),
             timeoutSeconds: api.timeout?.value, frequency: api.frequency?.value,
-            baseURL: api.baseURL?.value, rest: rest
+            baseURL: baseURL, rest: rest, rpc: rpc
         )
     }
 
@@ -277,6 +289,96 @@ public struct DescriptionBuilder {
             diagnostics.warning("'body: \(encoding.rawValue)' has no effect: the API has no body parameters", at: endpoint.encoding!.location)
         }
         return (RESTDescription(method: method, path: endpoint.path.value, bodyEncoding: encoding), parameters)
+    }
+
+    private mutating func describeRPC(_ api: APIDeclaration, _ endpoint: RPCEndpoint) -> (rpc: RPCDescription?, parameters: [ParameterDescription], absoluteURL: String?) {
+        var path = endpoint.url.value
+        var absoluteURL: String?
+        if path.hasPrefix("/") {
+            if path.contains("?") || path.contains("#") || path.contains("{") {
+                diagnostics.error("the RPC url '\(path)' cannot contain '?', '#' or placeholders", at: endpoint.url.location)
+            }
+        } else {
+            // An absolute endpoint stands in for the base URL; the path is then empty.
+            checkBaseURL(endpoint.url)
+            absoluteURL = path
+            path = ""
+        }
+        if endpoint.method.value.isEmpty {
+            diagnostics.error("the remote method name cannot be empty", at: endpoint.method.location)
+        }
+
+        let structure = endpoint.structure?.value ?? .byName
+        let listed = api.parametersAreListed
+        if structure == .byPosition, let listed, !listed.value, !api.parameters.isEmpty {
+            diagnostics.error("by-position parameters must be a list, so their order is explicit: write them as '- name: Type' items", at: listed.location)
+        }
+        if structure == .byName, let listed, listed.value {
+            diagnostics.error("a parameter list means by-position parameters: add 'params: byPosition', or write the parameters as a mapping", at: listed.location)
+        }
+        let isNotification = endpoint.isNotification?.value ?? false
+        if isNotification, let response = api.response {
+            diagnostics.error("a notification gets no reply: remove 'response:' (or set 'notification: false')", at: response.location)
+        }
+
+        var envelope: [EnvelopeField] = []
+        var seenFields: Set<String> = []
+        for field in endpoint.envelope {
+            if api.kind.value == .jsonrpc, ["jsonrpc", "method", "params", "id"].contains(field.name.value) {
+                diagnostics.error("'\(field.name.value)' is a JSON-RPC member apigen writes itself; it cannot be an extra envelope field", at: field.name.location)
+            } else if !seenFields.insert(field.name.value).inserted {
+                diagnostics.error("envelope field '\(field.name.value)' is declared twice", at: field.name.location)
+            }
+            envelope.append(EnvelopeField(name: field.name.value, json: field.json.value))
+        }
+
+        var delegateType = "JSONRPC"
+        if api.kind.value == .rpc, let delegate = endpoint.delegate {
+            delegateType = delegate.value
+            let known = delegateTypes()
+            if !known.contains(delegate.value) {
+                let folder = workspace.sourcesDirectory.path
+                diagnostics.error(
+                    "unknown delegate type '\(delegate.value)'\(Suggestion.hint(for: delegate.value, in: known.sorted())): no type conforming to RPCDelegate is declared under \(folder)",
+                    at: delegate.location
+                )
+            }
+        }
+
+        var seenNames: [String: SourceLocation] = [:]
+        var parameters: [ParameterDescription] = []
+        for parameter in api.parameters {
+            checkIdentifier(parameter.name, what: "parameter name")
+            if let first = seenNames.updateValue(parameter.name.location, forKey: parameter.name.value) {
+                diagnostics.error("parameter '\(parameter.name.value)' is declared twice; first declared at \(first)", at: parameter.name.location)
+            }
+            if let location = parameter.location {
+                diagnostics.error("RPC parameters travel in the envelope; remove 'in: \(location.value.rawValue)'", at: location.location)
+            }
+            if structure == .byPosition, let wireName = parameter.wireName {
+                diagnostics.error("by-position parameters have no name on the wire; remove 'name:'", at: wireName.location)
+            }
+            guard let type = types.resolve(parameter.type, into: &diagnostics) else { continue }
+            parameters.append(ParameterDescription(
+                swiftName: SwiftIdentifier.escaped(parameter.name.value),
+                wireName: parameter.wireName?.value ?? parameter.name.value,
+                type: type, location: .body,
+                docLines: SwiftLiteral.docLines(parameter.description?.value)
+            ))
+        }
+        let rpc = RPCDescription(
+            path: path, method: endpoint.method.value, structure: structure,
+            isNotification: isNotification, envelope: envelope, delegateType: delegateType
+        )
+        return (rpc, parameters, absoluteURL)
+    }
+
+    /// The custom delegate types declared in the module's hand-written sources, read once.
+    private mutating func delegateTypes() -> Set<String> {
+        if let knownDelegates { return knownDelegates }
+        let found = DelegateScanner.delegateTypes(in: workspace.sourcesDirectory, excluding: workspace.outputDirectory)
+        knownDelegates = found
+        return found
     }
 
     private mutating func checkParameterPlacement(

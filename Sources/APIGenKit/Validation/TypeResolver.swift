@@ -5,8 +5,11 @@ struct TypeResolver {
     /// The scalar types a manifest may name, and whether each needs Foundation.
     static let scalars: [String: Bool] = [
         "String": false, "Int": false, "Int64": false, "Double": false, "Bool": false,
-        "Date": true, "URL": true, "UUID": true, "Data": true,
+        "Date": true, "URL": true, "UUID": true, "Data": true, "JSON": false,
     ]
+
+    /// `JSON` (any JSON value) is spelled `JSONValue` in Swift, from APIRuntime.
+    static let swiftSpelling = ["JSON": "JSONValue"]
 
     enum NamedKind: Equatable {
         case scalar
@@ -40,13 +43,14 @@ struct TypeResolver {
         return SwiftType(
             spelling: spelling(expression.value),
             isOptional: expression.value.isOptional,
-            needsFoundation: expression.value.names.contains { Self.scalars[$0] == true }
+            needsFoundation: expression.value.names.contains { Self.scalars[$0] == true },
+            needsRuntime: expression.value.names.contains { Self.swiftSpelling[$0] != nil }
         )
     }
 
     private func spelling(_ expression: TypeExpression) -> String {
         switch expression {
-        case .named(let name): return declared[name]?.swiftName ?? name
+        case .named(let name): return declared[name]?.swiftName ?? Self.swiftSpelling[name] ?? name
         case .optional(let wrapped): return spelling(wrapped) + "?"
         case .array(let element): return "[" + spelling(element) + "]"
         case .dictionary(let value): return "[String: " + spelling(value) + "]"

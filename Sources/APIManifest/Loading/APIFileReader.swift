@@ -3,10 +3,17 @@ enum APIFileReader {
     static let fileKeys = ["types", "apis"]
     static let modelKeys = ["description", "fields", "enum"]
     static let fieldKeys = ["type", "json", "description"]
-    static let apiKeys = [
-        "kind", "description", "method", "path", "baseURL", "parameters", "body",
-        "response", "headers", "timeout", "frequency",
-    ]
+    static let commonAPIKeys = ["kind", "description", "baseURL", "parameters", "response", "headers", "timeout", "frequency"]
+
+    /// The keys an API of each kind may have, in the order messages list them.
+    static func apiKeys(for kind: APIKind?) -> [String] {
+        switch kind {
+        case .rest: return ["kind", "description", "method", "path", "baseURL", "parameters", "body", "response", "headers", "timeout", "frequency"]
+        case .jsonrpc: return commonAPIKeys + ["url", "method", "params", "notification", "envelope"]
+        case .rpc: return commonAPIKeys + ["url", "method", "params", "notification", "envelope", "delegate"]
+        case nil: return commonAPIKeys + ["method", "path", "body", "url", "params", "notification", "envelope", "delegate"]
+        }
+    }
     static let parameterKeys = ["type", "in", "name", "description"]
 
     static func read(_ root: YAMLNode, into diagnostics: inout Diagnostics) -> APIFileManifest {
@@ -107,12 +114,12 @@ enum APIFileReader {
     static func readAPI(_ entry: YAMLMapping.Entry, into diagnostics: inout Diagnostics) -> APIDeclaration? {
         let context = "API '\(entry.key.value)'"
         guard let mapping = entry.value.requireMapping(context, into: &diagnostics) else { return nil }
-        mapping.reportUnknownKeys(allowed: apiKeys, in: context, into: &diagnostics)
-
         let kind = mapping["kind"].map { $0.keyword(APIKind.self, "API kind", into: &diagnostics) }
             ?? Located(.rest, at: entry.key.location)
+        mapping.reportUnknownKeys(allowed: apiKeys(for: kind?.value), in: context, into: &diagnostics)
+
         let description = mapping["description"]?.string("description", into: &diagnostics)
-        let parameters = mapping["parameters"].map { readParameters($0, context: context, into: &diagnostics) } ?? []
+        let parameters = mapping["parameters"].map { readParameters($0, context: context, into: &diagnostics) }
         let response = mapping["response"].flatMap { readResponse($0, into: &diagnostics) }
         let headers = Headers.read(mapping["headers"], into: &diagnostics)
         let timeout = mapping["timeout"]?.seconds("timeout", into: &diagnostics)
@@ -121,16 +128,56 @@ enum APIFileReader {
 
         guard let kind else { return nil }
         var api = APIDeclaration(
-            name: entry.key, kind: kind, description: description, parameters: parameters,
+            name: entry.key, kind: kind, description: description, parameters: parameters?.declarations ?? [],
             response: response, headers: headers, timeout: timeout, frequency: frequency,
-            baseURL: baseURL, rest: nil
+            baseURL: baseURL, parametersAreListed: parameters?.listed, rest: nil, rpc: nil
         )
         switch kind.value {
         case .rest:
             api.rest = readREST(mapping, name: entry.key, context: context, into: &diagnostics)
             if api.rest == nil { return nil }
+        case .jsonrpc, .rpc:
+            api.rpc = readRPC(mapping, name: entry.key, kind: kind.value, context: context, into: &diagnostics)
+            if api.rpc == nil { return nil }
         }
         return api
+    }
+
+    static func readRPC(_ mapping: YAMLMapping, name: Located<String>, kind: APIKind, context: String, into diagnostics: inout Diagnostics) -> RPCEndpoint? {
+        var url: Located<String>?
+        var method: Located<String>?
+        if let node = mapping["url"] {
+            url = node.string("url", into: &diagnostics)
+        } else {
+            diagnostics.error("\(context) needs 'url:', the endpoint (an absolute URL, or a path joined to the base URL)", at: name.location)
+        }
+        if let node = mapping["method"] {
+            method = node.string("method", into: &diagnostics)
+        } else {
+            diagnostics.error("\(context) needs 'method:', the name of the remote method", at: name.location)
+        }
+        let structure = mapping["params"]?.keyword(ParameterStructure.self, "parameter structure", into: &diagnostics)
+        let notification = mapping["notification"]?.boolean("notification", into: &diagnostics)
+        let envelope = mapping["envelope"].map { readEnvelope($0, into: &diagnostics) } ?? []
+        var delegate: Located<String>?
+        if kind == .rpc {
+            if let node = mapping["delegate"] {
+                delegate = node.string("delegate", into: &diagnostics)
+            } else {
+                diagnostics.error("\(context) of kind 'rpc' needs 'delegate:', the Swift type that wraps its calls", at: name.location)
+            }
+        }
+        guard let url, let method else { return nil }
+        return RPCEndpoint(url: url, method: method, structure: structure, isNotification: notification, envelope: envelope, delegate: delegate)
+    }
+
+    /// `envelope:` members, each value turned into the JSON text it spells.
+    static func readEnvelope(_ node: YAMLNode, into diagnostics: inout Diagnostics) -> [(name: Located<String>, json: Located<String>)] {
+        guard let mapping = node.requireMapping("envelope", into: &diagnostics) else { return [] }
+        return mapping.entries.compactMap { entry in
+            guard let json = entry.value.jsonText(into: &diagnostics) else { return nil }
+            return (entry.key, Located(json, at: entry.value.location))
+        }
     }
 
     static func readREST(_ mapping: YAMLMapping, name: Located<String>, context: String, into diagnostics: inout Diagnostics) -> RESTEndpoint? {
@@ -154,9 +201,24 @@ enum APIFileReader {
         return RESTEndpoint(method: method ?? Located(.GET, at: name.location), path: path, encoding: encoding)
     }
 
-    static func readParameters(_ node: YAMLNode, context: String, into diagnostics: inout Diagnostics) -> [ParameterDeclaration] {
-        guard let mapping = node.requireMapping("parameters of \(context)", into: &diagnostics) else { return [] }
-        return mapping.entries.compactMap { entry in
+    /// A mapping of parameters, or a list of one-entry mappings when their order matters
+    /// (by-position RPC parameters).
+    static func readParameters(_ node: YAMLNode, context: String, into diagnostics: inout Diagnostics) -> (declarations: [ParameterDeclaration], listed: Located<Bool>) {
+        let entries: [YAMLMapping.Entry]
+        if let list = node.sequence {
+            entries = list.compactMap { item in
+                guard let single = item.mapping, single.entries.count == 1 else {
+                    diagnostics.error("each item of a parameter list is one 'name: Type' (or 'name: { type: ... }'), found \(item.shapeName)", at: item.location)
+                    return nil
+                }
+                return single.entries[0]
+            }
+        } else if let mapping = node.requireMapping("parameters of \(context)", into: &diagnostics) {
+            entries = mapping.entries
+        } else {
+            entries = []
+        }
+        let declarations = entries.compactMap { entry -> ParameterDeclaration? in
             let typed = readTyped(entry, kind: "parameter", allowedKeys: parameterKeys, into: &diagnostics)
             let details = typed.details
             let location = details?["in"]?.keyword(ParameterLocation.self, "parameter location", into: &diagnostics)
@@ -165,6 +227,7 @@ enum APIFileReader {
             guard let type = typed.type else { return nil }
             return ParameterDeclaration(name: entry.key, type: type, location: location, wireName: wireName, description: description)
         }
+        return (declarations, Located(node.sequence != nil, at: node.location))
     }
 
     /// `response: none` (or `~`) means no response body.

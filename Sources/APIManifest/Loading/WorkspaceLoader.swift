@@ -9,6 +9,8 @@ public struct LoadedWorkspace: Sendable {
 
     public var outputDirectory: URL { resolve(manifest.output.value) }
     public var templatesDirectory: URL? { manifest.templates.map { resolve($0.value) } }
+    /// Where custom RPC delegates are looked for: `sources:`, else the folder holding the output.
+    public var sourcesDirectory: URL { manifest.sources.map { resolve($0.value) } ?? outputDirectory.deletingLastPathComponent() }
 
     /// A path from the workspace file, made absolute against the workspace's folder.
     public func resolve(_ path: String) -> URL {

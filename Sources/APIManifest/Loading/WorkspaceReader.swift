@@ -1,6 +1,6 @@
 /// Reads the workspace file's node tree into a `WorkspaceManifest`.
 enum WorkspaceReader {
-    static let keys = ["module", "prefix", "output", "templates", "defaults"]
+    static let keys = ["module", "prefix", "output", "templates", "sources", "defaults"]
     static let defaultsKeys = ["baseURL", "timeout", "headers", "maxConnectionsPerHost", "frequency"]
 
     static func read(_ root: YAMLNode, into diagnostics: inout Diagnostics) -> WorkspaceManifest? {
@@ -11,6 +11,7 @@ enum WorkspaceReader {
         let output = required("output", in: mapping, root: root, into: &diagnostics)
         let prefix = mapping["prefix"]?.possiblyEmptyString("prefix", into: &diagnostics)
         let templates = mapping["templates"]?.string("templates", into: &diagnostics)
+        let sources = mapping["sources"]?.string("sources", into: &diagnostics)
 
         var defaults = WorkspaceManifest.Defaults()
         if let node = mapping["defaults"], let values = node.requireMapping("defaults", into: &diagnostics) {
@@ -31,7 +32,7 @@ enum WorkspaceReader {
         guard let module, let output else { return nil }
         return WorkspaceManifest(
             file: root.file, module: module, prefix: prefix, output: output,
-            templates: templates, defaults: defaults
+            templates: templates, sources: sources, defaults: defaults
         )
     }
 

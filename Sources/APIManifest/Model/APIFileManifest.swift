@@ -45,8 +45,25 @@ public struct APIDeclaration: Sendable {
     public var timeout: Located<Double>?
     public var frequency: Located<FrequencyPolicy>?
     public var baseURL: Located<String>?
+    /// Whether `parameters:` was written as a list (order explicit) rather than a mapping.
+    public var parametersAreListed: Located<Bool>?
     /// What only a REST API has.
     public var rest: RESTEndpoint?
+    /// What only an RPC API (JSON-RPC or a custom delegate) has.
+    public var rpc: RPCEndpoint?
+}
+
+public struct RPCEndpoint: Sendable {
+    /// The endpoint: an absolute URL, or a path joined to the base URL.
+    public var url: Located<String>
+    /// The remote method's name.
+    public var method: Located<String>
+    public var structure: Located<ParameterStructure>?
+    public var isNotification: Located<Bool>?
+    /// Extra members of the envelope: a name and its value as JSON text.
+    public var envelope: [(name: Located<String>, json: Located<String>)]
+    /// The Swift type wrapping calls of `kind: rpc`.
+    public var delegate: Located<String>?
 }
 
 public struct RESTEndpoint: Sendable {

@@ -1,6 +1,18 @@
-/// The kinds of API a manifest can declare. JSON-RPC and gRPC join this list in their own issues.
+/// The kinds of API a manifest can declare.
 public enum APIKind: String, ManifestKeyword {
     case rest
+    /// JSON-RPC 2.0 through the built-in delegate.
+    case jsonrpc
+    /// A remote procedure call wrapped by a delegate type the app writes (`delegate:`).
+    case rpc
+
+    public var isRPC: Bool { self != .rest }
+}
+
+/// How RPC parameters travel: as a JSON object by name, or a JSON array by position.
+public enum ParameterStructure: String, ManifestKeyword {
+    case byName
+    case byPosition
 }
 
 public enum HTTPMethodName: String, ManifestKeyword {

@@ -12,6 +12,9 @@ public struct WorkspaceManifest: Sendable {
     public var output: Located<String>
     /// A folder of templates overriding the built-in ones, file by file.
     public var templates: Located<String>?
+    /// The hand-written Swift of the generated module, where custom RPC delegates are declared.
+    /// Defaults to the folder holding `output`.
+    public var sources: Located<String>?
     public var defaults: Defaults
 
     public struct Defaults: Sendable {

@@ -37,6 +37,48 @@ extension YAMLNode {
         return Located(value, at: location)
     }
 
+    public func boolean(_ what: String, into diagnostics: inout Diagnostics) -> Located<Bool>? {
+        switch scalarText {
+        case "true": return Located(true, at: location)
+        case "false": return Located(false, at: location)
+        default:
+            diagnostics.error("\(what) must be true or false, found \(describedValue)", at: location)
+            return nil
+        }
+    }
+
+    /// The JSON text this node spells: plain scalars are numbers, booleans or null when they read
+    /// as such, quoted ones are strings; mappings become objects with sorted keys.
+    public func jsonText(into diagnostics: inout Diagnostics) -> String? {
+        switch node {
+        case .scalar(let scalar):
+            if scalar.style == .plain {
+                if isNull { return "null" }
+                if scalar.string == "true" || scalar.string == "false" { return scalar.string }
+                if let integer = Int64(scalar.string) { return String(integer) }
+                if let number = Double(scalar.string), number.isFinite, scalar.string.first != "." { return String(number) }
+            }
+            return JSONString.quoted(scalar.string)
+        case .sequence:
+            var items: [String] = []
+            for item in sequence ?? [] {
+                guard let text = item.jsonText(into: &diagnostics) else { return nil }
+                items.append(text)
+            }
+            return "[" + items.joined(separator: ",") + "]"
+        case .mapping:
+            var members: [(String, String)] = []
+            for entry in mapping?.entries ?? [] {
+                guard let text = entry.value.jsonText(into: &diagnostics) else { return nil }
+                members.append((entry.key.value, text))
+            }
+            return "{" + members.sorted { $0.0 < $1.0 }.map { JSONString.quoted($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+        case .alias:
+            diagnostics.error("YAML aliases are not supported here", at: location)
+            return nil
+        }
+    }
+
     /// One of a fixed set of keywords, with a did-you-mean when it is misspelled.
     public func keyword<K: ManifestKeyword>(_: K.Type, _ what: String, into diagnostics: inout Diagnostics) -> Located<K>? {
         guard let text = string(what, into: &diagnostics) else { return nil }
@@ -75,3 +117,23 @@ extension YAMLNode {
 
 /// A closed set of words a manifest may use for one setting (`method: GET`, `in: query`).
 public protocol ManifestKeyword: RawRepresentable, CaseIterable, Sendable, Hashable where RawValue == String {}
+
+/// JSON string literals, escaped as RFC 8259 requires.
+enum JSONString {
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -13,6 +13,8 @@ public struct APIDefinition: Sendable {
     public var headers: [(name: String, value: String)]
     public var timeout: Duration?
     public var frequency: FrequencyPolicy?
+    /// The remote method of an RPC API (JSON-RPC or a custom protocol); nil for REST.
+    public var rpc: RPCMethod?
     public var defaults: APIDefaults
 
     public init(
@@ -23,6 +25,7 @@ public struct APIDefinition: Sendable {
         headers: [(name: String, value: String)] = [],
         timeout: Duration? = nil,
         frequency: FrequencyPolicy? = nil,
+        rpc: RPCMethod? = nil,
         defaults: APIDefaults
     ) {
         self.name = name
@@ -32,6 +35,7 @@ public struct APIDefinition: Sendable {
         self.headers = headers
         self.timeout = timeout
         self.frequency = frequency
+        self.rpc = rpc
         self.defaults = defaults
     }
 }

@@ -119,13 +119,14 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
 
     // MARK: Building the request
 
-    func makeRequest() throws(APIError) -> APIRequest {
+    /// The wire request, with base URL overrides of `manager`, the one that will send it.
+    func makeRequest(for manager: APIManager) throws(APIError) -> APIRequest {
         var builder = RequestBuilder()
         try encodeParameters(into: &builder)
         let current = state.withLockedValue { $0 }
         let declaredBaseURL = definition.baseURL ?? definition.defaults.baseURL
         let resolved = RequestBuilder.Resolved(
-            baseURL: current.baseURL ?? declaredBaseURL.map { current.manager.configuration.baseURLOverrides[$0] ?? $0 },
+            baseURL: current.baseURL ?? declaredBaseURL.map { manager.configuration.baseURLOverrides[$0] ?? $0 },
             headers: current.headers,
             timeout: current.timeout ?? definition.timeout ?? definition.defaults.timeout
         )

@@ -31,6 +31,7 @@ public final class APIManager: Sendable {
     public let configuration: Configuration
     private let sessions: SessionCache
     private let inFlight = InFlightRequests()
+    private let requestIDs = NIOLockedValueBox(0)
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -61,17 +62,28 @@ public final class APIManager: Sendable {
     func perform<Parameters, Response>(_ api: BaseAPI<Parameters, Response>) async throws(APIError) -> Response {
         let definition = api.definition
         let delegate = api.rpcDelegate
-        var request = try api.makeRequest()
-        try delegate?.wrap(&request, for: definition)
+        var request = try api.makeRequest(for: self)
+        let call = RPCCall(definition: definition, id: definition.rpc?.isNotification == true ? nil : nextRequestID())
+        try delegate?.wrap(&request, for: call)
 
         let response = try await send(request, frequency: definition.frequency ?? definition.defaults.frequency, definition: definition)
 
-        let result = if let delegate {
-            try delegate.unwrap(response, for: definition)
+        let result: Data
+        if let delegate, !call.isNotification {
+            result = try delegate.unwrap(response, for: call)
         } else {
-            try RESTProtocol.unwrap(response, for: definition)
+            // REST, and notifications, which await no reply: only the HTTP status counts.
+            result = try RESTProtocol.unwrap(response, for: definition)
         }
         return try api.responseDecoder.decode(result, headerFields: response.headerFields, api: definition.name)
+    }
+
+    /// Request ids for RPC calls: unique among this manager's calls, never reused.
+    func nextRequestID() -> Int {
+        requestIDs.withLockedValue { id in
+            id += 1
+            return id
+        }
     }
 
     /// Sends one wire request through the frequency policy and the session of its base URL.

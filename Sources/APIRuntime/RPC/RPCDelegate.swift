@@ -2,15 +2,52 @@ import Foundation
 
 /// Decides how a call is wrapped on the wire. An API whose `rpcDelegate` is nil is plain REST.
 ///
-/// The base API encodes its parameters first (URL, query, headers, and `body` parameters as one JSON
-/// object); the delegate then wraps that request into its protocol's envelope, and turns the
-/// server's reply back into the bytes of the result, or into an error.
+/// The base API encodes its parameters first: URL, headers, and the RPC parameters as the body
+/// (a JSON object when they go by name, a JSON array by position, nil when there are none). The
+/// delegate then wraps that body into its protocol's envelope, and turns the server's reply back
+/// into the bytes of the result, or into an `APIError` naming the API.
 public protocol RPCDelegate: Sendable {
     /// Rewrites the encoded request into this protocol's envelope (URL, headers, body).
-    func wrap(_ request: inout APIRequest, for definition: APIDefinition) throws(APIError)
+    func wrap(_ request: inout APIRequest, for call: RPCCall) throws(APIError)
 
-    /// Returns the bytes the API's response decoder reads, or throws an `APIError` naming the API.
-    func unwrap(_ response: APIResponse, for definition: APIDefinition) throws(APIError) -> Data
+    /// Returns the bytes the API's response decoder reads. Not called for notifications.
+    func unwrap(_ response: APIResponse, for call: RPCCall) throws(APIError) -> Data
+}
+
+/// One call of an RPC API, as its delegate sees it.
+public struct RPCCall: Sendable {
+    public var definition: APIDefinition
+    /// The request id the manager gave this call, unique within the manager; nil for notifications.
+    public var id: Int?
+
+    public init(definition: APIDefinition, id: Int?) {
+        self.definition = definition
+        self.id = id
+    }
+
+    /// The remote method's name (`subtract`); the API's name when the definition has no RPC method.
+    public var method: String { definition.rpc?.name ?? definition.name }
+    public var isNotification: Bool { definition.rpc?.isNotification ?? false }
+
+    /// An error about this call's reply that names the API.
+    public func invalidResponse(_ message: String) -> APIError {
+        APIError(api: definition.name, reason: .invalidResponse(message: message))
+    }
+}
+
+/// The RPC side of an API definition: the remote method and what goes into its envelope.
+public struct RPCMethod: Sendable {
+    public var name: String
+    /// A notification is sent without an id and no reply is awaited.
+    public var isNotification: Bool
+    /// Members added to the envelope as they are: a name and its value as JSON text.
+    public var envelopeFields: [(name: String, json: String)]
+
+    public init(name: String, isNotification: Bool = false, envelopeFields: [(name: String, json: String)] = []) {
+        self.name = name
+        self.isNotification = isNotification
+        self.envelopeFields = envelopeFields
+    }
 }
 
 /// Plain REST, what a nil `rpcDelegate` means: the body as it is, a 2xx status or an error.

@@ -16,3 +16,15 @@ struct JSONFields: Encodable, Sendable {
         }
     }
 }
+
+/// By-position RPC parameters, encoded as one JSON array.
+struct PositionalFields: Encodable, Sendable {
+    var values: [any Encodable & Sendable]
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        for value in values {
+            try container.encode(value)
+        }
+    }
+}

@@ -9,6 +9,7 @@ public struct RequestBuilder: Sendable {
     var headers: [(name: String, value: String)] = []
     var jsonFields = JSONFields()
     var formFields: [(name: String, value: String)] = []
+    var positionalFields: [any Encodable & Sendable] = []
 
     public init() {}
 
@@ -35,6 +36,15 @@ public struct RequestBuilder: Sendable {
     /// Adds a key to the JSON body object; nil leaves the key out.
     public mutating func body(_ name: String, _ value: (some Encodable & Sendable)?) {
         if let value { jsonFields.fields.append((name, value)) }
+    }
+
+    /// Appends a by-position RPC parameter; nil is sent as `null` so later positions stay put.
+    public mutating func positional(_ value: (some Encodable & Sendable)?) {
+        if let value {
+            positionalFields.append(value)
+        } else {
+            positionalFields.append(JSONValue.null)
+        }
     }
 
     /// Adds a field to a form-urlencoded body; nil adds nothing.
@@ -76,9 +86,10 @@ extension RequestBuilder {
 
         var fields = HTTPFields()
         var body: Data?
-        if !jsonFields.fields.isEmpty {
+        if !jsonFields.fields.isEmpty || !positionalFields.isEmpty {
             do {
-                body = try JSONCoding.makeEncoder().encode(jsonFields)
+                let encoder = JSONCoding.makeEncoder()
+                body = try positionalFields.isEmpty ? encoder.encode(jsonFields) : encoder.encode(PositionalFields(values: positionalFields))
             } catch {
                 throw invalid("cannot encode the JSON body: \(error)", error)
             }

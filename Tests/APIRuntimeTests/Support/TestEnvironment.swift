@@ -15,6 +15,8 @@ func withServer<T>(
         "https://api.example.com/v1": server.baseURL + "/v1",
         "https://auth.example.com": server.baseURL + "/auth",
         "https://reference.example.com/api/": server.baseURL + "/api/",
+        "https://calc.example.com/v2/jsonrpc": server.baseURL + "/v2/jsonrpc",
+        "https://legacy.example.com/gateway": server.baseURL + "/legacy/gateway",
     ]
     configure(&configuration)
     let manager = APIManager(configuration: configuration)

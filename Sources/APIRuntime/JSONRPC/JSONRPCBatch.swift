@@ -1,0 +1,166 @@
+import Foundation
+import HTTPTypes
+import NIOConcurrencyHelpers
+
+/// Several JSON-RPC calls sent in one HTTP request, as a JSON array (section 6 of the spec).
+///
+/// ```swift
+/// let batch = JSONRPCBatch()
+/// let sum = batch.add(SumAPI(a: 1, b: 2, c: 4))
+/// let difference = batch.add(SubtractAPI(minuend: 42, subtrahend: 23))
+/// batch.add(NotifyHelloAPI(value: 7))            // a notification: no reply awaited
+/// try await batch.send()
+/// let total = try sum.get()                      // each call has its own result or error
+/// ```
+///
+/// Replies are matched by id, in whatever order they come. One call's error does not fail the
+/// others. `send()` throws only when the batch as a whole fails (transport, an unreadable reply,
+/// or one error object for the whole batch); every call then carries that error too.
+public final class JSONRPCBatch: Sendable {
+    /// One call of the batch; its result is there once `send()` has returned.
+    public final class Entry<Response: Sendable>: Sendable {
+        private let outcome = NIOLockedValueBox<Result<Response, APIError>?>(nil)
+        let api: String
+
+        init(api: String) {
+            self.api = api
+        }
+
+        public var result: Result<Response, APIError> {
+            outcome.withLockedValue { $0 } ?? .failure(APIError(api: api, reason: .invalidRequest(message: "the batch has not been sent")))
+        }
+
+        public func get() throws(APIError) -> Response {
+            try result.get()
+        }
+
+        func deliver(_ result: Result<Response, APIError>) {
+            outcome.withLockedValue { $0 = result }
+        }
+    }
+
+    /// What the batch needs of each call, with its types erased.
+    private struct Member: Sendable {
+        var definition: APIDefinition
+        var makeRequest: @Sendable (APIManager) throws(APIError) -> APIRequest
+        var deliver: @Sendable (Result<Data, APIError>, HTTPFields) -> Void
+    }
+
+    public let manager: APIManager
+    private let members = NIOLockedValueBox<[Member]>([])
+
+    public init(manager: APIManager = .shared) {
+        self.manager = manager
+    }
+
+    /// Adds a JSON-RPC API to the batch and returns the handle its result will arrive in.
+    @discardableResult
+    public func add<Parameters, Response>(_ api: BaseAPI<Parameters, Response>) -> Entry<Response> {
+        let entry = Entry<Response>(api: api.definition.name)
+        let member = Member(
+            definition: api.definition,
+            makeRequest: { manager throws(APIError) -> APIRequest in try api.makeRequest(for: manager) },
+            deliver: { result, headerFields in
+                entry.deliver(result.flatMap { data in
+                    Result { () throws(APIError) -> Response in
+                        try api.responseDecoder.decode(data, headerFields: headerFields, api: api.definition.name)
+                    }
+                })
+            }
+        )
+        members.withLockedValue { $0.append(member) }
+        return entry
+    }
+
+    /// Sends every call added so far in one HTTP request and delivers each its result.
+    public func send() async throws(APIError) {
+        let members = self.members.withLockedValue { $0 }
+        guard let first = members.first else {
+            throw APIError(api: "JSONRPCBatch", reason: .invalidRequest(message: "a batch needs at least one call"))
+        }
+
+        // Encode every call; one that cannot be encoded fails alone.
+        var sent: [(member: Member, call: RPCCall, envelope: Data)] = []
+        var template: APIRequest?
+        for member in members {
+            do throws(APIError) {
+                let request = try member.makeRequest(manager)
+                if let template, template.url != request.url {
+                    throw APIError(api: member.definition.name, reason: .invalidRequest(
+                        message: "a batch goes to one endpoint: \(request.url) is not \(template.url)"
+                    ))
+                }
+                template = template ?? request
+                let call = RPCCall(definition: member.definition, id: member.definition.rpc?.isNotification == true ? nil : manager.nextRequestID())
+                sent.append((member, call, JSONRPC.envelope(params: request.body, call: call)))
+            } catch {
+                member.deliver(.failure(error), [:])
+            }
+        }
+        guard var request = template else { return }
+
+        var body = Data("[".utf8)
+        body.append(contentsOf: sent.map(\.envelope).joined(separator: Data(",".utf8)))
+        body.append(Data("]".utf8))
+        request.api = "batch(" + sent.map(\.call.definition.name).joined(separator: ", ") + ")"
+        request.method = .post
+        request.body = body
+        request.headerFields[.contentType] = "application/json"
+
+        let response: APIResponse
+        do throws(APIError) {
+            response = try await manager.send(request, frequency: .allow, definition: first.definition)
+        } catch {
+            for item in sent { item.member.deliver(.failure(error), [:]) }
+            throw error
+        }
+        try deliver(response, to: sent)
+    }
+
+    private func deliver(_ response: APIResponse, to sent: [(member: Member, call: RPCCall, envelope: Data)]) throws(APIError) {
+        let headers = response.headerFields
+        let awaiting = sent.filter { !$0.call.isNotification }
+        for item in sent where item.call.isNotification {
+            item.member.deliver(response.status.kind == .successful ? .success(Data()) : .failure(
+                APIError(api: item.call.definition.name, reason: .httpStatus(code: response.status.code, body: response.body))
+            ), headers)
+        }
+        // A batch of notifications only: the server sends nothing back (spec, section 6).
+        guard let firstAwaiting = awaiting.first else { return }
+
+        guard let reply = JSONValue.parse(response.body) else {
+            failAll(awaiting, with: { JSONRPC.unreadable(response, for: $0) }, headers)
+            throw JSONRPC.unreadable(response, for: firstAwaiting.call)
+        }
+        switch reply {
+        case .array(let replies):
+            var byID: [Int64: JSONValue] = [:]
+            var unattributed: [JSONValue] = []
+            for element in replies {
+                if case .integer(let id)? = element["id"] { byID[id] = element } else { unattributed.append(element) }
+            }
+            for item in awaiting {
+                if let id = item.call.id, let element = byID[Int64(id)] {
+                    item.member.deliver(JSONRPC.outcome(of: element, for: item.call), headers)
+                } else if let element = unattributed.first(where: { $0["error"] != nil }) {
+                    // An error with a null id: the server could not tell which call it was about.
+                    item.member.deliver(JSONRPC.outcome(of: element, for: item.call), headers)
+                } else {
+                    item.member.deliver(.failure(item.call.invalidResponse("the batch reply has no response with id \(item.call.id ?? 0)")), headers)
+                }
+            }
+        default:
+            // One response object for the whole batch: typically -32700 or -32600 with a null id.
+            failAll(awaiting, with: { call in
+                if case .failure(let error) = JSONRPC.outcome(of: reply, for: call) { return error }
+                return call.invalidResponse("a batch must be answered with an array, found a single result")
+            }, headers)
+            if case .failure(let error) = JSONRPC.outcome(of: reply, for: firstAwaiting.call) { throw error }
+            throw firstAwaiting.call.invalidResponse("a batch must be answered with an array, found a single result")
+        }
+    }
+
+    private func failAll(_ items: [(member: Member, call: RPCCall, envelope: Data)], with error: (RPCCall) -> APIError, _ headers: HTTPFields) {
+        for item in items { item.member.deliver(.failure(error(item.call)), headers) }
+    }
+}
