@@ -174,6 +174,88 @@ struct BadInputTests {
     }
 }
 
+extension BadInputTests {
+    @Test("RPC APIs: no method, no url, by-position written as a mapping, a list without byPosition, an unknown delegate")
+    func rpcErrors() throws {
+        let lines = try diagnostics(for: [
+            "apis/api.yaml": """
+                apis:
+                  NoMethod:
+                    kind: jsonrpc
+                    url: /rpc
+                  NoURL:
+                    kind: jsonrpc
+                    method: sum
+                  Named:
+                    kind: jsonrpc
+                    url: /rpc
+                    method: sum
+                    params: byPosition
+                    parameters:
+                      a: Int
+                  Listed:
+                    kind: jsonrpc
+                    url: /rpc
+                    method: sum
+                    parameters:
+                      - a: Int
+                  Legacy:
+                    kind: rpc
+                    delegate: CommandEnvelop
+                    url: /legacy
+                    method: members.count
+                """,
+            "Sources/CommandEnvelope.swift": "public struct CommandEnvelope: RPCDelegate {}\n",
+        ])
+        #expect(lines.count == 5)
+        #expect(lines.dropLast() == [
+            "apis/api.yaml:2:3: error: API 'NoMethod' needs 'method:', the name of the remote method",
+            "apis/api.yaml:5:3: error: API 'NoURL' needs 'url:', the endpoint (an absolute URL, or a path joined to the base URL)",
+            "apis/api.yaml:14:7: error: by-position parameters must be a list, so their order is explicit: write them as '- name: Type' items",
+            "apis/api.yaml:20:7: error: a parameter list means by-position parameters: add 'params: byPosition', or write the parameters as a mapping",
+        ])
+        #expect(lines.last?.hasPrefix("apis/api.yaml:23:15: error: unknown delegate type 'CommandEnvelop' (did you mean 'CommandEnvelope'?): no type conforming to RPCDelegate is declared under ") == true)
+    }
+
+    @Test("RPC APIs: a notification with a response, a reserved envelope member, a parameter with 'in:'")
+    func rpcShapeErrors() throws {
+        let lines = try diagnostics(for: ["apis/api.yaml": """
+            apis:
+              Notify:
+                kind: jsonrpc
+                url: /rpc
+                method: ping
+                notification: yes
+                response: Int
+                envelope:
+                  id: 7
+                parameters:
+                  x: { type: Int, in: query }
+              Ping:
+                kind: jsonrpc
+                url: /rpc
+                method: ping
+                notification: true
+                response: Int
+                envelope:
+                  id: 7
+                  nested: { a: [1, "two", null] }
+                parameters:
+                  x: { type: Int, in: query }
+                path: /nope
+            """])
+        #expect(lines == [
+            "apis/api.yaml:6:19: error: notification must be true or false, found 'yes'",
+            "apis/api.yaml:9:7: error: 'id' is a JSON-RPC member apigen writes itself; it cannot be an extra envelope field",
+            "apis/api.yaml:11:27: error: RPC parameters travel in the envelope; remove 'in: query'",
+            "apis/api.yaml:17:15: error: a notification gets no reply: remove 'response:' (or set 'notification: false')",
+            "apis/api.yaml:19:7: error: 'id' is a JSON-RPC member apigen writes itself; it cannot be an extra envelope field",
+            "apis/api.yaml:22:27: error: RPC parameters travel in the envelope; remove 'in: query'",
+            "apis/api.yaml:23:5: error: unknown key 'path' in API 'Ping'; expected one of: kind, description, baseURL, parameters, response, headers, timeout, frequency, url, method, params, notification, envelope",
+        ])
+    }
+}
+
 /// The command line, as users and CI run it.
 @Suite("apigen command")
 struct CommandTests {

@@ -9,7 +9,7 @@ import Testing
 struct ReferenceTests {
     @Test("The reference workspace generates exactly Tests/Fixtures/Reference/Expected")
     func referenceWorkspace() throws {
-        try expectUpToDate(workspace: "Tests/Fixtures/Reference/apis/workspace.yaml", files: 8)
+        try expectUpToDate(workspace: "Tests/Fixtures/Reference/apis/workspace.yaml", files: 10)
     }
 
     @Test("The example workspace in apis/ matches the committed Sources/ExampleClient/Generated")

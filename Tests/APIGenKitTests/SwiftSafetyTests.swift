@@ -53,3 +53,19 @@ struct SwiftSafetyTests {
         #expect(DescriptionBuilder.caseName(fromRawValue: "sub \"monthly\"") == "subMonthly")
     }
 }
+
+@Suite("Finding custom RPC delegates")
+struct DelegateScannerTests {
+    @Test("Types whose inheritance clause names RPCDelegate, in declarations and extensions")
+    func declarations() {
+        let source = """
+            public struct CommandEnvelope: RPCDelegate { }
+            final class Legacy : Sendable, RPCDelegate {}
+            enum NotADelegate: Sendable {}
+            struct Later {}
+            extension Later: RPCDelegate {}
+            // struct Commented: Other {} RPCDelegate on a later line is not a conformance
+            """
+        #expect(DelegateScanner.declaredDelegates(in: source) == ["CommandEnvelope", "Legacy", "Later"])
+    }
+}

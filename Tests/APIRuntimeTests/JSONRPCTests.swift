@@ -56,6 +56,18 @@ struct JSONRPCTests {
         }
     }
 
+    @Test("A notification whose HTTP request fails reports the status; its body is never read")
+    func notificationHTTPError() async throws {
+        try await withServer({ _ in .text("<html>down</html>", status: .serviceUnavailable) }) { _, manager in
+            let error = await expectAPIError { try await NotifyHelloAPI(value: 1).using(manager).start() }
+            #expect(error?.reason == .httpStatus(code: 503, body: Data("<html>down</html>".utf8)))
+        }
+        try await withServer({ _ in .text("anything at all", status: .ok) }) { _, manager in
+            let result = try await NotifyHelloAPI(value: 1).using(manager).start()
+            #expect(result == NoContent())
+        }
+    }
+
     @Test("rpc call of a non-existent method (spec example 4) is a typed error with the standard code")
     func methodNotFound() async throws {
         try await withServer(JSONRPCServer.handle) { server, manager in

@@ -64,3 +64,55 @@ struct PercentEncodingTests {
         #expect(PercentEncoding.form("a b+c") == "a+b%2Bc")
     }
 }
+
+/// The reference workspace's JSON-RPC APIs: by-name with renamed and optional parameters, by
+/// position with a nil in the middle, and the workspace's `reject` policy applied to RPC calls.
+@Suite("Reference JSON-RPC client on a loopback server")
+struct ReferenceRPCClientTests {
+    @Test("By name: a renamed parameter, a nil one left out, a per-API header")
+    func lookup() async throws {
+        try await withServer({ request in
+            guard case .integer(let id)? = JSONValue.parse(request.body)?["id"] else { return .json("{}") }
+            return .json(#"{"jsonrpc": "2.0", "result": [], "id": \#(id)}"#)
+        }) { server, manager in
+            let items = try await RefLookupAPI(query: "lamp").using(manager).start()
+            #expect(items.isEmpty)
+            let request = try #require(server.requests.first)
+            #expect(request.target == "/api/rpc")
+            #expect(request.headers[HTTPField.Name("X-Catalog")!] == "1")
+            #expect(JSONValue.parse(request.body)?["params"] == .object(["q": .string("lamp")]))
+        }
+    }
+
+    @Test("By position: nil is sent as null so later parameters keep their places")
+    func move() async throws {
+        try await withServer({ request in
+            guard case .integer(let id)? = JSONValue.parse(request.body)?["id"] else { return .json("{}") }
+            return .json(#"{"jsonrpc": "2.0", "result": true, "id": \#(id)}"#)
+        }) { server, manager in
+            let id = UUID(uuidString: "00000000-0000-0000-0000-000000000001")!
+            let moved = try await RefMoveAPI(item: id, default: false).using(manager).start()
+            #expect(moved)
+            #expect(JSONValue.parse(server.requests[0].body)?["params"] == .array([.string(id.uuidString), .null, .bool(false)]))
+        }
+    }
+
+    @Test("frequency: reject compares what was asked, not the envelope whose id changes every call")
+    func rejectDuplicateRPC() async throws {
+        try await withServer({ request in
+            try await Task.sleep(for: .milliseconds(300))
+            guard case .integer(let id)? = JSONValue.parse(request.body)?["id"] else { return .json("{}") }
+            return .json(#"{"jsonrpc": "2.0", "result": [], "id": \#(id)}"#)
+        }) { server, manager in
+            async let first = RefLookupAPI(query: "lamp").using(manager).start()
+            try await waitUntil { manager.inFlightCount == 1 }
+            let second = await expectAPIError { try await RefLookupAPI(query: "lamp").using(manager).start() }
+            #expect(second?.reason == .duplicateRequest(message: "an identical request is already in flight"))
+            let other = try await RefLookupAPI(query: "desk").using(manager).start()
+            let firstResult = try await first
+            #expect(firstResult.isEmpty && other.isEmpty)
+            #expect(server.requests.count == 2)
+            #expect(manager.inFlightCount == 0)
+        }
+    }
+}

@@ -109,7 +109,7 @@ public final class JSONRPCBatch: Sendable {
 
         let response: APIResponse
         do throws(APIError) {
-            response = try await manager.send(request, frequency: .allow, definition: first.definition)
+            response = try await manager.send(request, identity: nil, definition: first.definition)
         } catch {
             for item in sent { item.member.deliver(.failure(error), [:]) }
             throw error

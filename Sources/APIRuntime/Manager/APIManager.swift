@@ -63,10 +63,13 @@ public final class APIManager: Sendable {
         let definition = api.definition
         let delegate = api.rpcDelegate
         var request = try api.makeRequest(for: self)
+        // The identity of a call is what the API was asked, before a delegate adds its envelope:
+        // a JSON-RPC id differs on every call and would make every call look new.
+        let identity = (definition.frequency ?? definition.defaults.frequency) == .reject ? InFlightRequests.key(for: request) : nil
         let call = RPCCall(definition: definition, id: definition.rpc?.isNotification == true ? nil : nextRequestID())
         try delegate?.wrap(&request, for: call)
 
-        let response = try await send(request, frequency: definition.frequency ?? definition.defaults.frequency, definition: definition)
+        let response = try await send(request, identity: identity, definition: definition)
 
         let result: Data
         if let delegate, !call.isNotification {
@@ -86,8 +89,9 @@ public final class APIManager: Sendable {
         }
     }
 
-    /// Sends one wire request through the frequency policy and the session of its base URL.
-    func send(_ request: APIRequest, frequency: FrequencyPolicy, definition: APIDefinition) async throws(APIError) -> APIResponse {
+    /// Sends one wire request through the session of its base URL. With an `identity` (the
+    /// `reject` policy), an identical call in flight makes this one fail at once.
+    func send(_ request: APIRequest, identity: String?, definition: APIDefinition) async throws(APIError) -> APIResponse {
         guard let key = SessionKey(request) else {
             throw APIError(api: request.api, reason: .invalidRequest(message: "'\(request.url)' has no scheme or host"))
         }
@@ -97,10 +101,9 @@ public final class APIManager: Sendable {
         guard let transport = sessions.transport(for: key, settings: settings) else {
             throw APIError(api: request.api, reason: .cancelled, underlying: ManagerShutDown())
         }
-        guard frequency == .reject else {
+        guard let identity else {
             return try await transport.send(request)
         }
-        let identity = InFlightRequests.key(for: request)
         guard inFlight.begin(identity) else {
             throw APIError(api: request.api, reason: .duplicateRequest(message: configuration.duplicateRequestMessage))
         }
