@@ -4,9 +4,17 @@ import Yams
 public enum YAMLDocument {
     /// Parses `text` read from `file`. Returns nil and records a diagnostic when the YAML is invalid.
     public static func parse(_ text: String, file: String, into diagnostics: inout Diagnostics) -> YAMLNode? {
+        if let (line, column) = YAMLLimits.excessiveNesting(in: text) {
+            diagnostics.error("nesting deeper than \(YAMLLimits.maxDepth) levels; a manifest needs far fewer", at: SourceLocation(file: file, line: line, column: column))
+            return nil
+        }
         do {
             guard let node = try Yams.compose(yaml: text) else {
                 return YAMLNode(Node.mapping(.init([])), file: file)
+            }
+            if YAMLLimits.expandsTooFar(node) {
+                diagnostics.error("the YAML expands to more than \(YAMLLimits.maxExpandedNodes) nodes through its aliases; refusing to read it", at: .file(file))
+                return nil
             }
             return YAMLNode(node, file: file)
         } catch let error as YamlError {
