@@ -150,9 +150,18 @@ struct BadInputTests {
         ])
     }
 
-    @Test("Names that are not Swift identifiers, and a bad base URL")
-    func badNames() throws {
+    @Test("Names that become the same Swift name collide; bad base URLs and header names")
+    func collisionsAndBadValues() throws {
         let lines = try diagnostics(for: ["apis/api.yaml": """
+            types:
+              user-profile:
+                fields:
+                  first-name: String
+                  firstName: String
+              UserProfile:
+                enum: [a]
+              Stock:
+                enum: [in-stock, in stock, inStock]
             apis:
               Get-Thing:
                 method: GET
@@ -160,16 +169,27 @@ struct BadInputTests {
                 baseURL: ftp://example.com
                 parameters:
                   user id: { type: String, in: query }
+                  userId: { type: String, in: query, name: uid }
                   trace: { type: String, in: header, name: "X Trace" }
                 headers:
                   "Bad:Name": x
+                response: user-profile
+              GetThing:
+                method: GET
+                path: /thing2
             """])
         #expect(lines == [
-            "apis/api.yaml:2:3: error: name 'Get-Thing' is not a valid Swift identifier: use letters, digits and '_', starting with a letter",
-            "apis/api.yaml:5:14: error: baseURL 'ftp://example.com' must be an absolute http or https URL without a query",
-            "apis/api.yaml:7:7: error: parameter name 'user id' is not a valid Swift identifier: use letters, digits and '_', starting with a letter",
-            "apis/api.yaml:8:48: error: 'X Trace' is not a valid HTTP header name: use letters, digits and !#$%&'*+-.^_`|~",
-            "apis/api.yaml:10:7: error: 'Bad:Name' is not a valid HTTP header name: use letters, digits and !#$%&'*+-.^_`|~",
+            "apis/api.yaml:5:7: error: field 'firstName' becomes the Swift name 'firstName', which field 'first-name' at apis/api.yaml:4:7 already has",
+            "apis/api.yaml:6:3: error: type 'UserProfile' becomes the Swift name 'UserProfile', which type 'user-profile' at apis/api.yaml:2:3 already has",
+            "apis/api.yaml:6:3: warning: type 'UserProfile' is not used by any API or model",
+            "apis/api.yaml:8:3: warning: type 'Stock' is not used by any API or model",
+            "apis/api.yaml:9:22: error: enum case 'in stock' becomes the Swift name 'inStock', which enum case 'in-stock' at apis/api.yaml:9:12 already has",
+            "apis/api.yaml:9:32: error: enum case 'inStock' becomes the Swift name 'inStock', which enum case 'in-stock' at apis/api.yaml:9:12 already has",
+            "apis/api.yaml:14:14: error: baseURL 'ftp://example.com' must be an absolute http or https URL without a query",
+            "apis/api.yaml:17:7: error: parameter 'userId' becomes the Swift name 'userId', which parameter 'user id' at apis/api.yaml:16:7 already has",
+            "apis/api.yaml:18:48: error: 'X Trace' is not a valid HTTP header name: use letters, digits and !#$%&'*+-.^_`|~",
+            "apis/api.yaml:20:7: error: 'Bad:Name' is not a valid HTTP header name: use letters, digits and !#$%&'*+-.^_`|~",
+            "apis/api.yaml:22:3: error: API 'GetThing' becomes the Swift name 'GetThingAPI', which API 'Get-Thing' at apis/api.yaml:11:3 already has",
         ])
     }
 }

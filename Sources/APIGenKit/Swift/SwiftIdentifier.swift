@@ -12,6 +12,25 @@ enum SwiftIdentifier {
         ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
     }
 
+    /// A Swift identifier for any manifest name. A valid name stays as written; any other is split
+    /// into words at each character Swift does not allow (spaces, dashes, dots, non-ASCII) and
+    /// joined in camel case: `X-Request-ID` → `xRequestID`, `get thing` → `GetThing` (capitalized),
+    /// `2fa` → `_2fa`. Keywords are escaped separately (`escaped`).
+    static func make(from name: String, capitalized: Bool) -> String {
+        if isValid(name) { return name }
+        let words = name.unicodeScalars
+            .split { !($0 == "_" || isLetter($0) || ("0"..."9").contains($0)) }
+            .map { String(String.UnicodeScalarView($0)) }
+        guard !words.isEmpty else { return "_" }
+        var result = words.enumerated().map { index, word in
+            index == 0 && !capitalized
+                ? word.prefix(1).lowercased() + word.dropFirst()
+                : word.prefix(1).uppercased() + word.dropFirst()
+        }.joined()
+        if let first = result.unicodeScalars.first, ("0"..."9").contains(first) { result = "_" + result }
+        return result
+    }
+
     /// `name`, in backticks when it is a keyword (`default` becomes `` `default` ``).
     static func escaped(_ name: String) -> String {
         keywords.contains(name) ? "`\(name)`" : name

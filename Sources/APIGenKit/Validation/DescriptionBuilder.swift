@@ -64,6 +64,7 @@ public struct DescriptionBuilder {
 
     private mutating func declareTypes() {
         var firstDeclaration: [String: SourceLocation] = [:]
+        var swiftNames = SwiftNames(kind: "type")
         for file in workspace.files {
             for type in file.types {
                 let name = type.name
@@ -72,11 +73,14 @@ public struct DescriptionBuilder {
                     continue
                 }
                 firstDeclaration[name.value] = name.location
-                guard checkTypeName(name) else { continue }
+                let swiftName = prefix + SwiftIdentifier.make(from: name.value, capitalized: true)
+                guard checkTypeName(swiftName, at: name.location),
+                      swiftNames.claim(swiftName, for: name, into: &diagnostics)
+                else { continue }
                 if case .enumeration = type.shape {
-                    types.declared[name.value] = (prefix + name.value, .enumeration)
+                    types.declared[name.value] = (swiftName, .enumeration)
                 } else {
-                    types.declared[name.value] = (prefix + name.value, .model)
+                    types.declared[name.value] = (swiftName, .model)
                 }
             }
         }
@@ -87,38 +91,33 @@ public struct DescriptionBuilder {
         let shape: ModelDescription.Shape
         switch type.shape {
         case .model(let fields):
-            var seenNames: [String: SourceLocation] = [:]
+            var swiftNames = SwiftNames(kind: "field")
             var seenKeys: [String: SourceLocation] = [:]
             let described = fields.compactMap { field -> FieldDescription? in
-                checkIdentifier(field.name, what: "field name")
+                let swiftName = SwiftIdentifier.make(from: field.name.value, capitalized: false)
+                let claimed = swiftNames.claim(swiftName, for: field.name, into: &diagnostics)
                 let jsonKey = field.jsonKey?.value ?? field.name.value
-                if let first = seenNames.updateValue(field.name.location, forKey: field.name.value) {
-                    diagnostics.error("field '\(field.name.value)' is declared twice; first declared at \(first)", at: field.name.location)
-                }
-                if let first = seenKeys.updateValue((field.jsonKey ?? field.name).location, forKey: jsonKey), seenNames[field.name.value] != first {
-                    diagnostics.error("JSON key '\(jsonKey)' is used by two fields; first used at \(first)", at: (field.jsonKey ?? field.name).location)
+                let keyLocation = (field.jsonKey ?? field.name).location
+                if claimed, let first = seenKeys.updateValue(keyLocation, forKey: jsonKey) {
+                    diagnostics.error("JSON key '\(jsonKey)' is used by two fields; first used at \(first)", at: keyLocation)
                 }
                 guard let resolved = types.resolve(field.type, into: &diagnostics) else { return nil }
                 return FieldDescription(
-                    swiftName: SwiftIdentifier.escaped(field.name.value), jsonKey: jsonKey,
+                    swiftName: SwiftIdentifier.escaped(swiftName), jsonKey: jsonKey,
                     type: resolved, docLines: SwiftLiteral.docLines(field.description?.value)
                 )
             }
             shape = .structure(fields: described)
         case .enumeration(let cases):
-            var seenNames: [String: SourceLocation] = [:]
+            var swiftNames = SwiftNames(kind: "enum case")
             var seenValues: [String: SourceLocation] = [:]
             let described = cases.compactMap { enumCase -> EnumCaseDescription? in
                 // The list form names cases after their raw values; make those Swift-shaped.
                 let written = enumCase.name.value
-                let name = enumCase.name == enumCase.rawValue && !SwiftIdentifier.isValid(written) ? Self.caseName(fromRawValue: written) : written
-                if !SwiftIdentifier.isValid(name) {
-                    diagnostics.error("enum case '\(written)' is not a valid Swift name; write 'enum:' as a mapping of case names to raw values", at: enumCase.name.location)
-                    return nil
-                }
-                if let first = seenNames.updateValue(enumCase.name.location, forKey: name) {
-                    diagnostics.error("enum case '\(name)' is declared twice; first declared at \(first)", at: enumCase.name.location)
-                }
+                let name = SwiftIdentifier.isValid(written) ? written
+                    : enumCase.name == enumCase.rawValue ? Self.caseName(fromRawValue: written)
+                    : SwiftIdentifier.make(from: written, capitalized: false)
+                guard swiftNames.claim(name, for: enumCase.name, into: &diagnostics) else { return nil }
                 if let first = seenValues.updateValue(enumCase.rawValue.location, forKey: enumCase.rawValue.value), first != enumCase.rawValue.location {
                     diagnostics.error("raw value '\(enumCase.rawValue.value)' is used by two cases; first used at \(first)", at: enumCase.rawValue.location)
                 }
@@ -180,13 +179,14 @@ public struct DescriptionBuilder {
             index == 0 ? word.prefix(1).lowercased() + word.dropFirst() : word.prefix(1).uppercased() + word.dropFirst()
         }.joined()
         if let first = name.first, first.isNumber { name = "_" + name }
-        return name
+        return name.isEmpty ? "_" : name
     }
 
     // MARK: APIs
 
     private mutating func describeAPIs() -> [APIDescription] {
         var firstDeclaration: [String: SourceLocation] = [:]
+        var classNames = SwiftNames(kind: "API")
         var described: [APIDescription] = []
         for file in workspace.files {
             for api in file.apis {
@@ -195,15 +195,17 @@ public struct DescriptionBuilder {
                     continue
                 }
                 firstDeclaration[api.name.value] = api.name.location
-                if let description = describeAPI(api, file: file.file) { described.append(description) }
+                let base = SwiftIdentifier.make(from: api.name.value, capitalized: true)
+                let className = prefix + base + (base.hasSuffix("API") ? "" : "API")
+                guard classNames.claim(className, for: api.name, into: &diagnostics) else { continue }
+                if let description = describeAPI(api, className: className, file: file.file) { described.append(description) }
             }
         }
         return described
     }
 
-    private mutating func describeAPI(_ api: APIDeclaration, file: String) -> APIDescription? {
-        let nameIsValid = checkTypeName(api.name)
-        let className = prefix + api.name.value + (api.name.value.hasSuffix("API") ? "" : "API")
+    private mutating func describeAPI(_ api: APIDeclaration, className: String, file: String) -> APIDescription? {
+        let nameIsValid = checkTypeName(className, at: api.name.location)
         if let model = types.declared.first(where: { $0.value.swiftName == className }) {
             diagnostics.error("API '\(api.name.value)' would generate class '\(className)', which type '\(model.key)' already names", at: api.name.location)
         }
@@ -260,26 +262,25 @@ public struct DescriptionBuilder {
         let placeholders = Set(template?.placeholders.map(\.name) ?? [])
         let encoding = endpoint.encoding?.value ?? .json
 
-        var seenNames: [String: SourceLocation] = [:]
+        var swiftNames = SwiftNames(kind: "parameter")
         var parameters: [ParameterDescription] = []
         for parameter in api.parameters {
-            checkIdentifier(parameter.name, what: "parameter name")
-            if let first = seenNames.updateValue(parameter.name.location, forKey: parameter.name.value) {
-                diagnostics.error("parameter '\(parameter.name.value)' is declared twice; first declared at \(first)", at: parameter.name.location)
-            }
+            let swiftName = SwiftIdentifier.make(from: parameter.name.value, capitalized: false)
+            swiftNames.claim(swiftName, for: parameter.name, into: &diagnostics)
             let location = parameter.location?.value
                 ?? (placeholders.contains(parameter.name.value) ? .path : method.hasBody ? .body : .query)
             checkParameterPlacement(parameter, location: location, placeholders: placeholders, encoding: encoding, method: method)
             guard let type = types.resolve(parameter.type, into: &diagnostics) else { continue }
             parameters.append(ParameterDescription(
-                swiftName: SwiftIdentifier.escaped(parameter.name.value),
+                swiftName: SwiftIdentifier.escaped(swiftName),
                 wireName: parameter.wireName?.value ?? parameter.name.value,
                 type: type, location: location,
                 docLines: SwiftLiteral.docLines(parameter.description?.value)
             ))
         }
-        for placeholder in template?.placeholders ?? [] where seenNames[placeholder.name] == nil {
-            let hint = Suggestion.hint(for: placeholder.name, in: seenNames.keys.sorted())
+        let declared = Set(api.parameters.map(\.name.value))
+        for placeholder in template?.placeholders ?? [] where !declared.contains(placeholder.name) {
+            let hint = Suggestion.hint(for: placeholder.name, in: declared.sorted())
             diagnostics.error(
                 "path parameter '{\(placeholder.name)}' is not declared under 'parameters:'\(hint)",
                 at: columnShifted(endpoint.path, by: placeholder.offset)
@@ -345,13 +346,11 @@ public struct DescriptionBuilder {
             }
         }
 
-        var seenNames: [String: SourceLocation] = [:]
+        var swiftNames = SwiftNames(kind: "parameter")
         var parameters: [ParameterDescription] = []
         for parameter in api.parameters {
-            checkIdentifier(parameter.name, what: "parameter name")
-            if let first = seenNames.updateValue(parameter.name.location, forKey: parameter.name.value) {
-                diagnostics.error("parameter '\(parameter.name.value)' is declared twice; first declared at \(first)", at: parameter.name.location)
-            }
+            let swiftName = SwiftIdentifier.make(from: parameter.name.value, capitalized: false)
+            swiftNames.claim(swiftName, for: parameter.name, into: &diagnostics)
             if let location = parameter.location {
                 diagnostics.error("RPC parameters travel in the envelope; remove 'in: \(location.value.rawValue)'", at: location.location)
             }
@@ -360,7 +359,7 @@ public struct DescriptionBuilder {
             }
             guard let type = types.resolve(parameter.type, into: &diagnostics) else { continue }
             parameters.append(ParameterDescription(
-                swiftName: SwiftIdentifier.escaped(parameter.name.value),
+                swiftName: SwiftIdentifier.escaped(swiftName),
                 wireName: parameter.wireName?.value ?? parameter.name.value,
                 type: type, location: .body,
                 docLines: SwiftLiteral.docLines(parameter.description?.value)
@@ -423,10 +422,9 @@ public struct DescriptionBuilder {
     // MARK: Checks shared by every kind
 
     @discardableResult
-    private mutating func checkTypeName(_ name: Located<String>) -> Bool {
-        guard checkIdentifier(name, what: "name") else { return false }
-        if SwiftIdentifier.reservedTypeNames.contains(prefix + name.value) || SwiftIdentifier.keywords.contains(prefix + name.value) {
-            diagnostics.error("'\(prefix + name.value)' is a name generated code relies on; choose another", at: name.location)
+    private mutating func checkTypeName(_ swiftName: String, at location: SourceLocation) -> Bool {
+        if SwiftIdentifier.reservedTypeNames.contains(swiftName) || SwiftIdentifier.keywords.contains(swiftName) {
+            diagnostics.error("'\(swiftName)' is a name generated code relies on; choose another", at: location)
             return false
         }
         return true

@@ -87,7 +87,7 @@ extension TypeExpression {
                 position += 1
             } else {
                 let start = position
-                while position < characters.count, characters[position].isLetter || characters[position].isNumber || characters[position] == "_" || characters[position] == "." {
+                while position < characters.count, characters[position].isLetter || characters[position].isNumber || "_.-".contains(characters[position]) {
                     position += 1
                 }
                 guard position > start else {
