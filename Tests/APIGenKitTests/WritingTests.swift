@@ -137,3 +137,71 @@ struct WritingTests {
         #expect(workspace.snapshot().isEmpty)
     }
 }
+
+/// The output folder is replaced in one step, and only ever the configured one.
+@Suite("Atomic writes and the output folder's bounds")
+struct AtomicWriteTests {
+    /// A workspace of `count` APIs, big enough that a run takes a while to write.
+    static func manyAPIs(_ count: Int, path: String) -> String {
+        "apis:\n" + (0..<count).map { "  Get\($0):\n    method: GET\n    path: \(path)/\($0)\n" }.joined()
+    }
+
+    @Test("apigen killed at any moment leaves the previous tree whole or the new one whole")
+    func killedMidRun() throws {
+        let workspace = try TemporaryWorkspace(api: Self.manyAPIs(1500, path: "/old"))
+        defer { workspace.remove() }
+        #expect(try APIGenBinary.run(["-q"], in: workspace.root).status == 0)
+        let old = workspace.snapshot().mapValues(\.contents)
+        try workspace.write("apis/api.yaml", Self.manyAPIs(1500, path: "/new"))
+
+        var outcomes: Set<String> = []
+        for attempt in 0..<8 {
+            let process = try APIGenBinary.start(["-q"], in: workspace.root)
+            Thread.sleep(forTimeInterval: 0.05 + 0.08 * Double(attempt))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let now = workspace.snapshot().mapValues(\.contents)
+            if now == old {
+                outcomes.insert("old")
+            } else {
+                // Whatever is there must be the complete new tree: every file, all new.
+                #expect(now.count == old.count)
+                #expect(now.values.allSatisfy { String(decoding: $0, as: UTF8.self).contains(#"path: "/new/"#) })
+                outcomes.insert("new")
+                try workspace.write("apis/api.yaml", Self.manyAPIs(1500, path: attempt % 2 == 0 ? "/old" : "/new"))
+                break
+            }
+        }
+        #expect(!outcomes.isEmpty)
+        // A normal run afterwards completes and leaves no staging folder behind.
+        #expect(try APIGenBinary.run(["-q"], in: workspace.root).status == 0)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: workspace.root.path).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test("A symlinked output folder is written through: the link stays, its target gets the files")
+    func symlinkedOutput() throws {
+        let workspace = try TemporaryWorkspace(api: WritingTests.twoAPIs)
+        defer { workspace.remove() }
+        let target = workspace.root.appendingPathComponent("Real/Generated")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: workspace.output, withDestinationURL: target)
+        #expect(Generator.run(workspaceFile: workspace.workspaceFile, mode: .write).succeeded)
+        let values = try workspace.output.resourceValues(forKeys: [.isSymbolicLinkKey])
+        #expect(values.isSymbolicLink == true)
+        #expect(FileManager.default.fileExists(atPath: target.appendingPathComponent("APIs/PingAPI.swift").path))
+    }
+
+    @Test("An output folder holding the manifests is refused", arguments: ["..", ".", "../..", "/"])
+    func outputHoldingManifests(output: String) throws {
+        let workspace = try TemporaryWorkspace(
+            api: WritingTests.twoAPIs,
+            workspace: "module: TestClient\noutput: \(output)\ndefaults:\n  baseURL: https://example.com\n"
+        )
+        defer { workspace.remove() }
+        let before = workspace.snapshot("")
+        let report = Generator.run(workspaceFile: workspace.workspaceFile, mode: .write)
+        #expect(report.diagnostics.errors.map(\.message).contains { $0.hasPrefix("output '\(output)' holds the manifests themselves") })
+        #expect(workspace.snapshot("").mapValues(\.contents) == before.mapValues(\.contents))
+    }
+}

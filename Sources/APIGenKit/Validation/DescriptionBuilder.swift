@@ -30,6 +30,7 @@ public struct DescriptionBuilder {
         }
         if let baseURL = manifest.defaults.baseURL { checkBaseURL(baseURL) }
         manifest.defaults.headers.forEach { checkHeader($0) }
+        checkOutputFolder()
 
         declareTypes()
         let models = workspace.files.flatMap { file in file.types.compactMap { describeModel($0, file: file.file) } }
@@ -445,6 +446,19 @@ public struct DescriptionBuilder {
         else {
             diagnostics.error("baseURL '\(baseURL.value)' must be an absolute http or https URL without a query", at: baseURL.location)
             return
+        }
+    }
+
+    /// apigen owns its output folder: it replaces the whole folder on every run. The folder must
+    /// therefore be one of its own, never the workspace's folder or one holding it.
+    private mutating func checkOutputFolder() {
+        let output = workspace.outputDirectory.resolvingSymlinksInPath().path
+        let manifests = workspace.directory.resolvingSymlinksInPath().path
+        if output == "/" || manifests == output || manifests.hasPrefix(output.hasSuffix("/") ? output : output + "/") {
+            diagnostics.error(
+                "output '\(workspace.manifest.output.value)' holds the manifests themselves; apigen owns its output folder, so give it one of its own (such as ../Sources/Client/Generated)",
+                at: workspace.manifest.output.location
+            )
         }
     }
 

@@ -19,7 +19,9 @@ public struct GeneratedTree {
     private let fileManager = FileManager.default
 
     public init(root: URL) {
-        self.root = root.standardizedFileURL
+        // The real folder: when the configured path is or passes through a symlink, apigen works
+        // inside the folder it points to, and never replaces the link itself.
+        self.root = root.standardizedFileURL.resolvingSymlinksInPath()
     }
 
     public func plan(for files: [GeneratedFile]) -> WritePlan {
@@ -37,25 +39,56 @@ public struct GeneratedTree {
         return plan
     }
 
-    /// Carries out a plan. Each file is written to a temporary name beside it and renamed into
-    /// place, so a reader never sees half a file.
+    /// Carries out a plan as one step. The new tree is built beside the old one (files kept as
+    /// they are become hard links, so their dates stay), then the two folders are exchanged. A run
+    /// killed at any moment leaves the previous tree whole, or the new one whole.
     public func apply(_ plan: WritePlan) throws {
+        let parent = root.deletingLastPathComponent()
+        let staging = parent.appendingPathComponent(".\(root.lastPathComponent).apigen-staging")
+        let retired = parent.appendingPathComponent(".\(root.lastPathComponent).apigen-retired")
+        DirectorySwap.recover(root, retired: retired)
+        try? fileManager.removeItem(at: staging)
+        try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
+        defer { try? fileManager.removeItem(at: staging) }
+
+        let exists = fileManager.fileExists(atPath: root.path)
+        if exists {
+            try mirror(into: staging, skipping: Set(plan.changed.map(\.path)).union(plan.stale))
+        }
         for file in plan.changed {
-            let destination = url(file.path)
+            let destination = staging.appendingPathComponent(file.path)
             try fileManager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let temporary = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).apigen-tmp")
-            try Data(file.contents.utf8).write(to: temporary)
-            // rename(2) replaces the destination atomically; FileManager's replace is not atomic everywhere.
-            guard rename(temporary.path, destination.path) == 0 else {
-                let code = errno
-                try? fileManager.removeItem(at: temporary)
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path, NSLocalizedDescriptionKey: "cannot move \(temporary.lastPathComponent) into place: \(String(cString: strerror(code)))"])
+            try Data(file.contents.utf8).write(to: destination)
+        }
+        Self.removeEmptyFolders(in: staging)
+        if exists {
+            // Afterwards `staging` holds the old tree, which the deferred removal deletes.
+            try DirectorySwap.exchange(root, with: staging, retired: retired)
+        } else {
+            try DirectorySwap.rename(staging.path, to: root.path)
+        }
+    }
+
+    /// Recreates the current tree under `staging`, but for `skipped` paths: folders are made,
+    /// files hard-linked (copied where links are not possible), symbolic links recreated.
+    private func mirror(into staging: URL, skipping skipped: Set<String>) throws {
+        guard let enumerator = fileManager.enumerator(atPath: root.path) else { return }
+        while let relative = enumerator.nextObject() as? String {
+            guard !skipped.contains(relative) else { continue }
+            let source = root.appendingPathComponent(relative).path
+            let destination = staging.appendingPathComponent(relative).path
+            let type = (try? fileManager.attributesOfItem(atPath: source)[.type]) as? FileAttributeType
+            switch type {
+            case .typeDirectory?:
+                try fileManager.createDirectory(atPath: destination, withIntermediateDirectories: true)
+            case .typeSymbolicLink?:
+                try fileManager.createSymbolicLink(atPath: destination, withDestinationPath: fileManager.destinationOfSymbolicLink(atPath: source))
+            case .typeRegular?:
+                if link(source, destination) != 0 { try fileManager.copyItem(atPath: source, toPath: destination) }
+            default:
+                continue
             }
         }
-        for path in plan.stale {
-            try fileManager.removeItem(at: url(path))
-        }
-        removeEmptyFolders()
     }
 
     private func url(_ path: String) -> URL {
@@ -85,9 +118,10 @@ public struct GeneratedTree {
     }
 
     /// Folders emptied by removing stale files go too (never the root itself).
-    private func removeEmptyFolders() {
+    private static func removeEmptyFolders(in root: URL) {
+        let fileManager = FileManager.default
         for folder in ["APIs", "Models"] {
-            let url = url(folder)
+            let url = root.appendingPathComponent(folder)
             if let contents = try? fileManager.contentsOfDirectory(atPath: url.path), contents.isEmpty {
                 try? fileManager.removeItem(at: url)
             }

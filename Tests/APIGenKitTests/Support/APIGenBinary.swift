@@ -19,6 +19,19 @@ enum APIGenBinary {
         return nil
     }
 
+    /// Starts apigen without waiting for it, its output discarded.
+    static func start(_ arguments: [String], in directory: URL) throws -> Process {
+        guard let url else { throw CocoaError(.fileNoSuchFile) }
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     static func run(_ arguments: [String], in directory: URL) throws -> Result {
         guard let url else { throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "apigen binary not found near \(CommandLine.arguments[0])"]) }
         let process = Process()

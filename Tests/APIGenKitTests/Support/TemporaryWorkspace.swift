@@ -42,7 +42,7 @@ struct TemporaryWorkspace {
 
     /// Every file under `folder` with its contents and modification date: a snapshot to compare.
     func snapshot(_ folder: String = "Generated") -> [String: (contents: Data, modified: Date)] {
-        let base = root.appendingPathComponent(folder)
+        let base = folder.isEmpty ? root : root.appendingPathComponent(folder)
         guard let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.contentModificationDateKey]) else { return [:] }
         var result: [String: (Data, Date)] = [:]
         for case let url as URL in enumerator {

@@ -1,0 +1,62 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Puts a new directory where an old one was in a single step, so that a run killed at any
+/// moment leaves either the whole old tree or the whole new one.
+enum DirectorySwap {
+    /// Exchanges the directories at `current` and `replacement`: afterwards `current` holds what
+    /// `replacement` held and the other way round. Atomic where the system offers it (Linux's
+    /// `renameat2(RENAME_EXCHANGE)`, Darwin's `renamex_np(RENAME_SWAP)`); elsewhere two renames
+    /// through `retired`, which `recover` undoes if a run dies between them.
+    static func exchange(_ current: URL, with replacement: URL, retired: URL) throws {
+        if atomicExchange(current.path, replacement.path) { return }
+        try rename(current.path, to: retired.path)
+        try rename(replacement.path, to: current.path)
+        try rename(retired.path, to: replacement.path)
+    }
+
+    /// After a run that died between the two renames of the fallback, puts the old tree back.
+    static func recover(_ current: URL, retired: URL) {
+        let manager = FileManager.default
+        if !manager.fileExists(atPath: current.path), manager.fileExists(atPath: retired.path) {
+            try? rename(retired.path, to: current.path)
+        }
+    }
+
+    static func rename(_ from: String, to: String) throws {
+        guard Foundation.rename(from, to) == 0 else {
+            let code = errno
+            throw CocoaError(.fileWriteUnknown, userInfo: [
+                NSFilePathErrorKey: to,
+                NSLocalizedDescriptionKey: "cannot rename \(from) to \(to): \(String(cString: strerror(code)))",
+            ])
+        }
+    }
+
+    /// The system's atomic exchange, looked up at run time: not every C library declares it.
+    private static func atomicExchange(_ a: String, _ b: String) -> Bool {
+        #if os(Linux)
+        typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+        guard let symbol = dlsym(nil, "renameat2") else { return false }
+        let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
+        let atFDCWD: Int32 = -100
+        let renameExchange: UInt32 = 1 << 1
+        return renameat2(atFDCWD, a, atFDCWD, b, renameExchange) == 0
+        #elseif canImport(Darwin)
+        typealias RenameXNP = @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UInt32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: -2), "renamex_np") else { return false }
+        let renamexNP = unsafeBitCast(symbol, to: RenameXNP.self)
+        let renameSwap: UInt32 = 1 << 1
+        return renamexNP(a, b, renameSwap) == 0
+        #else
+        return false
+        #endif
+    }
+}
