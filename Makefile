@@ -3,7 +3,7 @@ SWIFT ?= swift
 TEMPLATES := $(wildcard templates/*.mustache)
 BUILTIN := Sources/APIGenKit/Rendering/BuiltinTemplates.swift
 
-.PHONY: all generate build test check builtin-templates clean
+.PHONY: all generate build test check schema builtin-templates clean
 
 all: generate build
 
@@ -17,12 +17,20 @@ build:
 test:
 	$(SWIFT) test
 
-## Exit 1 when the committed generated code or built-in templates are stale.
+## Exit 1 when the committed generated code, built-in templates or schema are stale, or when
+## a committed manifest does not validate against the schema (python3 with jsonschema and PyYAML).
 check:
 	$(SWIFT) run apigen check
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/Reference/apis/workspace.yaml
+	$(SWIFT) run apigen check --workspace Tests/Fixtures/Init/apis/workspace.yaml
+	$(SWIFT) run apigen schema | diff -u docs/manifest.schema.json - || { echo "error: docs/manifest.schema.json is stale: run 'make schema'" >&2; exit 1; }
+	python3 .ci/validate-schema.py
 	@$(MAKE) --no-print-directory builtin-templates >/dev/null
 	@git diff --exit-code --stat -- $(BUILTIN) || { echo "error: $(BUILTIN) is stale: run 'make builtin-templates' and commit it" >&2; exit 1; }
+
+## The JSON Schema editors use to complete and check manifests.
+schema:
+	$(SWIFT) run apigen schema > docs/manifest.schema.json
 
 ## templates/ is the source of the built-in templates compiled into apigen.
 builtin-templates: $(BUILTIN)

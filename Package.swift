@@ -79,6 +79,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // What `apigen init` scaffolds (Tests/Fixtures/Init), compiled to prove it builds at once.
+        .target(
+            name: "InitClient",
+            dependencies: ["APIRuntime"],
+            path: "Tests/Fixtures/Init/Sources/InitClient",
+            swiftSettings: strictSettings
+        ),
+
         .testTarget(
             name: "APIManifestTests",
             dependencies: ["APIManifest"],
@@ -95,6 +103,7 @@ let package = Package(
                 "APIRuntime",
                 "ExampleClient",
                 "ReferenceClient",
+                "InitClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -15,20 +15,24 @@ public enum Generator {
         public var plan = WritePlan()
         /// The output folder, for messages.
         public var outputDirectory: URL?
+        /// What the workspace declares, once it has been read and validated.
+        public var counts = (manifests: 0, apis: 0, types: 0)
 
         public var succeeded: Bool { !diagnostics.hasErrors }
     }
 
     /// Runs the pipeline over the workspace whose settings are in `workspaceFile`. Nothing is
     /// written unless every stage succeeded.
-    public static func run(workspaceFile: String, mode: Mode) -> Report {
+    /// `progress` hears (files rendered, files in all) as rendering goes, for a progress line.
+    public static func run(workspaceFile: String, mode: Mode, progress: ((Int, Int) -> Void)? = nil) -> Report {
         var report = Report()
         guard let loaded = WorkspaceLoader.load(workspaceFile: workspaceFile, into: &report.diagnostics) else { return report }
         guard let description = DescriptionBuilder.build(loaded, into: &report.diagnostics) else { return report }
+        report.counts = (loaded.files.count + 1, description.apis.count, description.models.count)
         guard let templates = TemplateSet.load(overridesIn: description.templatesDirectory, into: &report.diagnostics) else { return report }
         guard !report.diagnostics.hasErrors else { return report }
 
-        let files = Renderer(templates: templates, workspaceDirectory: loaded.directory).render(description)
+        let files = Renderer(templates: templates, workspaceDirectory: loaded.directory).render(description, progress: progress)
         let tree = GeneratedTree(root: description.outputDirectory)
         report.outputDirectory = tree.root
         report.plan = tree.plan(for: files)

@@ -16,8 +16,12 @@ struct Renderer {
     /// The workspace's folder, so headers name manifests the same way from any working directory.
     let workspaceDirectory: URL
 
-    func render(_ workspace: WorkspaceDescription) -> [GeneratedFile] {
-        var files: [GeneratedFile] = []
+    func render(_ workspace: WorkspaceDescription, progress: ((Int, Int) -> Void)? = nil) -> [GeneratedFile] {
+        let total = 1 + workspace.models.count + workspace.apis.count
+        var files: [GeneratedFile] = [] {
+            didSet { progress?(files.count, total) }
+        }
+        files.reserveCapacity(total)
         let workspaceFile = relative(workspace.workspaceFile)
         files.append(file(
             "APIDefaults+Workspace.swift", from: workspaceFile,

@@ -7,6 +7,16 @@ import Mustache
 public struct TemplateSet: Sendable {
     /// The templates apigen renders, and the partials they share, by name (without `.mustache`).
     public static let names = ["rest", "rpc", "model", "enum", "workspace", "parameters", "initializer", "settings"]
+    /// Templates included by others rather than rendered on their own.
+    public static let partials: Set<String> = ["parameters", "initializer", "settings"]
+    /// What each rendered template makes, for `apigen template list`.
+    public static let purpose = [
+        "rest": "APIs/<Name>API.swift for REST APIs",
+        "rpc": "APIs/<Name>API.swift for JSON-RPC and custom RPC APIs",
+        "model": "Models/<Name>.swift for models",
+        "enum": "Models/<Name>.swift for string enums",
+        "workspace": "APIDefaults+Workspace.swift, the workspace defaults",
+    ]
 
     let library: MustacheLibrary
     /// Which templates came from the workspace's folder rather than the built-in set.

@@ -1,0 +1,68 @@
+import APIGenKit
+import ArgumentParser
+import Foundation
+
+struct Generate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Validate the workspace and write its generated code (the default)."
+    )
+
+    @OptionGroup var options: WorkspaceOptions
+
+    func run() throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let progress = ProgressLine(enabled: !options.quiet)
+        let report = Generator.run(workspaceFile: options.workspace, mode: .write, progress: progress.update)
+        progress.finish()
+        Console.printDiagnostics(report)
+        guard report.succeeded else { throw ExitCode.failure }
+        if !options.quiet {
+            let plan = report.plan
+            print("apigen: \(plan.changed.count) written, \(plan.unchanged.count) unchanged, \(plan.stale.count) removed in \(Console.format(clock.now - start)) → \(Console.displayPath(report.outputDirectory))")
+        }
+    }
+}
+
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Exit 1 and list the files that differ when the generated code is stale. Writes nothing."
+    )
+
+    @OptionGroup var options: WorkspaceOptions
+
+    func run() throws {
+        let report = Generator.run(workspaceFile: options.workspace, mode: .check)
+        Console.printDiagnostics(report)
+        guard report.succeeded else { throw ExitCode.failure }
+        let plan = report.plan
+        guard plan.isEmpty else {
+            let root = Console.displayPath(report.outputDirectory)
+            for file in plan.changed { Console.error("\(root)/\(file.path): stale: run 'swift run apigen' and commit the result") }
+            for path in plan.stale { Console.error("\(root)/\(path): stale: no manifest declares it any more; run 'swift run apigen'") }
+            throw ExitCode.failure
+        }
+        if !options.quiet {
+            print("apigen: generated code is up to date (\(plan.unchanged.count) files)")
+        }
+    }
+}
+
+struct Lint: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Validate the workspace and report every error and warning. Writes nothing."
+    )
+
+    @OptionGroup var options: WorkspaceOptions
+
+    func run() throws {
+        let report = Generator.run(workspaceFile: options.workspace, mode: .check)
+        Console.printDiagnostics(report)
+        guard report.succeeded else { throw ExitCode.failure }
+        if !options.quiet {
+            let warnings = report.diagnostics.all.filter { $0.severity == .warning }.count
+            let counts = report.counts
+            print("apigen: \(counts.apis) APIs and \(counts.types) types in \(counts.manifests) files: no errors, \(warnings) warning\(warnings == 1 ? "" : "s")")
+        }
+    }
+}

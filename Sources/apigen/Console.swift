@@ -1,0 +1,51 @@
+import APIGenKit
+import Foundation
+
+enum Console {
+    static func printDiagnostics(_ report: Generator.Report) {
+        for diagnostic in report.diagnostics.sorted { error(diagnostic.description) }
+    }
+
+    static func error(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// A path relative to the working directory when it is inside it.
+    static func displayPath(_ url: URL?) -> String {
+        guard let url else { return "" }
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).resolvingSymlinksInPath().path
+        let prefix = cwd.hasSuffix("/") ? cwd : cwd + "/"
+        return url.path.hasPrefix(prefix) ? String(url.path.dropFirst(prefix.count)) : url.path
+    }
+
+    static func format(_ duration: Duration) -> String {
+        let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        return milliseconds < 1000 ? "\(Int(milliseconds.rounded())) ms" : String(format: "%.2f s", milliseconds / 1000)
+    }
+}
+
+/// "apigen: rendering 512/2000" on one terminal line, redrawn in place; only on a terminal,
+/// only for workspaces big enough to take a moment, and gone once the run is done.
+final class ProgressLine {
+    private let enabled: Bool
+    private var shown = false
+    private var lastPercent = -1
+    static let threshold = 500
+
+    init(enabled: Bool) {
+        self.enabled = enabled && isatty(STDERR_FILENO) == 1
+    }
+
+    func update(_ done: Int, _ total: Int) {
+        guard enabled, total >= Self.threshold else { return }
+        let percent = done * 100 / max(total, 1)
+        guard percent != lastPercent else { return }
+        lastPercent = percent
+        shown = true
+        FileHandle.standardError.write(Data("\r\u{1B}[2Kapigen: rendering \(done)/\(total) (\(percent)%)".utf8))
+    }
+
+    func finish() {
+        if shown { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+    }
+}

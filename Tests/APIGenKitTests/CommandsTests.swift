@@ -1,0 +1,99 @@
+import APIGenKit
+import APIManifest
+import Foundation
+import Testing
+
+/// `apigen lint`, `init`, `template` and `schema`, run as the built binary.
+@Suite("apigen commands")
+struct CommandsTests {
+    @Test("lint reports errors like generate, writes nothing, and summarizes a clean workspace")
+    func lint() throws {
+        let workspace = try TemporaryWorkspace(api: WritingTests.twoAPIs)
+        defer { workspace.remove() }
+        let clean = try APIGenBinary.run(["lint"], in: workspace.root)
+        #expect(clean.status == 0)
+        #expect(clean.stdout == "apigen: 2 APIs and 1 types in 2 files: no errors, 0 warnings\n")
+        #expect(workspace.snapshot().isEmpty)
+
+        try workspace.write("apis/api.yaml", WritingTests.twoAPIs + "\n    body: form\n    respons: x\n")
+        let broken = try APIGenBinary.run(["lint"], in: workspace.root)
+        #expect(broken.status == 1)
+        #expect(broken.stderr == """
+            apis/api.yaml:15:11: warning: 'body: form' has no effect: the API has no body parameters
+            apis/api.yaml:16:5: error: unknown key 'respons' in API 'Ping' (did you mean 'response'?); expected one of: kind, description, method, path, baseURL, parameters, body, response, headers, timeout, frequency
+
+            """)
+        #expect(workspace.snapshot().isEmpty)
+    }
+
+    @Test("init scaffolds exactly the committed Tests/Fixtures/Init, which the package compiles as InitClient")
+    func initScaffold() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apigen-init-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try APIGenBinary.run(["init", "--module", "InitClient", "--directory", folder.path], in: repositoryRoot)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("generated 3 files"))
+
+        let fixture = repositoryRoot.appendingPathComponent("Tests/Fixtures/Init")
+        let expected = try files(under: fixture)
+        #expect(expected.count == 5)
+        #expect(try files(under: folder) == expected)
+
+        let again = try APIGenBinary.run(["init", "--module", "InitClient", "--directory", folder.path], in: repositoryRoot)
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("already exists; apigen init starts new workspaces only"))
+
+        let badName = try APIGenBinary.run(["init", "--module", "my-client", "--directory", folder.path + "/other"], in: repositoryRoot)
+        #expect(badName.status == 1)
+        #expect(badName.stderr.contains("'my-client' is not a valid Swift module name"))
+    }
+
+    @Test("template list names every built-in template; template cat prints one or suggests a name")
+    func templates() throws {
+        let list = try APIGenBinary.run(["template", "list"], in: repositoryRoot)
+        #expect(list.status == 0)
+        #expect(list.stdout.split(separator: "\n").map { String($0.prefix { $0 != " " }) } == TemplateSet.names.map { "\($0).mustache" })
+
+        let cat = try APIGenBinary.run(["template", "cat", "rpc.mustache"], in: repositoryRoot)
+        #expect(cat.status == 0)
+        #expect(cat.stdout == TemplateSet.builtinSources["rpc"])
+
+        let typo = try APIGenBinary.run(["template", "cat", "modle"], in: repositoryRoot)
+        #expect(typo.status == 1)
+        #expect(typo.stderr == "apigen: no built-in template 'modle' (did you mean 'model'?); run 'apigen template list'\n")
+    }
+
+    @Test("schema prints the committed docs/manifest.schema.json")
+    func schema() throws {
+        let result = try APIGenBinary.run(["schema"], in: repositoryRoot)
+        let committed = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/manifest.schema.json"), encoding: .utf8)
+        #expect(result.status == 0)
+        #expect(result.stdout == committed, "docs/manifest.schema.json is stale: run 'swift run apigen schema > docs/manifest.schema.json'")
+        #expect(result.stdout == ManifestSchema.text)
+    }
+
+    @Test("Rendering reports its progress file by file")
+    func progress() throws {
+        let workspace = try TemporaryWorkspace(api: WritingTests.twoAPIs)
+        defer { workspace.remove() }
+        final class Calls: @unchecked Sendable {
+            // Written only from the synchronous `Generator.run` below, on this one thread.
+            var seen: [(Int, Int)] = []
+        }
+        let calls = Calls()
+        _ = Generator.run(workspaceFile: workspace.workspaceFile, mode: .check) { calls.seen.append(($0, $1)) }
+        #expect(calls.seen.last.map { [$0.0, $0.1] } == [4, 4])
+        #expect(calls.seen.map(\.0).filter { $0 > 0 } == [1, 2, 3, 4])
+    }
+
+    /// Every file under `folder`, by relative path, with its text.
+    private func files(under folder: URL) throws -> [String: String] {
+        var result: [String: String] = [:]
+        let base = folder.standardizedFileURL.path + "/"
+        for case let url as URL in FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])! {
+            guard (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true else { continue }
+            result[String(url.standardizedFileURL.path.dropFirst(base.count))] = try String(contentsOf: url, encoding: .utf8)
+        }
+        return result
+    }
+}
