@@ -23,6 +23,7 @@ check:
 	$(SWIFT) run apigen check
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/Reference/apis/workspace.yaml
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/Init/apis/workspace.yaml
+	$(SWIFT) run apigen check --workspace Tests/Fixtures/Hostile/apis/workspace.yaml
 	$(SWIFT) run apigen schema | diff -u docs/manifest.schema.json - || { echo "error: docs/manifest.schema.json is stale: run 'make schema'" >&2; exit 1; }
 	python3 .ci/validate-schema.py
 	@$(MAKE) --no-print-directory builtin-templates >/dev/null

@@ -87,6 +87,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Hostile names and strings (Tests/Fixtures/Hostile): compiling proves none became code.
+        .target(
+            name: "HostileClient",
+            dependencies: ["APIRuntime"],
+            path: "Tests/Fixtures/Hostile/Expected",
+            swiftSettings: strictSettings
+        ),
+
         .testTarget(
             name: "APIManifestTests",
             dependencies: ["APIManifest"],
@@ -104,6 +112,7 @@ let package = Package(
                 "ExampleClient",
                 "ReferenceClient",
                 "InitClient",
+                "HostileClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],

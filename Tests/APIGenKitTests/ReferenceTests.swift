@@ -17,6 +17,12 @@ struct ReferenceTests {
         try expectUpToDate(workspace: "apis/workspace.yaml", files: 25)
     }
 
+    @Test("The hostile and init fixtures match their committed output")
+    func otherFixtures() throws {
+        try expectUpToDate(workspace: "Tests/Fixtures/Hostile/apis/workspace.yaml", files: 5)
+        try expectUpToDate(workspace: "Tests/Fixtures/Init/apis/workspace.yaml", files: 3)
+    }
+
     @Test("The built-in templates are the ones in templates/")
     func builtinTemplatesMatchFolder() throws {
         let templates = TemplateSet.builtinSources

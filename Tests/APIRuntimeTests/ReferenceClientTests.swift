@@ -59,6 +59,13 @@ struct PercentEncodingTests {
         #expect(PercentEncoding.component("é€😀") == "%C3%A9%E2%82%AC%F0%9F%98%80")
     }
 
+    @Test("A path template's own text keeps what a path allows and escapes the rest")
+    func pathText() {
+        #expect(PercentEncoding.pathText("/a/b:c@d/(e)!$&'*+,;=") == "/a/b:c@d/(e)!$&'*+,;=")
+        #expect(PercentEncoding.pathText("/already%20escaped/50%") == "/already%20escaped/50%25")
+        #expect(PercentEncoding.pathText(#"/q"u\o te/ü"#) == "/q%22u%5Co%20te/%C3%BC")
+    }
+
     @Test("Forms write a space as +")
     func form() {
         #expect(PercentEncoding.form("a b+c") == "a+b%2Bc")

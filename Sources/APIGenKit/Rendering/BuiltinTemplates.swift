@@ -49,7 +49,9 @@ public enum {{swiftName}}: String, Codable, Sendable, CaseIterable, ParameterVal
 {{#imports}}
 import {{.}}
 {{/imports}}
+{{#hasImports}}
 
+{{/hasImports}}
 {{#docLines}}
 /// {{{.}}}
 {{/docLines}}

@@ -24,16 +24,16 @@ struct Renderer {
         files.reserveCapacity(total)
         let workspaceFile = relative(workspace.workspaceFile)
         files.append(file(
-            "APIDefaults+Workspace.swift", from: workspaceFile,
+            GeneratedPaths.workspace, from: workspaceFile,
             templates.render("workspace", TemplateContext.workspace(workspace, workspaceFile: workspaceFile))
         ))
         for model in workspace.models {
             let template = if case .enumeration = model.shape { "enum" } else { "model" }
-            files.append(file("Models/\(model.swiftName).swift", from: relative(model.sourceFile), templates.render(template, TemplateContext.model(model))))
+            files.append(file(GeneratedPaths.model(model.swiftName), from: relative(model.sourceFile), templates.render(template, TemplateContext.model(model))))
         }
         for api in workspace.apis {
             let template = api.kind == .rest ? "rest" : "rpc"
-            files.append(file("APIs/\(api.className).swift", from: relative(api.sourceFile), templates.render(template, TemplateContext.api(api))))
+            files.append(file(GeneratedPaths.api(api.className), from: relative(api.sourceFile), templates.render(template, TemplateContext.api(api))))
         }
         return files
     }

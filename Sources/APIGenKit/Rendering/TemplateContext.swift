@@ -80,8 +80,10 @@ enum TemplateContext {
         ]
         switch model.shape {
         case .structure(let fields):
-            context["imports"] = (fields.contains { $0.type.needsRuntime } ? ["APIRuntime"] : [])
+            let imports = (fields.contains { $0.type.needsRuntime } ? ["APIRuntime"] : [])
                 + (fields.contains { $0.type.needsFoundation } ? ["Foundation"] : [])
+            context["imports"] = imports
+            context["hasImports"] = !imports.isEmpty
             context["fields"] = fields.map { field -> [String: Any] in
                 var values: [String: Any] = [
                     "swiftName": field.swiftName,

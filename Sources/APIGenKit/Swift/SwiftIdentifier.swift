@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turning manifest names into Swift identifiers.
 enum SwiftIdentifier {
     /// Whether `name` is an identifier Swift accepts as written (before keyword escaping).
@@ -18,7 +20,9 @@ enum SwiftIdentifier {
     /// `2fa` → `_2fa`. Keywords are escaped separately (`escaped`).
     static func make(from name: String, capitalized: Bool) -> String {
         if isValid(name) { return name }
-        let words = name.unicodeScalars
+        // Accented letters keep their base letter (`café` → `cafe`) rather than splitting a word.
+        let folded = name.folding(options: [.diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        let words = folded.unicodeScalars
             .split { !($0 == "_" || isLetter($0) || ("0"..."9").contains($0)) }
             .map { String(String.UnicodeScalarView($0)) }
         guard !words.isEmpty else { return "_" }

@@ -36,7 +36,7 @@ public struct DescriptionBuilder {
         let models = workspace.files.flatMap { file in file.types.compactMap { describeModel($0, file: file.file) } }
         checkValueCycles()
         let apis = describeAPIs()
-        checkFileNames(models.map { ("Models/\($0.swiftName).swift", $0.manifestName) } + apis.map { ("APIs/\($0.className).swift", $0.manifestName) })
+        checkFileNames(models.map { (GeneratedPaths.model($0.swiftName), $0.manifestName) } + apis.map { (GeneratedPaths.api($0.className), $0.manifestName) })
         for file in workspace.files {
             for type in file.types where !types.referenced.contains(type.name.value) {
                 diagnostics.warning("type '\(type.name.value)' is not used by any API or model", at: type.name.location)

@@ -9,6 +9,37 @@ public enum PercentEncoding {
         encode(text, spaceAsPlus: false)
     }
 
+    /// For the fixed text of a path template: what RFC 3986 allows in a path stays (`/`, `:`,
+    /// `@`, sub-delimiters, and `%XX` escapes already written), anything else is escaped.
+    public static func pathText(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) {
+                result.append(contentsOf: bytes[index...(index + 2)])
+                index += 3
+                continue
+            }
+            if isUnreserved(byte) || "/:@!$&'()*+,;=".utf8.contains(byte) {
+                result.append(byte)
+            } else {
+                result.append(UInt8(ascii: "%"))
+                result.append(hexDigits[Int(byte >> 4)])
+                result.append(hexDigits[Int(byte & 0x0F)])
+            }
+            index += 1
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+            || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+    }
+
     /// For `application/x-www-form-urlencoded` bodies, where a space is `+`.
     public static func form(_ text: String) -> String {
         encode(text, spaceAsPlus: true)

@@ -119,7 +119,7 @@ extension RequestBuilder {
         var result = template.hasPrefix("/") || template.isEmpty ? "" : "/"
         var rest = template[...]
         while let open = rest.firstIndex(of: "{") {
-            result += rest[..<open]
+            result += PercentEncoding.pathText(String(rest[..<open]))
             guard let close = rest[open...].firstIndex(of: "}") else { break }
             let name = String(rest[rest.index(after: open)..<close])
             guard let value = pathValues[name] else {
@@ -128,6 +128,6 @@ extension RequestBuilder {
             result += PercentEncoding.component(value)
             rest = rest[rest.index(after: close)...]
         }
-        return result + rest
+        return result + PercentEncoding.pathText(String(rest))
     }
 }
