@@ -195,6 +195,19 @@ struct BadInputTests {
 }
 
 extension BadInputTests {
+    @Test("Two files whose names differ only in case are an error at the second declaration")
+    func caseInsensitiveFiles() throws {
+        let lines = try diagnostics(for: ["apis/api.yaml": """
+            types:
+              user: { fields: { a: Int } }
+              User: { fields: { b: Int } }
+            apis:
+              A: { method: GET, path: /a, response: user }
+              B: { method: GET, path: /b, response: User }
+            """])
+        #expect(lines == ["apis/api.yaml:3:3: error: 'User' would generate Models/User.swift, whose name differs only in case from the file of 'user' at apis/api.yaml:2:3; case-insensitive file systems would keep one"])
+    }
+
     @Test("RPC APIs: no method, no url, by-position written as a mapping, a list without byPosition, an unknown delegate")
     func rpcErrors() throws {
         let lines = try diagnostics(for: [

@@ -40,6 +40,8 @@ public struct SwiftType: Sendable, Equatable {
 
 public struct ModelDescription: Sendable {
     public var manifestName: String
+    /// Where the manifest declares it, for diagnostics about what it generates.
+    public var declaredAt: SourceLocation
     public var swiftName: String
     public var sourceFile: String
     public var docLines: [String]
@@ -65,6 +67,8 @@ public struct EnumCaseDescription: Sendable {
 
 public struct APIDescription: Sendable {
     public var manifestName: String
+    /// Where the manifest declares it, for diagnostics about what it generates.
+    public var declaredAt: SourceLocation
     /// `<prefix><Name>API`.
     public var className: String
     public var sourceFile: String

@@ -36,7 +36,10 @@ public struct DescriptionBuilder {
         let models = workspace.files.flatMap { file in file.types.compactMap { describeModel($0, file: file.file) } }
         checkValueCycles()
         let apis = describeAPIs()
-        checkFileNames(models.map { (GeneratedPaths.model($0.swiftName), $0.manifestName) } + apis.map { (GeneratedPaths.api($0.className), $0.manifestName) })
+        checkFileNames(
+            models.map { (GeneratedPaths.model($0.swiftName), $0.manifestName, $0.declaredAt) }
+                + apis.map { (GeneratedPaths.api($0.className), $0.manifestName, $0.declaredAt) }
+        )
         for file in workspace.files {
             for type in file.types where !types.referenced.contains(type.name.value) {
                 diagnostics.warning("type '\(type.name.value)' is not used by any API or model", at: type.name.location)
@@ -127,7 +130,7 @@ public struct DescriptionBuilder {
             shape = .enumeration(cases: described)
         }
         return ModelDescription(
-            manifestName: type.name.value, swiftName: swiftName, sourceFile: file,
+            manifestName: type.name.value, declaredAt: type.name.location, swiftName: swiftName, sourceFile: file,
             docLines: SwiftLiteral.docLines(type.description?.value), shape: shape
         )
     }
@@ -244,7 +247,7 @@ public struct DescriptionBuilder {
         }
         guard nameIsValid, let response else { return nil }
         return APIDescription(
-            manifestName: api.name.value, className: className, sourceFile: file,
+            manifestName: api.name.value, declaredAt: api.name.location, className: className, sourceFile: file,
             docLines: SwiftLiteral.docLines(api.description?.value), kind: api.kind.value,
             parameters: parameters, response: response, headers: headers(api.headers),
             timeoutSeconds: api.timeout?.value, frequency: api.frequency?.value,
@@ -481,11 +484,14 @@ public struct DescriptionBuilder {
     }
 
     /// Two generated files whose names differ only in case would overwrite each other on macOS.
-    private mutating func checkFileNames(_ files: [(path: String, manifestName: String)]) {
-        var seen: [String: String] = [:]
+    private mutating func checkFileNames(_ files: [(path: String, manifestName: String, location: SourceLocation)]) {
+        var seen: [String: (name: String, location: SourceLocation)] = [:]
         for file in files {
-            if let other = seen.updateValue(file.manifestName, forKey: file.path.lowercased()), other != file.manifestName {
-                diagnostics.error("'\(file.manifestName)' and '\(other)' would generate files whose names differ only in case (\(file.path))", at: .file(workspace.manifest.file))
+            if let other = seen.updateValue((file.manifestName, file.location), forKey: file.path.lowercased()) {
+                diagnostics.error(
+                    "'\(file.manifestName)' would generate \(file.path), whose name differs only in case from the file of '\(other.name)' at \(other.location); case-insensitive file systems would keep one",
+                    at: file.location
+                )
             }
         }
     }
