@@ -1,7 +1,16 @@
 import APIGenKit
+import ArgumentParser
 import Foundation
 
 enum Console {
+    /// Runs the pipeline, prints its diagnostics, and exits with status 1 when any was an error.
+    static func run(_ workspaceFile: String, mode: Generator.Mode, progress: ((Int, Int) -> Void)? = nil) throws -> Generator.Report {
+        let report = Generator.run(workspaceFile: workspaceFile, mode: mode, progress: progress)
+        printDiagnostics(report)
+        guard report.succeeded else { throw ExitCode.failure }
+        return report
+    }
+
     static func printDiagnostics(_ report: Generator.Report) {
         for diagnostic in report.diagnostics.sorted { error(diagnostic.description) }
     }

@@ -13,10 +13,8 @@ struct Generate: ParsableCommand {
         let clock = ContinuousClock()
         let start = clock.now
         let progress = ProgressLine(enabled: !options.quiet)
-        let report = Generator.run(workspaceFile: options.workspace, mode: .write, progress: progress.update)
+        let report = try Console.run(options.workspace, mode: .write) { progress.update($0, $1) }
         progress.finish()
-        Console.printDiagnostics(report)
-        guard report.succeeded else { throw ExitCode.failure }
         if !options.quiet {
             let plan = report.plan
             print("apigen: \(plan.changed.count) written, \(plan.unchanged.count) unchanged, \(plan.stale.count) removed in \(Console.format(clock.now - start)) → \(Console.displayPath(report.outputDirectory))")
@@ -32,9 +30,7 @@ struct Check: ParsableCommand {
     @OptionGroup var options: WorkspaceOptions
 
     func run() throws {
-        let report = Generator.run(workspaceFile: options.workspace, mode: .check)
-        Console.printDiagnostics(report)
-        guard report.succeeded else { throw ExitCode.failure }
+        let report = try Console.run(options.workspace, mode: .check)
         let plan = report.plan
         guard plan.isEmpty else {
             let root = Console.displayPath(report.outputDirectory)
@@ -56,9 +52,7 @@ struct Lint: ParsableCommand {
     @OptionGroup var options: WorkspaceOptions
 
     func run() throws {
-        let report = Generator.run(workspaceFile: options.workspace, mode: .check)
-        Console.printDiagnostics(report)
-        guard report.succeeded else { throw ExitCode.failure }
+        let report = try Console.run(options.workspace, mode: .check)
         if !options.quiet {
             let warnings = report.diagnostics.all.filter { $0.severity == .warning }.count
             let counts = report.counts

@@ -22,9 +22,7 @@ struct Init: ParsableCommand {
             Console.error("apigen: \(error)")
             throw ExitCode.failure
         }
-        let report = Generator.run(workspaceFile: workspaceFile, mode: .write)
-        Console.printDiagnostics(report)
-        guard report.succeeded else { throw ExitCode.failure }
+        let report = try Console.run(workspaceFile, mode: .write)
         print("apigen: created \(Console.displayPath(folder.appendingPathComponent("apis").standardizedFileURL)) and generated \(report.plan.changed.count) files → \(Console.displayPath(report.outputDirectory))")
         print(WorkspaceScaffold.nextSteps(module: module))
     }
