@@ -5,19 +5,23 @@ public struct APIDefaults: Sendable {
     public var headers: [(name: String, value: String)]
     public var maxConnectionsPerHost: Int
     public var frequency: FrequencyPolicy
+    /// How failed calls are retried; nil leaves it to the manager's configuration.
+    public var retry: RetryPolicy?
 
     public init(
         baseURL: String? = nil,
         timeout: Duration = .seconds(60),
         headers: [(name: String, value: String)] = [],
         maxConnectionsPerHost: Int = 5,
-        frequency: FrequencyPolicy = .allow
+        frequency: FrequencyPolicy = .allow,
+        retry: RetryPolicy? = nil
     ) {
         self.baseURL = baseURL
         self.timeout = timeout
         self.headers = headers
         self.maxConnectionsPerHost = maxConnectionsPerHost
         self.frequency = frequency
+        self.retry = retry
     }
 }
 

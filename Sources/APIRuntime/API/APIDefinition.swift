@@ -13,6 +13,8 @@ public struct APIDefinition: Sendable {
     public var headers: [(name: String, value: String)]
     public var timeout: Duration?
     public var frequency: FrequencyPolicy?
+    /// How failed calls are retried; nil falls back to the workspace's, then the manager's.
+    public var retry: RetryPolicy?
     /// The remote method of an RPC API (JSON-RPC or a custom protocol); nil for REST.
     public var rpc: RPCMethod?
     public var defaults: APIDefaults
@@ -25,6 +27,7 @@ public struct APIDefinition: Sendable {
         headers: [(name: String, value: String)] = [],
         timeout: Duration? = nil,
         frequency: FrequencyPolicy? = nil,
+        retry: RetryPolicy? = nil,
         rpc: RPCMethod? = nil,
         defaults: APIDefaults
     ) {
@@ -35,6 +38,7 @@ public struct APIDefinition: Sendable {
         self.headers = headers
         self.timeout = timeout
         self.frequency = frequency
+        self.retry = retry
         self.rpc = rpc
         self.defaults = defaults
     }

@@ -27,6 +27,8 @@ public struct APIError: Error, CustomStringConvertible {
         case cancelled
         /// No complete answer within the API's timeout.
         case timeout(Duration)
+        /// The server refused the credentials, and refreshing them did not help.
+        case unauthorized(message: String)
     }
 
     public init(api: String, reason: Reason, underlying: (any Error)? = nil) {
@@ -59,6 +61,8 @@ extension APIError.Reason: CustomStringConvertible {
             return "cancelled"
         case .timeout(let duration):
             return "timed out after \(duration)"
+        case .unauthorized(let message):
+            return "unauthorized: \(message)"
         }
     }
 

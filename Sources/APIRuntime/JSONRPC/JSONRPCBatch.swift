@@ -109,7 +109,8 @@ public final class JSONRPCBatch: Sendable {
 
         let response: APIResponse
         do throws(APIError) {
-            response = try await manager.send(request, identity: nil, definition: first.definition)
+            let context = APICallContext(definition: first.definition, rpc: nil, kind: "jsonrpc", attempt: 1)
+            response = try await manager.execute(request, context: context, identity: nil)
         } catch {
             for item in sent { item.member.deliver(.failure(error), [:]) }
             throw error

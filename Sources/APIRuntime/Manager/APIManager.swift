@@ -21,6 +21,10 @@ public final class APIManager: Sendable {
         /// Makes the transport of a new session; nil means AsyncHTTPClient. Inject one to unit-test
         /// the manager's own logic (wire behaviour is tested against real servers).
         public var transportFactory: (@Sendable (SessionKey, SessionSettings) -> any HTTPTransport)?
+        /// Run around every call of every kind, the first outermost (logging, auth, metrics…).
+        public var interceptors: [any APIInterceptor] = []
+        /// Retries for APIs whose manifest (API or workspace) sets none.
+        public var retry: RetryPolicy = .none
 
         public init() {}
     }
@@ -32,9 +36,11 @@ public final class APIManager: Sendable {
     private let sessions: SessionCache
     private let inFlight = InFlightRequests()
     private let requestIDs = NIOLockedValueBox(0)
+    private let chain: InterceptorChain
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        self.chain = InterceptorChain(interceptors: configuration.interceptors)
         self.sessions = SessionCache(factory: configuration.transportFactory ?? { [configuration] _, settings in
             AsyncHTTPClientTransport(settings: settings, configuration: configuration)
         })
@@ -66,13 +72,15 @@ public final class APIManager: Sendable {
         // The identity of a call is what the API was asked, before a delegate adds its envelope:
         // a JSON-RPC id differs on every call and would make every call look new.
         let identity = (definition.frequency ?? definition.defaults.frequency) == .reject ? InFlightRequests.key(for: request) : nil
-        let call = RPCCall(definition: definition, id: definition.rpc?.isNotification == true ? nil : nextRequestID())
-        try delegate?.wrap(&request, for: call)
+        let call = delegate.map { _ in RPCCall(definition: definition, id: definition.rpc?.isNotification == true ? nil : nextRequestID()) }
+        if let delegate, let call { try delegate.wrap(&request, for: call) }
 
-        let response = try await send(request, identity: identity, definition: definition)
+        let kind = delegate == nil ? "rest" : delegate is JSONRPC ? "jsonrpc" : "rpc"
+        let context = APICallContext(definition: definition, rpc: call, kind: kind, attempt: 1)
+        let response = try await execute(request, context: context, identity: identity)
 
         let result: Data
-        if let delegate, !call.isNotification {
+        if let delegate, let call, !call.isNotification {
             result = try delegate.unwrap(response, for: call)
         } else {
             // REST, and notifications, which await no reply: only the HTTP status counts.
@@ -89,9 +97,12 @@ public final class APIManager: Sendable {
         }
     }
 
-    /// Sends one wire request through the session of its base URL. With an `identity` (the
-    /// `reject` policy), an identical call in flight makes this one fail at once.
-    func send(_ request: APIRequest, identity: String?, definition: APIDefinition) async throws(APIError) -> APIResponse {
+    /// Sends one wire request: through the frequency policy, then attempt after attempt (as the
+    /// retry policy allows, within the request's timeout) through the interceptors to the
+    /// session of its base URL. With an `identity` (the `reject` policy), an identical call in
+    /// flight makes this one fail at once.
+    func execute(_ request: APIRequest, context: APICallContext, identity: String?) async throws(APIError) -> APIResponse {
+        let definition = context.definition
         guard let key = SessionKey(request) else {
             throw APIError(api: request.api, reason: .invalidRequest(message: "'\(request.url)' has no scheme or host"))
         }
@@ -101,15 +112,47 @@ public final class APIManager: Sendable {
         guard let transport = sessions.transport(for: key, settings: settings) else {
             throw APIError(api: request.api, reason: .cancelled, underlying: ManagerShutDown())
         }
-        guard let identity else {
-            return try await transport.send(request)
-        }
-        guard inFlight.begin(identity) else {
-            throw APIError(api: request.api, reason: .duplicateRequest(message: configuration.duplicateRequestMessage))
+        if let identity {
+            guard inFlight.begin(identity) else {
+                throw APIError(api: request.api, reason: .duplicateRequest(message: configuration.duplicateRequestMessage))
+            }
         }
         // `defer` runs on every way out: success, error, timeout and cancellation alike.
-        defer { inFlight.end(identity) }
-        return try await transport.send(request)
+        defer { if let identity { inFlight.end(identity) } }
+
+        let policy = definition.retry ?? definition.defaults.retry ?? configuration.retry
+        let retries = policy.allows(definition)
+        let clock = ContinuousClock()
+        let deadline = clock.now + request.timeout
+        var context = context
+        var random = SystemRandomNumberGenerator()
+        while true {
+            var attempt = request
+            attempt.timeout = deadline - clock.now
+            guard attempt.timeout > .zero else {
+                throw APIError(api: request.api, reason: .timeout(request.timeout))
+            }
+            let outcome: Result<APIResponse, APIError>
+            do {
+                outcome = .success(try await chain.run(attempt, context: context, transport: transport))
+            } catch where error.reason == .timeout(attempt.timeout) {
+                // The attempt ran out of what was left of the call's time: the call timed out.
+                outcome = .failure(APIError(api: error.api, reason: .timeout(request.timeout), underlying: error.underlying))
+            } catch {
+                outcome = .failure(error)
+            }
+            guard retries, context.attempt < policy.maxAttempts, policy.isRetryable(outcome) else {
+                return try outcome.get()
+            }
+            let pause = policy.delay(after: context.attempt, response: try? outcome.get(), random: &random)
+            guard clock.now + pause < deadline else { return try outcome.get() }
+            do {
+                try await Task.sleep(for: pause)
+            } catch {
+                throw APIError(api: request.api, reason: .cancelled, underlying: error)
+            }
+            context.attempt += 1
+        }
     }
 }
 

@@ -1,0 +1,68 @@
+/// A step the manager runs around every call of every kind (REST, JSON-RPC, custom RPC): it can
+/// change the request (headers, body), and observe or replace the response or the error.
+///
+/// ```swift
+/// struct Stamp: APIInterceptor {
+///     func intercept(_ request: APIRequest, context: APICallContext,
+///                    next: (APIRequest) async throws(APIError) -> APIResponse) async throws(APIError) -> APIResponse {
+///         var request = request
+///         request.headerFields[.init("X-Client")!] = "ios/1.0"
+///         return try await next(request)
+///     }
+/// }
+/// ```
+///
+/// Interceptors see a call on the wire: after an RPC delegate has wrapped it, before its reply is
+/// unwrapped. Each attempt of a retried call goes through them again.
+public protocol APIInterceptor: Sendable {
+    func intercept(
+        _ request: APIRequest,
+        context: APICallContext,
+        next: (APIRequest) async throws(APIError) -> APIResponse
+    ) async throws(APIError) -> APIResponse
+}
+
+/// What an interceptor knows about the call it sees.
+public struct APICallContext: Sendable {
+    public var definition: APIDefinition
+    /// The RPC call (method, id) for JSON-RPC and custom protocols; nil for REST.
+    public var rpc: RPCCall?
+    /// `rest`, `jsonrpc`, or `rpc` for a custom protocol.
+    public var kind: String
+    /// 1 for the first attempt, 2 for the first retry, and so on.
+    public var attempt: Int
+
+    public init(definition: APIDefinition, rpc: RPCCall?, kind: String, attempt: Int) {
+        self.definition = definition
+        self.rpc = rpc
+        self.kind = kind
+        self.attempt = attempt
+    }
+}
+
+/// Runs `interceptors` in order, the first outermost, around `transport`.
+struct InterceptorChain: Sendable {
+    let interceptors: [any APIInterceptor]
+
+    func run(
+        _ request: APIRequest,
+        context: APICallContext,
+        transport: any HTTPTransport
+    ) async throws(APIError) -> APIResponse {
+        try await run(request, context: context, from: interceptors[...], transport: transport)
+    }
+
+    private func run(
+        _ request: APIRequest,
+        context: APICallContext,
+        from remaining: ArraySlice<any APIInterceptor>,
+        transport: any HTTPTransport
+    ) async throws(APIError) -> APIResponse {
+        guard let interceptor = remaining.first else {
+            return try await transport.send(request)
+        }
+        return try await interceptor.intercept(request, context: context) { (next: APIRequest) async throws(APIError) -> APIResponse in
+            try await run(next, context: context, from: remaining.dropFirst(), transport: transport)
+        }
+    }
+}

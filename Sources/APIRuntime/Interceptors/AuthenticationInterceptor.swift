@@ -1,0 +1,116 @@
+import Foundation
+import HTTPTypes
+
+/// Where the authentication interceptor gets its credentials.
+public protocol TokenProvider: Sendable {
+    /// The token to start with (read from the keychain, say).
+    func initialToken() async throws -> String
+    /// A new token to replace `rejected`, which the server refused (a refresh-token grant, say).
+    func refreshToken(replacing rejected: String) async throws -> String
+}
+
+/// Adds `Authorization: Bearer <token>` to every call and, when the server says the token is no
+/// good (HTTP 401, or a configured JSON-RPC error code), refreshes it once for any number of
+/// calls that failed with it at the same time, then sends those calls again with the new token.
+/// After `maxRefreshes` refreshes for one call, the call fails with `.unauthorized`.
+public struct AuthenticationInterceptor: APIInterceptor {
+    let tokens: TokenStore
+    public let maxRefreshes: Int
+    /// JSON-RPC error codes that mean "credentials rejected", for servers that answer 200 with an error.
+    public let rejectingRPCCodes: Set<Int>
+    public let headerName: HTTPField.Name
+    public let scheme: String
+
+    public init(
+        provider: any TokenProvider,
+        maxRefreshes: Int = 2,
+        rejectingRPCCodes: Set<Int> = [],
+        headerName: HTTPField.Name = .authorization,
+        scheme: String = "Bearer"
+    ) {
+        self.tokens = TokenStore(provider: provider)
+        self.maxRefreshes = maxRefreshes
+        self.rejectingRPCCodes = rejectingRPCCodes
+        self.headerName = headerName
+        self.scheme = scheme
+    }
+
+    /// How many times the provider has been asked for a new token.
+    public var refreshCount: Int {
+        get async { await tokens.refreshes }
+    }
+
+    public func intercept(
+        _ request: APIRequest,
+        context: APICallContext,
+        next: (APIRequest) async throws(APIError) -> APIResponse
+    ) async throws(APIError) -> APIResponse {
+        var token = try await tokens.current(for: request.api)
+        var refreshes = 0
+        while true {
+            var authorized = request
+            authorized.headerFields[headerName] = scheme.isEmpty ? token : "\(scheme) \(token)"
+            let response = try await next(authorized)
+            guard isRejection(response) else { return response }
+            guard refreshes < maxRefreshes else {
+                throw APIError(api: request.api, reason: .unauthorized(message: "the server still refused the credentials after \(refreshes) refresh\(refreshes == 1 ? "" : "es")"))
+            }
+            token = try await tokens.refreshed(replacing: token, for: request.api)
+            refreshes += 1
+        }
+    }
+
+    func isRejection(_ response: APIResponse) -> Bool {
+        if response.status == .unauthorized { return true }
+        guard !rejectingRPCCodes.isEmpty, case .integer(let code)? = JSONValue.parse(response.body)?["error"]?["code"] else { return false }
+        return rejectingRPCCodes.contains(Int(code))
+    }
+}
+
+/// The current token, and the one refresh in progress that every call refused with the same
+/// token waits for (single flight).
+actor TokenStore {
+    private let provider: any TokenProvider
+    private var token: String?
+    private var pending: Task<String, any Error>?
+    private(set) var refreshes = 0
+
+    init(provider: any TokenProvider) {
+        self.provider = provider
+    }
+
+    func current(for api: String) async throws(APIError) -> String {
+        if let token { return token }
+        if let pending { return try await Self.value(of: pending, api: api) }
+        let task = Task { [provider] in try await provider.initialToken() }
+        pending = task
+        defer { pending = nil }
+        let value = try await Self.value(of: task, api: api)
+        token = value
+        return value
+    }
+
+    /// A token newer than `rejected`: the one another call already got, the refresh in flight,
+    /// or a refresh this call starts.
+    func refreshed(replacing rejected: String, for api: String) async throws(APIError) -> String {
+        if let token, token != rejected { return token }
+        if let pending { return try await Self.value(of: pending, api: api) }
+        refreshes += 1
+        let task = Task { [provider] in try await provider.refreshToken(replacing: rejected) }
+        pending = task
+        defer { pending = nil }
+        let value = try await Self.value(of: task, api: api)
+        token = value
+        return value
+    }
+
+    private static func value(of task: Task<String, any Error>, api: String) async throws(APIError) -> String {
+        do {
+            return try await task.value
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError(api: api, reason: .unauthorized(message: "cannot get a token: \(error)"), underlying: error)
+        }
+    }
+}

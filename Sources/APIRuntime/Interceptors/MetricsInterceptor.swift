@@ -1,0 +1,53 @@
+import Metrics
+
+/// Counts calls, errors and durations per API through swift-metrics:
+/// `apigen_calls_total{api, kind, status}`, `apigen_errors_total{api, kind, reason}` and the
+/// timer `apigen_call_duration{api, kind}`. Each attempt of a retried call counts once.
+public struct MetricsInterceptor: APIInterceptor {
+    let factory: any MetricsFactory
+
+    /// Uses the process-wide `MetricsSystem` unless a factory is given (tests pass their own).
+    public init(factory: (any MetricsFactory)? = nil) {
+        self.factory = factory ?? MetricsSystem.factory
+    }
+
+    public func intercept(
+        _ request: APIRequest,
+        context: APICallContext,
+        next: (APIRequest) async throws(APIError) -> APIResponse
+    ) async throws(APIError) -> APIResponse {
+        let dimensions = [("api", request.api), ("kind", context.kind)]
+        let start = ContinuousClock.now
+        defer {
+            Timer(label: "apigen_call_duration", dimensions: dimensions, factory: factory)
+                .recordNanoseconds(Int64((ContinuousClock.now - start) / .nanoseconds(1)))
+        }
+        do {
+            let response = try await next(request)
+            Counter(label: "apigen_calls_total", dimensions: dimensions + [("status", "\(response.status.code)")], factory: factory).increment()
+            return response
+        } catch {
+            Counter(label: "apigen_calls_total", dimensions: dimensions + [("status", "error")], factory: factory).increment()
+            Counter(label: "apigen_errors_total", dimensions: dimensions + [("reason", error.reason.name)], factory: factory).increment()
+            throw error
+        }
+    }
+}
+
+extension APIError.Reason {
+    /// A short stable name for the reason, for metric dimensions and logs.
+    public var name: String {
+        switch self {
+        case .transport: "transport"
+        case .httpStatus: "http_status"
+        case .decoding: "decoding"
+        case .invalidRequest: "invalid_request"
+        case .invalidResponse: "invalid_response"
+        case .rpcError: "rpc_error"
+        case .duplicateRequest: "duplicate_request"
+        case .cancelled: "cancelled"
+        case .timeout: "timeout"
+        case .unauthorized: "unauthorized"
+        }
+    }
+}

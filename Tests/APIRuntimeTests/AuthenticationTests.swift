@@ -1,0 +1,87 @@
+import APIRuntime
+import ExampleClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOConcurrencyHelpers
+import Testing
+
+/// Hands out `token-0`, then `token-1`, `token-2`… on each refresh, counting the refreshes.
+final class CountingTokenProvider: TokenProvider {
+    let refreshes = NIOLockedValueBox(0)
+    let delay: Duration
+
+    init(delay: Duration = .milliseconds(50)) {
+        self.delay = delay
+    }
+
+    func initialToken() async throws -> String { "token-0" }
+
+    func refreshToken(replacing rejected: String) async throws -> String {
+        try await Task.sleep(for: delay)
+        return "token-\(refreshes.withLockedValue { $0 += 1; return $0 })"
+    }
+}
+
+@Suite("Token refresh on a loopback server")
+struct AuthenticationTests {
+    /// A server that accepts only `Bearer <valid>` and answers 401 to anything else.
+    static func server(accepting valid: NIOLockedValueBox<String>, rpcCode: Int? = nil) -> LoopbackServer.Handler {
+        { request in
+            if request.headers[.authorization] == "Bearer \(valid.withLockedValue { $0 })" {
+                if request.path == "/v1/jsonrpc" { return JSONRPCServer.handle(request) }
+                return .json("1")
+            }
+            if let rpcCode, case .integer(let id)? = JSONValue.parse(request.body)?["id"] {
+                return .json(#"{"jsonrpc": "2.0", "error": {"code": \#(rpcCode), "message": "session expired"}, "id": \#(id)}"#)
+            }
+            return .json(#"{"error": "expired"}"#, status: .unauthorized)
+        }
+    }
+
+    @Test("50 concurrent 401s: exactly one refresh, and all 50 calls succeed after it")
+    func singleFlightRefresh() async throws {
+        let valid = NIOLockedValueBox("token-1")
+        let provider = CountingTokenProvider()
+        let auth = AuthenticationInterceptor(provider: provider)
+        try await withServer(configure: { $0.interceptors = [auth] }, Self.server(accepting: valid)) { server, manager in
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<50 {
+                    group.addTask { try await CountUsersAPI().using(manager).start() }
+                }
+                var succeeded = 0
+                for try await result in group where result == 1 { succeeded += 1 }
+                #expect(succeeded == 50)
+            }
+            #expect(provider.refreshes.withLockedValue { $0 } == 1)
+            #expect(await auth.refreshCount == 1)
+            #expect(server.requests.count == 100)
+            #expect(server.requests.filter { $0.headers[.authorization] == "Bearer token-1" }.count == 50)
+        }
+    }
+
+    @Test("A JSON-RPC error code can mean 'credentials rejected' too")
+    func rpcErrorCode() async throws {
+        let valid = NIOLockedValueBox("token-1")
+        let provider = CountingTokenProvider()
+        try await withServer(configure: { $0.interceptors = [AuthenticationInterceptor(provider: provider, rejectingRPCCodes: [-32001])] },
+                             Self.server(accepting: valid, rpcCode: -32001)) { _, manager in
+            let difference = try await SubtractAPI(minuend: 5, subtrahend: 3).using(manager).start()
+            #expect(difference == 2)
+            #expect(provider.refreshes.withLockedValue { $0 } == 1)
+        }
+    }
+
+    @Test("After the bounded number of refreshes the call fails with .unauthorized")
+    func givesUp() async throws {
+        let valid = NIOLockedValueBox("never")
+        let provider = CountingTokenProvider(delay: .milliseconds(1))
+        try await withServer(configure: { $0.interceptors = [AuthenticationInterceptor(provider: provider, maxRefreshes: 2)] },
+                             Self.server(accepting: valid)) { server, manager in
+            let error = await expectAPIError { try await CountUsersAPI().using(manager).start() }
+            #expect(error?.reason == .unauthorized(message: "the server still refused the credentials after 2 refreshes"))
+            #expect(server.requests.count == 3)
+            #expect(provider.refreshes.withLockedValue { $0 } == 2)
+        }
+    }
+}
