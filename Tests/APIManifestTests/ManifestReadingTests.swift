@@ -167,7 +167,7 @@ struct ManifestReadingTests {
             "workspace.yaml:1:1: error: the workspace file needs 'module:'",
             "workspace.yaml:1:1: error: the workspace file needs 'output:'",
             "workspace.yaml:3:26: error: maxConnectionsPerHost must be at least 1, found 0",
-            "workspace.yaml:4:14: error: unknown frequency policy 'sometimes'; expected one of: allow, reject",
+            "workspace.yaml:4:14: error: unknown frequency policy 'sometimes'; expected one of: allow, reject, coalesce",
         ])
     }
 }

@@ -20,6 +20,31 @@ public struct DefaultsDescription: Sendable {
     public var headers: [HeaderDescription]
     public var maxConnectionsPerHost: Int?
     public var frequency: FrequencyPolicy?
+    public var retry: RetryDescription?
+    public var rateLimit: RateLimitDescription?
+}
+
+public struct RetryDescription: Sendable, Equatable {
+    /// `retry: none`: no retries, whatever the workspace or manager say.
+    public var isNone: Bool
+    public var attempts: Int?
+    public var delaySeconds: Double?
+    public var maxDelaySeconds: Double?
+    public var statuses: [Int]?
+    public var nonIdempotent: Bool
+}
+
+public struct RateLimitDescription: Sendable, Equatable {
+    public var calls: Int
+    public var perSeconds: Double
+    public var scope: RateLimitScope?
+    public var behavior: RateLimitBehavior?
+}
+
+public struct SampleDescription: Sendable, Equatable {
+    public var status: Int
+    public var json: String?
+    public var delaySeconds: Double?
 }
 
 public struct HeaderDescription: Sendable, Equatable {
@@ -79,6 +104,11 @@ public struct APIDescription: Sendable {
     public var headers: [HeaderDescription]
     public var timeoutSeconds: Double?
     public var frequency: FrequencyPolicy?
+    public var retry: RetryDescription?
+    public var rateLimit: RateLimitDescription?
+    public var significantHeaders: [String]
+    public var tags: [String]
+    public var sample: SampleDescription?
     public var baseURL: String?
     public var rest: RESTDescription?
     public var rpc: RPCDescription?

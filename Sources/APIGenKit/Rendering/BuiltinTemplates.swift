@@ -197,6 +197,21 @@ public final class {{className}}: BaseAPI<{{className}}.Parameters, {{{responseT
 {{#frequency}}
         frequency: .{{.}},
 {{/frequency}}
+{{#retry}}
+        retry: {{{.}}},
+{{/retry}}
+{{#rateLimit}}
+        rateLimit: {{{.}}},
+{{/rateLimit}}
+{{#significantHeaders}}
+        significantHeaders: {{{.}}},
+{{/significantHeaders}}
+{{#tags}}
+        tags: {{{.}}},
+{{/tags}}
+{{#sample}}
+        sample: {{{.}}},
+{{/sample}}
 
 """#,
         "workspace": #"""
@@ -222,7 +237,15 @@ extension APIDefaults {
 {{#maxConnectionsPerHost}}
         maxConnectionsPerHost: {{.}},
 {{/maxConnectionsPerHost}}
-        frequency: .{{frequency}}
+{{#frequency}}
+        frequency: .{{.}},
+{{/frequency}}
+{{#retry}}
+        retry: {{{.}}},
+{{/retry}}
+{{#rateLimit}}
+        rateLimit: {{{.}}},
+{{/rateLimit}}
     )
 }
 

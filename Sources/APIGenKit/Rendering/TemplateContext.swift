@@ -13,8 +13,10 @@ enum TemplateContext {
             "workspaceFile": workspaceFile,
             "hasHeaders": !defaults.headers.isEmpty,
             "headers": defaults.headers.map(header),
-            "frequency": (defaults.frequency ?? .allow).rawValue,
         ]
+        context["frequency"] = defaults.frequency?.rawValue
+        context["retry"] = defaults.retry.map(retryExpression)
+        context["rateLimit"] = defaults.rateLimit.map(rateLimitExpression)
         context["baseURLLiteral"] = defaults.baseURL.map(SwiftLiteral.string)
         context["timeout"] = defaults.timeoutSeconds.map(SwiftLiteral.duration(seconds:))
         context["maxConnectionsPerHost"] = defaults.maxConnectionsPerHost.map(String.init)
@@ -40,6 +42,11 @@ enum TemplateContext {
         context["baseURLLiteral"] = api.baseURL.map(SwiftLiteral.string)
         context["timeout"] = api.timeoutSeconds.map(SwiftLiteral.duration(seconds:))
         context["frequency"] = api.frequency?.rawValue
+        context["retry"] = api.retry.map(retryExpression)
+        context["rateLimit"] = api.rateLimit.map(rateLimitExpression)
+        context["significantHeaders"] = api.significantHeaders.isEmpty ? nil : stringArray(api.significantHeaders)
+        context["tags"] = api.tags.isEmpty ? nil : stringArray(api.tags)
+        context["sample"] = api.sample.map(sampleExpression)
         if let rest = api.rest {
             context["method"] = rest.method.rawValue
             context["methodCase"] = rest.method.rawValue.lowercased()
@@ -60,6 +67,36 @@ enum TemplateContext {
             }
         }
         return context
+    }
+
+    // MARK: Policies as Swift expressions
+
+    static func retryExpression(_ retry: RetryDescription) -> String {
+        if retry.isNone { return ".none" }
+        var arguments = ["maxAttempts: \(retry.attempts ?? RetryPolicySettings.defaultAttempts)"]
+        if let delay = retry.delaySeconds { arguments.append("baseDelay: " + SwiftLiteral.duration(seconds: delay)) }
+        if let maxDelay = retry.maxDelaySeconds { arguments.append("maxDelay: " + SwiftLiteral.duration(seconds: maxDelay)) }
+        if let statuses = retry.statuses { arguments.append("retryableStatuses: [\(statuses.map(String.init).joined(separator: ", "))]") }
+        if retry.nonIdempotent { arguments.append("retriesNonIdempotent: true") }
+        return "RetryPolicy(\(arguments.joined(separator: ", ")))"
+    }
+
+    static func rateLimitExpression(_ limit: RateLimitDescription) -> String {
+        var arguments = ["calls: \(limit.calls)", "per: " + SwiftLiteral.duration(seconds: limit.perSeconds)]
+        if let scope = limit.scope { arguments.append("scope: .\(scope.rawValue)") }
+        if let behavior = limit.behavior { arguments.append("behavior: .\(behavior.rawValue)") }
+        return "RateLimit(\(arguments.joined(separator: ", ")))"
+    }
+
+    static func sampleExpression(_ sample: SampleDescription) -> String {
+        var arguments = ["status: \(sample.status)"]
+        if let json = sample.json { arguments.append("json: " + SwiftLiteral.string(json)) }
+        if let delay = sample.delaySeconds { arguments.append("delay: " + SwiftLiteral.duration(seconds: delay)) }
+        return "StubResponse(\(arguments.joined(separator: ", ")))"
+    }
+
+    static func stringArray(_ strings: [String]) -> String {
+        "[" + strings.map(SwiftLiteral.string).joined(separator: ", ") + "]"
     }
 
     /// The `RequestBuilder` method that puts a parameter where it travels.

@@ -57,7 +57,9 @@ public struct DescriptionBuilder {
                 timeoutSeconds: defaults.timeout?.value,
                 headers: headers(defaults.headers),
                 maxConnectionsPerHost: defaults.maxConnectionsPerHost?.value,
-                frequency: defaults.frequency?.value
+                frequency: defaults.frequency?.value,
+                retry: defaults.retry.flatMap { describeRetry($0, forNonIdempotent: nil) },
+                rateLimit: defaults.rateLimit.flatMap { describeRateLimit($0) }
             ),
             models: models,
             apis: apis
@@ -245,12 +247,24 @@ public struct DescriptionBuilder {
             parameters = described.parameters
             baseURL = described.absoluteURL ?? baseURL
         }
+        // Sending a POST, a PATCH or an RPC call twice may repeat its effect: retrying one needs
+        // the manifest to say the server makes it safe.
+        let nonIdempotent: String? = switch api.kind.value {
+        case .rest: rest.map(\.method).flatMap { [.POST, .PATCH].contains($0) ? $0.rawValue : nil }
+        case .jsonrpc, .rpc: "an RPC call"
+        }
+        let retry = api.retry.flatMap { describeRetry($0, forNonIdempotent: nonIdempotent) }
+        let rateLimit = api.rateLimit.flatMap { describeRateLimit($0) }
+        api.significantHeaders.forEach { checkHeaderName($0) }
+        let sample = api.sample.flatMap { describeSample($0) }
         guard nameIsValid, let response else { return nil }
         return APIDescription(
             manifestName: api.name.value, declaredAt: api.name.location, className: className, sourceFile: file,
             docLines: SwiftLiteral.docLines(api.description?.value), kind: api.kind.value,
             parameters: parameters, response: response, headers: headers(api.headers),
             timeoutSeconds: api.timeout?.value, frequency: api.frequency?.value,
+            retry: retry, rateLimit: rateLimit,
+            significantHeaders: api.significantHeaders.map(\.value), tags: api.tags.map(\.value), sample: sample,
             baseURL: baseURL, rest: rest, rpc: rpc
         )
     }
@@ -421,6 +435,65 @@ public struct DescriptionBuilder {
                 diagnostics.warning("\(method.rawValue) request with a body parameter '\(name)': many servers and proxies drop such bodies", at: at)
             }
         }
+    }
+
+    // MARK: Call policies
+
+    private mutating func describeRetry(_ retry: RetryDeclaration, forNonIdempotent method: String?) -> RetryDescription? {
+        if retry.isNone { return RetryDescription(isNone: true, nonIdempotent: false) }
+        var valid = true
+        if let attempts = retry.attempts, !(1...RetryPolicySettings.attemptLimit).contains(attempts.value) {
+            diagnostics.error("attempts must be between 1 and \(RetryPolicySettings.attemptLimit), found \(attempts.value)", at: attempts.location)
+            valid = false
+        }
+        for delay in [retry.delay, retry.maxDelay].compactMap({ $0 }) where delay.value < 0 {
+            diagnostics.error("a retry delay cannot be negative, found \(delay.value)", at: delay.location)
+            valid = false
+        }
+        for status in retry.statuses where !(100...599).contains(status.value) {
+            diagnostics.error("\(status.value) is not an HTTP status code", at: status.location)
+            valid = false
+        }
+        let nonIdempotent = retry.nonIdempotent?.value ?? false
+        if let method, (retry.attempts?.value ?? RetryPolicySettings.defaultAttempts) > 1, !nonIdempotent {
+            diagnostics.error(
+                "\(method) is not idempotent: sending it again could repeat its effect. Add 'nonIdempotent: true' to 'retry:' if the server makes repeats safe",
+                at: retry.location
+            )
+            valid = false
+        }
+        guard valid else { return nil }
+        return RetryDescription(
+            isNone: false, attempts: retry.attempts?.value ?? RetryPolicySettings.defaultAttempts,
+            delaySeconds: retry.delay?.value, maxDelaySeconds: retry.maxDelay?.value,
+            statuses: retry.statuses.isEmpty ? nil : retry.statuses.map(\.value), nonIdempotent: nonIdempotent
+        )
+    }
+
+    private mutating func describeRateLimit(_ limit: RateLimitDeclaration) -> RateLimitDescription? {
+        var valid = true
+        if limit.calls.value < 1 {
+            diagnostics.error("calls must be at least 1, found \(limit.calls.value)", at: limit.calls.location)
+            valid = false
+        }
+        if limit.per.value <= 0 {
+            diagnostics.error("per must be a positive number of seconds, found \(limit.per.value)", at: limit.per.location)
+            valid = false
+        }
+        guard valid else { return nil }
+        return RateLimitDescription(calls: limit.calls.value, perSeconds: limit.per.value, scope: limit.scope?.value, behavior: limit.behavior?.value)
+    }
+
+    private mutating func describeSample(_ sample: SampleDeclaration) -> SampleDescription? {
+        if let status = sample.status, !(100...599).contains(status.value) {
+            diagnostics.error("\(status.value) is not an HTTP status code", at: status.location)
+            return nil
+        }
+        if let delay = sample.delay, delay.value < 0 {
+            diagnostics.error("a sample delay cannot be negative, found \(delay.value)", at: delay.location)
+            return nil
+        }
+        return SampleDescription(status: sample.status?.value ?? 200, json: sample.body?.value, delaySeconds: sample.delay?.value)
     }
 
     // MARK: Checks shared by every kind

@@ -3,12 +3,15 @@ enum APIFileReader {
     static let fileKeys = ["types", "apis"]
     static let modelKeys = ["description", "fields", "enum"]
     static let fieldKeys = ["type", "json", "description"]
-    static let commonAPIKeys = ["kind", "description", "baseURL", "parameters", "response", "headers", "timeout", "frequency"]
+    static let commonAPIKeys = [
+        "kind", "description", "baseURL", "parameters", "response", "headers", "timeout", "frequency",
+        "retry", "rateLimit", "significantHeaders", "tags", "sample",
+    ]
 
     /// The keys an API of each kind may have, in the order messages list them.
     static func apiKeys(for kind: APIKind?) -> [String] {
         switch kind {
-        case .rest: return ["kind", "description", "method", "path", "baseURL", "parameters", "body", "response", "headers", "timeout", "frequency"]
+        case .rest: return ["kind", "description", "method", "path", "baseURL", "parameters", "body", "response", "headers", "timeout", "frequency", "retry", "rateLimit", "significantHeaders", "tags", "sample"]
         case .jsonrpc: return commonAPIKeys + ["url", "method", "params", "notification", "envelope"]
         case .rpc: return commonAPIKeys + ["url", "method", "params", "notification", "envelope", "delegate"]
         case nil: return commonAPIKeys + ["method", "path", "body", "url", "params", "notification", "envelope", "delegate"]
@@ -125,11 +128,17 @@ enum APIFileReader {
         let timeout = mapping["timeout"]?.seconds("timeout", into: &diagnostics)
         let frequency = mapping["frequency"]?.keyword(FrequencyPolicy.self, "frequency policy", into: &diagnostics)
         let baseURL = mapping["baseURL"]?.string("baseURL", into: &diagnostics)
+        let retry = mapping["retry"].flatMap { PolicyReader.retry($0, into: &diagnostics) }
+        let rateLimit = mapping["rateLimit"].flatMap { PolicyReader.rateLimit($0, into: &diagnostics) }
+        let significantHeaders = mapping["significantHeaders"].map { PolicyReader.strings($0, "significantHeaders", into: &diagnostics) } ?? []
+        let tags = mapping["tags"].map { PolicyReader.strings($0, "tags", into: &diagnostics) } ?? []
+        let sample = mapping["sample"].flatMap { PolicyReader.sample($0, into: &diagnostics) }
 
         guard let kind else { return nil }
         var api = APIDeclaration(
             name: entry.key, kind: kind, description: description, parameters: parameters?.declarations ?? [],
             response: response, headers: headers, timeout: timeout, frequency: frequency,
+            retry: retry, rateLimit: rateLimit, significantHeaders: significantHeaders, tags: tags, sample: sample,
             baseURL: baseURL, parametersAreListed: parameters?.listed, rest: nil, rpc: nil
         )
         switch kind.value {

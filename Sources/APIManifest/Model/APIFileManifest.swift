@@ -44,6 +44,11 @@ public struct APIDeclaration: Sendable {
     public var headers: [Header]
     public var timeout: Located<Double>?
     public var frequency: Located<FrequencyPolicy>?
+    public var retry: RetryDeclaration?
+    public var rateLimit: RateLimitDeclaration?
+    public var significantHeaders: [Located<String>]
+    public var tags: [Located<String>]
+    public var sample: SampleDeclaration?
     public var baseURL: Located<String>?
     /// Whether `parameters:` was written as a list (order explicit) rather than a mapping.
     public var parametersAreListed: Located<Bool>?

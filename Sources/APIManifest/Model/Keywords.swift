@@ -39,4 +39,16 @@ public enum FrequencyPolicy: String, ManifestKeyword {
     case allow
     /// Fail the new call at once with a duplicate-request error.
     case reject
+    /// Let the new call share the outcome of the one in flight.
+    case coalesce
+}
+
+/// What a rate limit counts calls by.
+public enum RateLimitScope: String, ManifestKeyword {
+    case api, host
+}
+
+/// What a call over its rate limit does.
+public enum RateLimitBehavior: String, ManifestKeyword {
+    case wait, fail
 }

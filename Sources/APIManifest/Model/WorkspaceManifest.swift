@@ -23,6 +23,8 @@ public struct WorkspaceManifest: Sendable {
         public var headers: [Header] = []
         public var maxConnectionsPerHost: Located<Int>?
         public var frequency: Located<FrequencyPolicy>?
+        public var retry: RetryDeclaration?
+        public var rateLimit: RateLimitDeclaration?
 
         public init() {}
     }
@@ -32,4 +34,33 @@ public struct WorkspaceManifest: Sendable {
 public struct Header: Sendable, Hashable {
     public var name: Located<String>
     public var value: Located<String>
+}
+
+/// `retry:`: how failed calls are sent again. `retry: none` turns retries off.
+public struct RetryDeclaration: Sendable {
+    public var location: SourceLocation
+    public var isNone: Bool
+    public var attempts: Located<Int>?
+    public var delay: Located<Double>?
+    public var maxDelay: Located<Double>?
+    public var statuses: [Located<Int>]
+    public var nonIdempotent: Located<Bool>?
+}
+
+/// `rateLimit:`: at most `calls` calls every `per` seconds.
+public struct RateLimitDeclaration: Sendable {
+    public var location: SourceLocation
+    public var calls: Located<Int>
+    public var per: Located<Double>
+    public var scope: Located<RateLimitScope>?
+    public var behavior: Located<RateLimitBehavior>?
+}
+
+/// `sample:`: what the API answers when the manager answers from samples.
+public struct SampleDeclaration: Sendable {
+    public var location: SourceLocation
+    public var status: Located<Int>?
+    /// The body as JSON text.
+    public var body: Located<String>?
+    public var delay: Located<Double>?
 }

@@ -110,6 +110,40 @@ public enum ManifestSchema {
                 ["type": "object", "minProperties": 1, "additionalProperties": ["type": "string"]],
             ]]
         case "method": schema = ["type": "string", "minLength": 1]
+        case "significantHeaders", "tags": schema = ["type": "array", "items": ["type": "string"]]
+        case "retry":
+            schema = ["oneOf": [
+                ["const": "none"],
+                [
+                    "type": "object", "additionalProperties": false,
+                    "properties": [
+                        "attempts": ["type": "integer", "minimum": 1, "maximum": 10],
+                        "delay": ["type": "number", "minimum": 0],
+                        "maxDelay": ["type": "number", "minimum": 0],
+                        "statuses": ["type": "array", "items": ["type": "integer", "minimum": 100, "maximum": 599]],
+                        "nonIdempotent": ["type": "boolean"],
+                    ],
+                ],
+            ]]
+        case "rateLimit":
+            schema = [
+                "type": "object", "additionalProperties": false, "required": ["calls", "per"],
+                "properties": [
+                    "calls": ["type": "integer", "minimum": 1],
+                    "per": ["type": "number", "exclusiveMinimum": 0],
+                    "scope": keywords(RateLimitScope.self),
+                    "when": keywords(RateLimitBehavior.self),
+                ],
+            ]
+        case "sample":
+            schema = [
+                "type": "object", "additionalProperties": false,
+                "properties": [
+                    "status": ["type": "integer", "minimum": 100, "maximum": 599],
+                    "body": [:] as [String: Any],
+                    "delay": ["type": "number", "minimum": 0],
+                ],
+            ]
         default: schema = ["type": "string"]
         }
         if let text = help[key] { schema["description"] = text }
@@ -132,7 +166,12 @@ public enum ManifestSchema {
         "timeout": "Seconds; decimals allowed.",
         "headers": "Headers sent with every call.",
         "maxConnectionsPerHost": "Connections one session opens to a host at most.",
-        "frequency": "What to do with a call identical to one in flight: allow or reject.",
+        "frequency": "What to do with a call identical to one in flight: allow, reject or coalesce (share its result).",
+        "retry": "Retries: none, or { attempts, delay, maxDelay, statuses, nonIdempotent }.",
+        "rateLimit": "At most `calls` calls every `per` seconds, per api or host; wait (default) or fail.",
+        "significantHeaders": "Headers whose values make two calls different for the frequency policy.",
+        "tags": "Groups for APIManager.cancel(tag:).",
+        "sample": "What the API answers when the manager answers from samples: { status, body, delay }.",
         "types": "Models (fields:) and string enums (enum:).",
         "apis": "APIs by name; each becomes <prefix><Name>API.",
         "api": "A REST API (default), a JSON-RPC 2.0 API (kind: jsonrpc) or an API of a custom protocol (kind: rpc).",

@@ -24,6 +24,15 @@ extension YAMLNode {
         return Located(value, at: location)
     }
 
+    /// Any finite number, negative ones included (the validator decides what range makes sense).
+    public func number(_ what: String, into diagnostics: inout Diagnostics) -> Located<Double>? {
+        guard let text = scalarText, let value = Double(text), value.isFinite else {
+            diagnostics.error("\(what) must be a number, found \(describedValue)", at: location)
+            return nil
+        }
+        return Located(value, at: location)
+    }
+
     /// A number of seconds: a whole or decimal number, greater than zero.
     public func seconds(_ what: String, into diagnostics: inout Diagnostics) -> Located<Double>? {
         guard let text = scalarText, let value = Double(text), value.isFinite else {

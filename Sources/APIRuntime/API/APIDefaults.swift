@@ -4,17 +4,21 @@ public struct APIDefaults: Sendable {
     public var timeout: Duration
     public var headers: [(name: String, value: String)]
     public var maxConnectionsPerHost: Int
-    public var frequency: FrequencyPolicy
+    /// What to do with a call identical to one in flight; nil leaves it to the manager's configuration.
+    public var frequency: FrequencyPolicy?
     /// How failed calls are retried; nil leaves it to the manager's configuration.
     public var retry: RetryPolicy?
+    /// How often calls may be made; nil leaves it to the manager's configuration.
+    public var rateLimit: RateLimit?
 
     public init(
         baseURL: String? = nil,
         timeout: Duration = .seconds(60),
         headers: [(name: String, value: String)] = [],
         maxConnectionsPerHost: Int = 5,
-        frequency: FrequencyPolicy = .allow,
-        retry: RetryPolicy? = nil
+        frequency: FrequencyPolicy? = nil,
+        retry: RetryPolicy? = nil,
+        rateLimit: RateLimit? = nil
     ) {
         self.baseURL = baseURL
         self.timeout = timeout
@@ -22,6 +26,7 @@ public struct APIDefaults: Sendable {
         self.maxConnectionsPerHost = maxConnectionsPerHost
         self.frequency = frequency
         self.retry = retry
+        self.rateLimit = rateLimit
     }
 }
 
@@ -31,4 +36,36 @@ public enum FrequencyPolicy: String, Sendable {
     case allow
     /// Fail the new call at once with `APIError.Reason.duplicateRequest`.
     case reject
+    /// Let the new call wait for the one in flight and share its result.
+    case coalesce
+}
+
+/// At most `calls` calls every `interval` (a token bucket: bursts up to `calls`, refilled
+/// evenly), counted per API or per host; a call over the limit waits for its turn or fails.
+public struct RateLimit: Sendable, Equatable {
+    public enum Scope: String, Sendable {
+        /// One bucket per API.
+        case api
+        /// One bucket per scheme, host and port, shared by every API calling it.
+        case host
+    }
+
+    public enum Behavior: String, Sendable {
+        /// Wait for a token (within the call's timeout).
+        case wait
+        /// Fail at once with `APIError.Reason.rateLimited`.
+        case fail
+    }
+
+    public var calls: Int
+    public var interval: Duration
+    public var scope: Scope
+    public var behavior: Behavior
+
+    public init(calls: Int, per interval: Duration, scope: Scope = .api, behavior: Behavior = .wait) {
+        self.calls = max(1, calls)
+        self.interval = interval
+        self.scope = scope
+        self.behavior = behavior
+    }
 }

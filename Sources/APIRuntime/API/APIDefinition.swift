@@ -15,6 +15,14 @@ public struct APIDefinition: Sendable {
     public var frequency: FrequencyPolicy?
     /// How failed calls are retried; nil falls back to the workspace's, then the manager's.
     public var retry: RetryPolicy?
+    /// How often calls may be made; nil falls back to the workspace's, then the manager's.
+    public var rateLimit: RateLimit?
+    /// Headers whose values make two calls different for the frequency policy (a user id, say).
+    public var significantHeaders: [String]
+    /// Groups to cancel together: `APIManager.cancel(tag:)`.
+    public var tags: [String]
+    /// What the API answers when the manager answers from samples instead of the network.
+    public var sample: StubResponse?
     /// The remote method of an RPC API (JSON-RPC or a custom protocol); nil for REST.
     public var rpc: RPCMethod?
     public var defaults: APIDefaults
@@ -28,6 +36,10 @@ public struct APIDefinition: Sendable {
         timeout: Duration? = nil,
         frequency: FrequencyPolicy? = nil,
         retry: RetryPolicy? = nil,
+        rateLimit: RateLimit? = nil,
+        significantHeaders: [String] = [],
+        tags: [String] = [],
+        sample: StubResponse? = nil,
         rpc: RPCMethod? = nil,
         defaults: APIDefaults
     ) {
@@ -39,6 +51,10 @@ public struct APIDefinition: Sendable {
         self.timeout = timeout
         self.frequency = frequency
         self.retry = retry
+        self.rateLimit = rateLimit
+        self.significantHeaders = significantHeaders
+        self.tags = tags
+        self.sample = sample
         self.rpc = rpc
         self.defaults = defaults
     }

@@ -21,6 +21,7 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
         var baseURL: String?
         var headers: [(name: String, value: String)] = []
         var timeout: Duration?
+        var tags: Set<String> = []
         var running: [UInt64: Task<Response, any Error>] = [:]
         var nextCallID: UInt64 = 0
     }
@@ -66,6 +67,12 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
         set { state.withLockedValue { $0.timeout = newValue } }
     }
 
+    /// Tags of this call, added to the manifest's `tags:`; `APIManager.cancel(tag:)` cancels by them.
+    public var tags: Set<String> {
+        get { state.withLockedValue { $0.tags } }
+        set { state.withLockedValue { $0.tags = newValue } }
+    }
+
     /// Sets `manager` and returns the instance, for one-line calls in tests.
     @discardableResult
     public func using(_ manager: APIManager) -> Self {
@@ -79,14 +86,18 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
     /// wire request; so does `cancel()`.
     @discardableResult
     public func start() async throws(APIError) -> Response {
-        let manager = self.manager
+        let (manager, tags) = state.withLockedValue { ($0.manager, $0.tags.union(definition.tags)) }
         let task = Task { () async throws -> Response in try await manager.perform(self) }
         let id = state.withLockedValue { state in
             defer { state.nextCallID += 1 }
             state.running[state.nextCallID] = task
             return state.nextCallID
         }
-        defer { _ = state.withLockedValue { $0.running.removeValue(forKey: id) } }
+        let registration = manager.running.add(tags: tags) { task.cancel() }
+        defer {
+            manager.running.remove(registration)
+            _ = state.withLockedValue { $0.running.removeValue(forKey: id) }
+        }
         do {
             return try await withTaskCancellationHandler {
                 try await task.value

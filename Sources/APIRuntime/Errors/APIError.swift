@@ -29,6 +29,8 @@ public struct APIError: Error, CustomStringConvertible {
         case timeout(Duration)
         /// The server refused the credentials, and refreshing them did not help.
         case unauthorized(message: String)
+        /// The API's rate limit was reached and its behaviour is `fail`.
+        case rateLimited(message: String)
     }
 
     public init(api: String, reason: Reason, underlying: (any Error)? = nil) {
@@ -63,6 +65,8 @@ extension APIError.Reason: CustomStringConvertible {
             return "timed out after \(duration)"
         case .unauthorized(let message):
             return "unauthorized: \(message)"
+        case .rateLimited(let message):
+            return "rate limited: \(message)"
         }
     }
 

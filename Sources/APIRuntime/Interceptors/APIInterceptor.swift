@@ -40,29 +40,29 @@ public struct APICallContext: Sendable {
     }
 }
 
-/// Runs `interceptors` in order, the first outermost, around `transport`.
+/// Runs `interceptors` in order, the first outermost, around `send`.
 struct InterceptorChain: Sendable {
     let interceptors: [any APIInterceptor]
 
     func run(
         _ request: APIRequest,
         context: APICallContext,
-        transport: any HTTPTransport
+        send: (APIRequest) async throws(APIError) -> APIResponse
     ) async throws(APIError) -> APIResponse {
-        try await run(request, context: context, from: interceptors[...], transport: transport)
+        try await run(request, context: context, from: interceptors[...], send: send)
     }
 
     private func run(
         _ request: APIRequest,
         context: APICallContext,
         from remaining: ArraySlice<any APIInterceptor>,
-        transport: any HTTPTransport
+        send: (APIRequest) async throws(APIError) -> APIResponse
     ) async throws(APIError) -> APIResponse {
         guard let interceptor = remaining.first else {
-            return try await transport.send(request)
+            return try await send(request)
         }
         return try await interceptor.intercept(request, context: context) { (next: APIRequest) async throws(APIError) -> APIResponse in
-            try await run(next, context: context, from: remaining.dropFirst(), transport: transport)
+            try await run(next, context: context, from: remaining.dropFirst(), send: send)
         }
     }
 }

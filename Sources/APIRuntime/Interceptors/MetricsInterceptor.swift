@@ -48,6 +48,7 @@ extension APIError.Reason {
         case .cancelled: "cancelled"
         case .timeout: "timeout"
         case .unauthorized: "unauthorized"
+        case .rateLimited: "rate_limited"
         }
     }
 }

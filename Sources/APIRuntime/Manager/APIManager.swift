@@ -3,12 +3,16 @@ import NIOConcurrencyHelpers
 
 /// Sends every API. One `shared` instance serves an app; tests make their own and shut them down.
 ///
-/// The manager keeps one session (an HTTP client with its own connection pool) per base URL,
-/// applies each API's frequency policy, and runs the protocol's `rpcDelegate` around the transport.
+/// For each call, in order: the frequency policy (allow, reject or coalesce identical calls in
+/// flight), then attempt after attempt as the retry policy allows, each one through the rate
+/// limit and the global interceptors to the session of its base URL (or to a stub).
 public final class APIManager: Sendable {
     public struct Configuration: Sendable {
         /// Overrides the workspace's `maxConnectionsPerHost` for every session this manager creates.
         public var maxConnectionsPerHost: Int?
+        /// The most sessions (HTTP clients) kept open; the least recently used one closes first,
+        /// once its calls in flight have finished.
+        public var maxSessions = 64
         /// The message of the error a call gets when the `reject` policy refuses it.
         public var duplicateRequestMessage = "an identical request is already in flight"
         /// Base URLs to use instead of the ones the manifests declare, keyed by the declared URL:
@@ -23,8 +27,14 @@ public final class APIManager: Sendable {
         public var transportFactory: (@Sendable (SessionKey, SessionSettings) -> any HTTPTransport)?
         /// Run around every call of every kind, the first outermost (logging, auth, metrics…).
         public var interceptors: [any APIInterceptor] = []
-        /// Retries for APIs whose manifest (API or workspace) sets none.
+        /// For APIs whose manifest (API or workspace) sets none.
+        public var frequency: FrequencyPolicy = .allow
+        /// For APIs whose manifest (API or workspace) sets none.
         public var retry: RetryPolicy = .none
+        /// For APIs whose manifest (API or workspace) sets none; nil means no limit.
+        public var rateLimit: RateLimit?
+        /// Canned answers instead of the network, for tests and previews.
+        public var stubs: StubSet?
 
         public init() {}
     }
@@ -35,22 +45,33 @@ public final class APIManager: Sendable {
     public let configuration: Configuration
     private let sessions: SessionCache
     private let inFlight = InFlightRequests()
+    private let rateLimiter = RateLimiter()
+    let running = RunningCalls()
     private let requestIDs = NIOLockedValueBox(0)
     private let chain: InterceptorChain
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.chain = InterceptorChain(interceptors: configuration.interceptors)
-        self.sessions = SessionCache(factory: configuration.transportFactory ?? { [configuration] _, settings in
+        self.sessions = SessionCache(capacity: configuration.maxSessions, factory: configuration.transportFactory ?? { [configuration] _, settings in
             AsyncHTTPClientTransport(settings: settings, configuration: configuration)
         })
     }
 
-    /// The number of sessions (base URLs) this manager holds open.
+    /// The number of sessions this manager holds open.
     public var sessionCount: Int { sessions.count }
 
-    /// The number of calls under the `reject` policy that are on the wire right now.
+    /// The number of calls under the `reject` or `coalesce` policy that are on the wire right now.
     public var inFlightCount: Int { inFlight.count }
+
+    /// Cancels every running call tagged `tag` (by its manifest's `tags:` or its instance's
+    /// `tags`); returns how many were cancelled.
+    @discardableResult
+    public func cancel(tag: String) -> Int { running.cancel(tag: tag) }
+
+    /// Cancels every running call; returns how many were cancelled.
+    @discardableResult
+    public func cancelAll() -> Int { running.cancel(tag: nil) }
 
     /// Refuses new calls and closes every session once its calls in flight have finished.
     public func shutdown() async {
@@ -69,15 +90,16 @@ public final class APIManager: Sendable {
         let definition = api.definition
         let delegate = api.rpcDelegate
         var request = try api.makeRequest(for: self)
+        let kind = delegate == nil ? "rest" : delegate is JSONRPC ? "jsonrpc" : "rpc"
         // The identity of a call is what the API was asked, before a delegate adds its envelope:
         // a JSON-RPC id differs on every call and would make every call look new.
-        let identity = (definition.frequency ?? definition.defaults.frequency) == .reject ? InFlightRequests.key(for: request) : nil
+        let frequency = definition.frequency ?? definition.defaults.frequency ?? configuration.frequency
+        let identity = frequency == .allow ? nil : CallIdentity.key(for: request, definition: definition, kind: kind)
         let call = delegate.map { _ in RPCCall(definition: definition, id: definition.rpc?.isNotification == true ? nil : nextRequestID()) }
         if let delegate, let call { try delegate.wrap(&request, for: call) }
 
-        let kind = delegate == nil ? "rest" : delegate is JSONRPC ? "jsonrpc" : "rpc"
         let context = APICallContext(definition: definition, rpc: call, kind: kind, attempt: 1)
-        let response = try await execute(request, context: context, identity: identity)
+        let response = try await execute(request, context: context, identity: identity.map { ($0, frequency) })
 
         let result: Data
         if let delegate, let call, !call.isNotification {
@@ -97,29 +119,46 @@ public final class APIManager: Sendable {
         }
     }
 
-    /// Sends one wire request: through the frequency policy, then attempt after attempt (as the
-    /// retry policy allows, within the request's timeout) through the interceptors to the
-    /// session of its base URL. With an `identity` (the `reject` policy), an identical call in
-    /// flight makes this one fail at once.
-    func execute(_ request: APIRequest, context: APICallContext, identity: String?) async throws(APIError) -> APIResponse {
-        let definition = context.definition
-        guard let key = SessionKey(request) else {
-            throw APIError(api: request.api, reason: .invalidRequest(message: "'\(request.url)' has no scheme or host"))
+    /// Sends one wire request under the frequency policy: with an `identity`, an identical call
+    /// in flight makes this one fail at once (`reject`) or share that call's outcome (`coalesce`).
+    func execute(_ request: APIRequest, context: APICallContext, identity: (key: String, policy: FrequencyPolicy)?) async throws(APIError) -> APIResponse {
+        guard let identity else {
+            return try await attempts(request, context: context)
         }
-        let settings = SessionSettings(
-            maxConnectionsPerHost: configuration.maxConnectionsPerHost ?? definition.defaults.maxConnectionsPerHost
-        )
-        guard let transport = sessions.transport(for: key, settings: settings) else {
-            throw APIError(api: request.api, reason: .cancelled, underlying: ManagerShutDown())
-        }
-        if let identity {
-            guard inFlight.begin(identity) else {
-                throw APIError(api: request.api, reason: .duplicateRequest(message: configuration.duplicateRequestMessage))
+        switch inFlight.admit(identity.key, coalescing: identity.policy == .coalesce) {
+        case .rejected:
+            throw APIError(api: request.api, reason: .duplicateRequest(message: configuration.duplicateRequestMessage))
+        case .follower(let shared):
+            return try await shared.wait(api: request.api).get()
+        case .leader(let shared) where identity.policy == .reject:
+            let outcome: Result<APIResponse, APIError>
+            do {
+                outcome = .success(try await attempts(request, context: context))
+            } catch {
+                outcome = .failure(error)
             }
+            inFlight.finish(identity.key, shared, with: outcome)
+            return try outcome.get()
+        case .leader(let shared):
+            // The call runs on its own, so that cancelling the caller who started it does not
+            // cancel the others waiting for it; it stops only when every waiter has gone.
+            let work = Task { [self] in
+                let outcome: Result<APIResponse, APIError>
+                do throws(APIError) {
+                    outcome = .success(try await attempts(request, context: context))
+                } catch {
+                    outcome = .failure(error)
+                }
+                inFlight.finish(identity.key, shared, with: outcome)
+            }
+            shared.cancelWhenAbandoned(work)
+            return try await shared.wait(api: request.api).get()
         }
-        // `defer` runs on every way out: success, error, timeout and cancellation alike.
-        defer { if let identity { inFlight.end(identity) } }
+    }
 
+    /// Attempt after attempt, as the retry policy allows, within the request's timeout.
+    private func attempts(_ request: APIRequest, context: APICallContext) async throws(APIError) -> APIResponse {
+        let definition = context.definition
         let policy = definition.retry ?? definition.defaults.retry ?? configuration.retry
         let retries = policy.allows(definition)
         let clock = ContinuousClock()
@@ -127,20 +166,7 @@ public final class APIManager: Sendable {
         var context = context
         var random = SystemRandomNumberGenerator()
         while true {
-            var attempt = request
-            attempt.timeout = deadline - clock.now
-            guard attempt.timeout > .zero else {
-                throw APIError(api: request.api, reason: .timeout(request.timeout))
-            }
-            let outcome: Result<APIResponse, APIError>
-            do {
-                outcome = .success(try await chain.run(attempt, context: context, transport: transport))
-            } catch where error.reason == .timeout(attempt.timeout) {
-                // The attempt ran out of what was left of the call's time: the call timed out.
-                outcome = .failure(APIError(api: error.api, reason: .timeout(request.timeout), underlying: error.underlying))
-            } catch {
-                outcome = .failure(error)
-            }
+            let outcome = await attempt(request, context: context, deadline: deadline)
             guard retries, context.attempt < policy.maxAttempts, policy.isRetryable(outcome) else {
                 return try outcome.get()
             }
@@ -153,6 +179,55 @@ public final class APIManager: Sendable {
             }
             context.attempt += 1
         }
+    }
+
+    /// One attempt: the rate limit, then the interceptors, then a stub or the session's transport.
+    private func attempt(_ request: APIRequest, context: APICallContext, deadline: ContinuousClock.Instant) async -> Result<APIResponse, APIError> {
+        var attempt = request
+        attempt.timeout = deadline - ContinuousClock.now
+        do throws(APIError) {
+            guard attempt.timeout > .zero else {
+                throw APIError(api: request.api, reason: .timeout(request.timeout))
+            }
+            let definition = context.definition
+            if let limit = definition.rateLimit ?? definition.defaults.rateLimit ?? configuration.rateLimit {
+                let key = limit.scope == .api ? "api:" + definition.name : "host:" + (SessionKey(request)?.description ?? "")
+                try await rateLimiter.acquire(limit, key: key, api: request.api, deadline: deadline)
+            }
+            return .success(try await chain.run(attempt, context: context) { (wire: APIRequest) async throws(APIError) -> APIResponse in
+                try await self.send(wire, definition: definition)
+            })
+        } catch where error.reason == .timeout(attempt.timeout) {
+            // The attempt ran out of what was left of the call's time: the call timed out.
+            return .failure(APIError(api: error.api, reason: .timeout(request.timeout), underlying: error.underlying))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The end of the chain: a stub when one is set for the API, else the session's transport.
+    private func send(_ request: APIRequest, definition: APIDefinition) async throws(APIError) -> APIResponse {
+        if let stub = configuration.stubs?.stub(for: request, definition: definition) {
+            if stub.delay > .zero {
+                do {
+                    try await Task.sleep(for: stub.delay)
+                } catch {
+                    throw APIError(api: request.api, reason: .cancelled, underlying: error)
+                }
+            }
+            return stub.response()
+        }
+        guard let key = SessionKey(request) else {
+            throw APIError(api: request.api, reason: .invalidRequest(message: "'\(request.url)' has no scheme or host"))
+        }
+        let settings = SessionSettings(
+            maxConnectionsPerHost: configuration.maxConnectionsPerHost ?? definition.defaults.maxConnectionsPerHost
+        )
+        guard let lease = sessions.acquire(key, settings: settings) else {
+            throw APIError(api: request.api, reason: .cancelled, underlying: ManagerShutDown())
+        }
+        defer { sessions.release(lease) }
+        return try await lease.transport.send(request)
     }
 }
 

@@ -1,28 +1,101 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// The calls on the wire right now, by identity, for the `reject` frequency policy.
+/// The calls on the wire right now under the `reject` and `coalesce` policies, by identity.
 ///
-/// The key is the whole request identity as text (API, method, URL, body), never a hash of it, so
-/// two different calls can never be mistaken for each other. Entries live in a plain dictionary,
-/// not an evictable cache: an entry leaves only when its call ends, whatever the outcome.
+/// Entries live in a plain dictionary, not an evictable cache: an entry leaves only when its
+/// call ends, whatever the outcome (success, error, timeout, cancellation).
 final class InFlightRequests: Sendable {
-    private let keys = NIOLockedValueBox<Set<String>>([])
+    private let calls = NIOLockedValueBox<[String: SharedCall]>([:])
 
-    static func key(for request: APIRequest) -> String {
-        var key = "\(request.api)\n\(request.method.rawValue)\n\(request.url.absoluteString)\n"
-        if let body = request.body { key += body.base64EncodedString() }
-        return key
+    enum Admission {
+        /// No identical call is in flight: this one goes out, and `finish` must follow.
+        case leader(SharedCall)
+        /// An identical call is in flight (and the policy coalesces): wait for its outcome.
+        case follower(SharedCall)
+        /// An identical call is in flight (and the policy rejects).
+        case rejected
     }
 
-    /// Registers a call; false when an identical one is already in flight.
-    func begin(_ key: String) -> Bool {
-        keys.withLockedValue { $0.insert(key).inserted }
+    func admit(_ identity: String, coalescing: Bool) -> Admission {
+        calls.withLockedValue { calls in
+            if let existing = calls[identity] {
+                return coalescing ? .follower(existing) : .rejected
+            }
+            let call = SharedCall()
+            calls[identity] = call
+            return .leader(call)
+        }
     }
 
-    func end(_ key: String) {
-        _ = keys.withLockedValue { $0.remove(key) }
+    /// Ends the leader's call: its outcome goes to every follower, and the entry leaves.
+    func finish(_ identity: String, _ call: SharedCall, with outcome: Result<APIResponse, APIError>) {
+        calls.withLockedValue { calls in
+            if calls[identity] === call { calls[identity] = nil }
+        }
+        call.complete(with: outcome)
     }
 
-    var count: Int { keys.withLockedValue { $0.count } }
+    var count: Int { calls.withLockedValue { $0.count } }
+}
+
+/// One call's outcome, awaited by any number of followers; a follower that is cancelled stops
+/// waiting without disturbing the others or the call itself.
+final class SharedCall: Sendable {
+    private struct State {
+        var outcome: Result<APIResponse, APIError>?
+        var waiters: [UInt64: CheckedContinuation<Result<APIResponse, APIError>, Never>] = [:]
+        var nextWaiter: UInt64 = 0
+        /// Waiters that have arrived and not left; the work stops when it drops to zero.
+        var present = 0
+        var work: Task<Void, Never>?
+    }
+
+    /// Guards the outcome and the waiting followers.
+    private let state = NIOLockedValueBox(State())
+
+    func complete(with outcome: Result<APIResponse, APIError>) {
+        let waiters = state.withLockedValue { state in
+            state.outcome = outcome
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume(returning: outcome) }
+    }
+
+    /// Cancels `work` once every waiter has been cancelled: nobody wants its outcome any more.
+    func cancelWhenAbandoned(_ work: Task<Void, Never>) {
+        let abandoned = state.withLockedValue { state in
+            state.work = work
+            return state.present == 0 && state.outcome == nil && state.nextWaiter > 0
+        }
+        if abandoned { work.cancel() }
+    }
+
+    func wait(api: String) async -> Result<APIResponse, APIError> {
+        let id = state.withLockedValue { state in
+            defer { state.nextWaiter += 1 }
+            state.present += 1
+            return state.nextWaiter
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let immediate: Result<APIResponse, APIError>? = state.withLockedValue { state in
+                    if let outcome = state.outcome { return outcome }
+                    if Task.isCancelled { return .failure(APIError(api: api, reason: .cancelled)) }
+                    state.waiters[id] = continuation
+                    return nil
+                }
+                if let immediate { continuation.resume(returning: immediate) }
+            }
+        } onCancel: {
+            let (waiter, abandonedWork) = state.withLockedValue { state in
+                state.present -= 1
+                let abandoned = state.present == 0 && state.outcome == nil ? state.work : nil
+                return (state.waiters.removeValue(forKey: id), abandoned)
+            }
+            waiter?.resume(returning: .failure(APIError(api: api, reason: .cancelled)))
+            abandonedWork?.cancel()
+        }
+    }
 }

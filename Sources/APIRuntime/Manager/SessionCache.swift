@@ -1,41 +1,100 @@
 import NIOConcurrencyHelpers
 
-/// One transport per session key (scheme, host, port), created on first use and kept until shutdown.
+/// One transport per session key (scheme, host, port), created on first use. At most `capacity`
+/// stay open: past that the least recently used is dropped from the cache and shut down as soon
+/// as its calls in flight have finished, never in the middle of one.
 final class SessionCache: Sendable {
     typealias Factory = @Sendable (SessionKey, SessionSettings) -> any HTTPTransport
 
+    /// A session lent to one call, given back with `release`.
+    struct Lease: Sendable {
+        let key: SessionKey
+        let transport: any HTTPTransport
+        let generation: UInt64
+    }
+
+    private struct Session {
+        var transport: any HTTPTransport
+        var generation: UInt64
+        var inFlight = 0
+        var lastUsed: UInt64
+    }
+
     private struct State {
-        var sessions: [SessionKey: any HTTPTransport] = [:]
+        var sessions: [SessionKey: Session] = [:]
+        /// Evicted sessions still finishing calls, by generation.
+        var closing: [UInt64: Session] = [:]
+        var clock: UInt64 = 0
         var isShutDown = false
     }
 
+    private let capacity: Int
     private let factory: Factory
+    /// Guards every session, open or closing.
     private let state = NIOLockedValueBox(State())
 
-    init(factory: @escaping Factory) {
+    init(capacity: Int, factory: @escaping Factory) {
+        self.capacity = max(1, capacity)
         self.factory = factory
     }
 
-    /// The session for `key`, created with `settings` if there is none yet; nil once shut down.
-    func transport(for key: SessionKey, settings: SessionSettings) -> (any HTTPTransport)? {
-        state.withLockedValue { state in
-            guard !state.isShutDown else { return nil }
-            if let existing = state.sessions[key] { return existing }
+    /// The session for `key`, created with `settings` if there is none; nil once shut down.
+    func acquire(_ key: SessionKey, settings: SessionSettings) -> Lease? {
+        let (lease, evicted): (Lease?, (any HTTPTransport)?) = state.withLockedValue { state in
+            guard !state.isShutDown else { return (nil, nil) }
+            state.clock += 1
+            if var session = state.sessions[key] {
+                session.inFlight += 1
+                session.lastUsed = state.clock
+                state.sessions[key] = session
+                return (Lease(key: key, transport: session.transport, generation: session.generation), nil)
+            }
             // Creating a transport does no I/O, so doing it under the lock is cheap and never races.
-            let transport = factory(key, settings)
-            state.sessions[key] = transport
-            return transport
+            let session = Session(transport: factory(key, settings), generation: state.clock, inFlight: 1, lastUsed: state.clock)
+            state.sessions[key] = session
+            var idle: (any HTTPTransport)?
+            if state.sessions.count > capacity, let (oldest, victim) = state.sessions.filter({ $0.key != key }).min(by: { $0.value.lastUsed < $1.value.lastUsed }) {
+                state.sessions[oldest] = nil
+                if victim.inFlight == 0 { idle = victim.transport } else { state.closing[victim.generation] = victim }
+            }
+            return (Lease(key: key, transport: session.transport, generation: session.generation), idle)
         }
+        if let evicted { Task { await evicted.shutdown() } }
+        return lease
     }
 
+    /// Gives a session back; an evicted one shuts down when its last call has given it back.
+    func release(_ lease: Lease) {
+        let finished: (any HTTPTransport)? = state.withLockedValue { state in
+            if var session = state.sessions[lease.key], session.generation == lease.generation {
+                session.inFlight -= 1
+                state.sessions[lease.key] = session
+                return nil
+            }
+            guard var session = state.closing[lease.generation] else { return nil }
+            session.inFlight -= 1
+            if session.inFlight > 0 {
+                state.closing[lease.generation] = session
+                return nil
+            }
+            state.closing[lease.generation] = nil
+            return session.transport
+        }
+        if let finished { Task { await finished.shutdown() } }
+    }
+
+    /// Sessions open for new calls.
     var count: Int { state.withLockedValue { $0.sessions.count } }
 
     /// Stops handing out sessions and shuts every one down after its calls in flight finish.
     func shutdown() async {
         let sessions = state.withLockedValue { state in
             state.isShutDown = true
-            defer { state.sessions = [:] }
-            return Array(state.sessions.values)
+            defer {
+                state.sessions = [:]
+                state.closing = [:]
+            }
+            return state.sessions.values.map(\.transport) + state.closing.values.map(\.transport)
         }
         await withTaskGroup(of: Void.self) { group in
             for session in sessions {

@@ -12,6 +12,6 @@ extension APIDefaults {
             (name: "User-Agent", value: "ExampleClient/1.0"),
         ],
         maxConnectionsPerHost: 5,
-        frequency: .allow
+        frequency: .allow,
     )
 }

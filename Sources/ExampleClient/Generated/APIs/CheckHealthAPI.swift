@@ -2,7 +2,7 @@
 
 import APIRuntime
 
-/// Answers 200 when the service is up.
+/// Answers 200 when the service is up; polled at most five times a second.
 ///
 /// `HEAD /health`
 public final class CheckHealthAPI: BaseAPI<CheckHealthAPI.Parameters, NoContent>, @unchecked Sendable {
@@ -13,6 +13,7 @@ public final class CheckHealthAPI: BaseAPI<CheckHealthAPI.Parameters, NoContent>
         name: "CheckHealth",
         method: .head,
         path: "/health",
+        rateLimit: RateLimit(calls: 5, per: .seconds(1), behavior: .fail),
         defaults: .workspace
     )
 

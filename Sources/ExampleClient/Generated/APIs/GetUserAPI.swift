@@ -15,6 +15,9 @@ public final class GetUserAPI: BaseAPI<GetUserAPI.Parameters, User>, @unchecked 
         name: "GetUser",
         method: .get,
         path: "/users/{id}",
+        retry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(100)),
+        tags: ["users"],
+        sample: StubResponse(status: 200, json: "{\"created_at\":\"2024-01-01T00:00:00Z\",\"id\":7,\"name\":\"Sample User\",\"role\":\"member\",\"tags\":[\"preview\"]}"),
         defaults: .workspace
     )
 

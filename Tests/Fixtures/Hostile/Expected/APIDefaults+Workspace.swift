@@ -9,6 +9,5 @@ extension APIDefaults {
         headers: [
             (name: "X-Default", value: "*/ \"\"\" \\(boom) #\"raw\"#"),
         ],
-        frequency: .allow
     )
 }

@@ -7,6 +7,6 @@ extension APIDefaults {
     static let workspace = APIDefaults(
         baseURL: "https://reference.example.com/api/",
         timeout: .milliseconds(12500),
-        frequency: .reject
+        frequency: .reject,
     )
 }

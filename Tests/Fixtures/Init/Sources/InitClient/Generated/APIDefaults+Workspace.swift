@@ -10,6 +10,5 @@ extension APIDefaults {
         headers: [
             (name: "Accept", value: "application/json"),
         ],
-        frequency: .allow
     )
 }

@@ -1,0 +1,28 @@
+import Foundation
+
+/// What makes two calls "the same call" for the frequency policy: the API and its kind, the HTTP
+/// method, the URL with its query items in a canonical order, the RPC method, the parameters
+/// (JSON bodies are encoded with sorted keys, so key order never matters), and the headers the
+/// API marks as significant.
+///
+/// The identity is the full canonical text, each part length-prefixed, never a hash of it: two
+/// different calls cannot share an identity (DRDNetworking's hash of long strings could).
+enum CallIdentity {
+    static func key(for request: APIRequest, definition: APIDefinition, kind: String) -> String {
+        var parts: [String] = [kind, request.api, request.method.rawValue]
+        if var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false) {
+            let items = (components.percentEncodedQueryItems ?? []).sorted { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }
+            components.percentEncodedQueryItems = items.isEmpty ? nil : items
+            parts.append(components.string ?? request.url.absoluteString)
+        } else {
+            parts.append(request.url.absoluteString)
+        }
+        parts.append(definition.rpc?.name ?? "")
+        parts.append(request.body.map { String(decoding: $0, as: UTF8.self) } ?? "")
+        for name in definition.significantHeaders.map({ $0.lowercased() }).sorted() {
+            let value = request.headerFields.first { $0.name.canonicalName == name }?.value ?? ""
+            parts.append(name + ":" + value)
+        }
+        return parts.map { "\($0.utf8.count):\($0)" }.joined()
+    }
+}
