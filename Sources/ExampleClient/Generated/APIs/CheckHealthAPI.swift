@@ -2,7 +2,7 @@
 
 import APIRuntime
 
-/// Answers 200 when the service is up; polled at most five times a second.
+/// Answers 200 when the service is up; polled at most five times a minute.
 ///
 /// `HEAD /health`
 public final class CheckHealthAPI: BaseAPI<CheckHealthAPI.Parameters, NoContent>, @unchecked Sendable {
@@ -13,7 +13,7 @@ public final class CheckHealthAPI: BaseAPI<CheckHealthAPI.Parameters, NoContent>
         name: "CheckHealth",
         method: .head,
         path: "/health",
-        rateLimit: RateLimit(calls: 5, per: .seconds(1), behavior: .fail),
+        rateLimit: RateLimit(calls: 5, per: .seconds(60), behavior: .fail),
         defaults: .workspace
     )
 

@@ -21,6 +21,9 @@ public final class ListUsersAPI: BaseAPI<ListUsersAPI.Parameters, UserPage>, @un
         name: "ListUsers",
         method: .get,
         path: "/users",
+        frequency: .coalesce,
+        significantHeaders: ["Authorization"],
+        tags: ["users"],
         defaults: .workspace
     )
 
