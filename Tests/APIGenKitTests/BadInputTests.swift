@@ -195,6 +195,41 @@ struct BadInputTests {
 }
 
 extension BadInputTests {
+    @Test("Policies: an unknown policy name, a negative rate, too many retries, a retried POST without the flag")
+    func policyErrors() throws {
+        let lines = try diagnostics(for: ["apis/api.yaml": """
+            apis:
+              List:
+                method: GET
+                path: /list
+                frequency: coalese
+                retry: { attempts: 11, delay: -1 }
+                rateLimit: { calls: -5, per: 0, scope: planet }
+              Create:
+                method: POST
+                path: /items
+                retry: { attempts: 3 }
+              Call:
+                kind: jsonrpc
+                url: /rpc
+                method: call
+                retry: { attempts: 2, nonIdempotent: true }
+                sample: { status: 999, body: { a: [1, 2] } }
+                tags: users
+            """])
+        #expect(lines == [
+            "apis/api.yaml:5:16: error: unknown frequency policy 'coalese' (did you mean 'coalesce'?); expected one of: allow, reject, coalesce",
+            "apis/api.yaml:6:24: error: attempts must be between 1 and 10, found 11",
+            "apis/api.yaml:6:35: error: a retry delay cannot be negative, found -1.0",
+            "apis/api.yaml:7:25: error: calls must be at least 1, found -5",
+            "apis/api.yaml:7:34: error: per must be a positive number of seconds, found 0.0",
+            "apis/api.yaml:7:44: error: unknown rate limit scope 'planet'; expected one of: api, host",
+            "apis/api.yaml:11:12: error: POST is not idempotent: sending it again could repeat its effect. Add 'nonIdempotent: true' to 'retry:' if the server makes repeats safe",
+            "apis/api.yaml:17:23: error: 999 is not an HTTP status code",
+            "apis/api.yaml:18:11: error: tags must be a list, found a scalar",
+        ])
+    }
+
     @Test("Two files whose names differ only in case are an error at the second declaration")
     func caseInsensitiveFiles() throws {
         let lines = try diagnostics(for: ["apis/api.yaml": """
