@@ -4,7 +4,7 @@ TEMPLATES := $(wildcard templates/*.mustache)
 BUILTIN := Sources/APIGenKit/Rendering/BuiltinTemplates.swift
 BUILTIN_OUT ?= $(BUILTIN)
 
-.PHONY: all generate build test check schema builtin-templates clean
+.PHONY: all generate build test test-tsan check schema builtin-templates clean
 
 all: generate build
 
@@ -17,6 +17,10 @@ build:
 
 test:
 	$(SWIFT) test
+
+## The whole suite under ThreadSanitizer, in a build folder of its own (.build-tsan).
+test-tsan:
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
 ## Exit 1 when the committed generated code, built-in templates or schema are stale, or when
 ## a committed manifest does not validate against the schema (python3 with jsonschema and PyYAML).

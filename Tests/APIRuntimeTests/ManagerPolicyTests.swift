@@ -1,4 +1,4 @@
-import APIRuntime
+@testable import APIRuntime
 import ExampleClient
 import Foundation
 import HTTPTypes
@@ -57,7 +57,7 @@ struct ManagerPolicyTests {
             try await waitUntil { server.requests.count == 1 }
             let second = Task { try await ListUsersAPI().using(manager).start() }
             let third = Task { try await ListUsersAPI().using(manager).start() }
-            try await Task.sleep(for: .milliseconds(50))
+            try await waitUntil { manager.coalescedWaiterCount == 3 }
             first.cancel()
             second.cancel()
             #expect(await expectAPIError { try await first.value }?.reason == .cancelled)

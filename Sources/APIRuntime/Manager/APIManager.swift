@@ -64,6 +64,9 @@ public final class APIManager: Sendable {
     /// The number of calls under the `reject` or `coalesce` policy that are on the wire right now.
     public var inFlightCount: Int { inFlight.count }
 
+    /// Callers waiting on coalesced calls right now.
+    var coalescedWaiterCount: Int { inFlight.waiterCount }
+
     /// Cancels every running call tagged `tag` (by its manifest's `tags:` or its instance's
     /// `tags`); returns how many were cancelled.
     @discardableResult
@@ -129,7 +132,12 @@ public final class APIManager: Sendable {
         case .rejected:
             throw APIError(api: request.api, reason: .duplicateRequest(message: configuration.duplicateRequestMessage))
         case .follower(let shared):
-            return try await shared.wait(api: request.api).get()
+            let outcome = await shared.wait(api: request.api)
+            // Joined a call that every earlier caller had just abandoned: start afresh.
+            if case .failure(let error) = outcome, error.reason == .cancelled, shared.wasAbandoned, !Task.isCancelled {
+                return try await execute(request, context: context, identity: identity)
+            }
+            return try outcome.get()
         case .leader(let shared) where identity.policy == .reject:
             let outcome: Result<APIResponse, APIError>
             do {

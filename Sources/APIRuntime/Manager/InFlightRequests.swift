@@ -37,6 +37,9 @@ final class InFlightRequests: Sendable {
     }
 
     var count: Int { calls.withLockedValue { $0.count } }
+
+    /// Callers waiting on shared calls right now, for tests.
+    var waiterCount: Int { calls.withLockedValue { $0.values.reduce(0) { $0 + $1.waiterCount } } }
 }
 
 /// One call's outcome, awaited by any number of followers; a follower that is cancelled stops
@@ -49,6 +52,9 @@ final class SharedCall: Sendable {
         /// Waiters that have arrived and not left; the work stops when it drops to zero.
         var present = 0
         var work: Task<Void, Never>?
+        /// Set when every waiter left and the work was cancelled: a caller arriving later must
+        /// not inherit that cancellation.
+        var abandoned = false
     }
 
     /// Guards the outcome and the waiting followers.
@@ -67,10 +73,14 @@ final class SharedCall: Sendable {
     func cancelWhenAbandoned(_ work: Task<Void, Never>) {
         let abandoned = state.withLockedValue { state in
             state.work = work
-            return state.present == 0 && state.outcome == nil && state.nextWaiter > 0
+            state.abandoned = state.present == 0 && state.outcome == nil && state.nextWaiter > 0
+            return state.abandoned
         }
         if abandoned { work.cancel() }
     }
+
+    var wasAbandoned: Bool { state.withLockedValue { $0.abandoned } }
+    var waiterCount: Int { state.withLockedValue { $0.outcome == nil ? $0.present : 0 } }
 
     func wait(api: String) async -> Result<APIResponse, APIError> {
         let id = state.withLockedValue { state in
@@ -92,6 +102,7 @@ final class SharedCall: Sendable {
             let (waiter, abandonedWork) = state.withLockedValue { state in
                 state.present -= 1
                 let abandoned = state.present == 0 && state.outcome == nil ? state.work : nil
+                if abandoned != nil { state.abandoned = true }
                 return (state.waiters.removeValue(forKey: id), abandoned)
             }
             waiter?.resume(returning: .failure(APIError(api: api, reason: .cancelled)))
