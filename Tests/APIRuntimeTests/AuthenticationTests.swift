@@ -60,6 +60,18 @@ struct AuthenticationTests {
         }
     }
 
+    @Test("An API whose manifest skips the authentication interceptor is sent without credentials")
+    func skippedBySignIn() async throws {
+        let provider = CountingTokenProvider()
+        try await withServer(configure: { $0.interceptors = [AuthenticationInterceptor(provider: provider)] }, { request in
+            request.path.hasSuffix("/token") ? .json(#"{"access_token": "t", "token_type": "b", "expires_in": 1, "scopes": {}}"#) : .json("1")
+        }) { server, manager in
+            _ = try await SignInAPI(grantType: "password", username: "u", password: "p").using(manager).start()
+            _ = try await CountUsersAPI().using(manager).start()
+            #expect(server.requests.map { $0.headers[.authorization] } == [nil, "Bearer token-0"])
+        }
+    }
+
     @Test("A JSON-RPC error code can mean 'credentials rejected' too")
     func rpcErrorCode() async throws {
         let valid = NIOLockedValueBox("token-1")

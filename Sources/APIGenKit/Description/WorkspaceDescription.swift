@@ -108,6 +108,7 @@ public struct APIDescription: Sendable {
     public var rateLimit: RateLimitDescription?
     public var significantHeaders: [String]
     public var tags: [String]
+    public var skippedInterceptors: [String]
     public var sample: SampleDescription?
     public var baseURL: String?
     public var rest: RESTDescription?

@@ -209,6 +209,9 @@ public final class {{className}}: BaseAPI<{{className}}.Parameters, {{{responseT
 {{#tags}}
         tags: {{{.}}},
 {{/tags}}
+{{#skippedInterceptors}}
+        skippedInterceptors: {{{.}}},
+{{/skippedInterceptors}}
 {{#sample}}
         sample: {{{.}}},
 {{/sample}}

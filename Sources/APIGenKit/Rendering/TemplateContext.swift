@@ -46,6 +46,7 @@ enum TemplateContext {
         context["rateLimit"] = api.rateLimit.map(rateLimitExpression)
         context["significantHeaders"] = api.significantHeaders.isEmpty ? nil : stringArray(api.significantHeaders)
         context["tags"] = api.tags.isEmpty ? nil : stringArray(api.tags)
+        context["skippedInterceptors"] = api.skippedInterceptors.isEmpty ? nil : stringArray(api.skippedInterceptors)
         context["sample"] = api.sample.map(sampleExpression)
         if let rest = api.rest {
             context["method"] = rest.method.rawValue

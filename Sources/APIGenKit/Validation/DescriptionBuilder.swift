@@ -264,7 +264,8 @@ public struct DescriptionBuilder {
             parameters: parameters, response: response, headers: headers(api.headers),
             timeoutSeconds: api.timeout?.value, frequency: api.frequency?.value,
             retry: retry, rateLimit: rateLimit,
-            significantHeaders: api.significantHeaders.map(\.value), tags: api.tags.map(\.value), sample: sample,
+            significantHeaders: api.significantHeaders.map(\.value), tags: api.tags.map(\.value),
+            skippedInterceptors: api.skipInterceptors.map(\.value), sample: sample,
             baseURL: baseURL, rest: rest, rpc: rpc
         )
     }

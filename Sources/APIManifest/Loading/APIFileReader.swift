@@ -5,13 +5,13 @@ enum APIFileReader {
     static let fieldKeys = ["type", "json", "description"]
     static let commonAPIKeys = [
         "kind", "description", "baseURL", "parameters", "response", "headers", "timeout", "frequency",
-        "retry", "rateLimit", "significantHeaders", "tags", "sample",
+        "retry", "rateLimit", "significantHeaders", "tags", "skipInterceptors", "sample",
     ]
 
     /// The keys an API of each kind may have, in the order messages list them.
     static func apiKeys(for kind: APIKind?) -> [String] {
         switch kind {
-        case .rest: return ["kind", "description", "method", "path", "baseURL", "parameters", "body", "response", "headers", "timeout", "frequency", "retry", "rateLimit", "significantHeaders", "tags", "sample"]
+        case .rest: return ["kind", "description", "method", "path", "baseURL", "parameters", "body", "response", "headers", "timeout", "frequency", "retry", "rateLimit", "significantHeaders", "tags", "skipInterceptors", "sample"]
         case .jsonrpc: return commonAPIKeys + ["url", "method", "params", "notification", "envelope"]
         case .rpc: return commonAPIKeys + ["url", "method", "params", "notification", "envelope", "delegate"]
         case nil: return commonAPIKeys + ["method", "path", "body", "url", "params", "notification", "envelope", "delegate"]
@@ -132,13 +132,15 @@ enum APIFileReader {
         let rateLimit = mapping["rateLimit"].flatMap { PolicyReader.rateLimit($0, into: &diagnostics) }
         let significantHeaders = mapping["significantHeaders"].map { PolicyReader.strings($0, "significantHeaders", into: &diagnostics) } ?? []
         let tags = mapping["tags"].map { PolicyReader.strings($0, "tags", into: &diagnostics) } ?? []
+        let skipInterceptors = mapping["skipInterceptors"].map { PolicyReader.strings($0, "skipInterceptors", into: &diagnostics) } ?? []
         let sample = mapping["sample"].flatMap { PolicyReader.sample($0, into: &diagnostics) }
 
         guard let kind else { return nil }
         var api = APIDeclaration(
             name: entry.key, kind: kind, description: description, parameters: parameters?.declarations ?? [],
             response: response, headers: headers, timeout: timeout, frequency: frequency,
-            retry: retry, rateLimit: rateLimit, significantHeaders: significantHeaders, tags: tags, sample: sample,
+            retry: retry, rateLimit: rateLimit, significantHeaders: significantHeaders, tags: tags,
+            skipInterceptors: skipInterceptors, sample: sample,
             baseURL: baseURL, parametersAreListed: parameters?.listed, rest: nil, rpc: nil
         )
         switch kind.value {

@@ -48,6 +48,7 @@ public struct APIDeclaration: Sendable {
     public var rateLimit: RateLimitDeclaration?
     public var significantHeaders: [Located<String>]
     public var tags: [Located<String>]
+    public var skipInterceptors: [Located<String>]
     public var sample: SampleDeclaration?
     public var baseURL: Located<String>?
     /// Whether `parameters:` was written as a list (order explicit) rather than a mapping.

@@ -110,7 +110,7 @@ public enum ManifestSchema {
                 ["type": "object", "minProperties": 1, "additionalProperties": ["type": "string"]],
             ]]
         case "method": schema = ["type": "string", "minLength": 1]
-        case "significantHeaders", "tags": schema = ["type": "array", "items": ["type": "string"]]
+        case "significantHeaders", "tags", "skipInterceptors": schema = ["type": "array", "items": ["type": "string"]]
         case "retry":
             schema = ["oneOf": [
                 ["const": "none"],
@@ -171,6 +171,7 @@ public enum ManifestSchema {
         "rateLimit": "At most `calls` calls every `per` seconds, per api or host; wait (default) or fail.",
         "significantHeaders": "Headers whose values make two calls different for the frequency policy.",
         "tags": "Groups for APIManager.cancel(tag:).",
+        "skipInterceptors": "Global interceptors this API goes without, by name: logging, metrics, authentication, or your own.",
         "sample": "What the API answers when the manager answers from samples: { status, body, delay }.",
         "types": "Models (fields:) and string enums (enum:).",
         "apis": "APIs by name; each becomes <prefix><Name>API.",

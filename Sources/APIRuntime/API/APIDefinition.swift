@@ -21,6 +21,8 @@ public struct APIDefinition: Sendable {
     public var significantHeaders: [String]
     /// Groups to cancel together: `APIManager.cancel(tag:)`.
     public var tags: [String]
+    /// Names of global interceptors this API goes without (a sign-in call skips `authentication`).
+    public var skippedInterceptors: [String]
     /// What the API answers when the manager answers from samples instead of the network.
     public var sample: StubResponse?
     /// The remote method of an RPC API (JSON-RPC or a custom protocol); nil for REST.
@@ -39,6 +41,7 @@ public struct APIDefinition: Sendable {
         rateLimit: RateLimit? = nil,
         significantHeaders: [String] = [],
         tags: [String] = [],
+        skippedInterceptors: [String] = [],
         sample: StubResponse? = nil,
         rpc: RPCMethod? = nil,
         defaults: APIDefaults
@@ -54,6 +57,7 @@ public struct APIDefinition: Sendable {
         self.rateLimit = rateLimit
         self.significantHeaders = significantHeaders
         self.tags = tags
+        self.skippedInterceptors = skippedInterceptors
         self.sample = sample
         self.rpc = rpc
         self.defaults = defaults

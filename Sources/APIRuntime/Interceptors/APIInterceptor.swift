@@ -15,11 +15,18 @@
 /// Interceptors see a call on the wire: after an RPC delegate has wrapped it, before its reply is
 /// unwrapped. Each attempt of a retried call goes through them again.
 public protocol APIInterceptor: Sendable {
+    /// The name an API's manifest uses to opt out of this interceptor (`skipInterceptors:`).
+    var name: String { get }
+
     func intercept(
         _ request: APIRequest,
         context: APICallContext,
         next: (APIRequest) async throws(APIError) -> APIResponse
     ) async throws(APIError) -> APIResponse
+}
+
+extension APIInterceptor {
+    public var name: String { String(describing: Self.self) }
 }
 
 /// What an interceptor knows about the call it sees.
@@ -60,6 +67,9 @@ struct InterceptorChain: Sendable {
     ) async throws(APIError) -> APIResponse {
         guard let interceptor = remaining.first else {
             return try await send(request)
+        }
+        if context.definition.skippedInterceptors.contains(interceptor.name) {
+            return try await run(request, context: context, from: remaining.dropFirst(), send: send)
         }
         return try await interceptor.intercept(request, context: context) { (next: APIRequest) async throws(APIError) -> APIResponse in
             try await run(next, context: context, from: remaining.dropFirst(), send: send)

@@ -40,6 +40,8 @@ public struct AuthenticationInterceptor: APIInterceptor {
         get async { await tokens.refreshes }
     }
 
+    public var name: String { "authentication" }
+
     public func intercept(
         _ request: APIRequest,
         context: APICallContext,

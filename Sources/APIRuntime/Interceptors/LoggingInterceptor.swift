@@ -23,6 +23,8 @@ public struct LoggingInterceptor: APIInterceptor {
         self.logsBodies = logsBodies
     }
 
+    public var name: String { "logging" }
+
     public func intercept(
         _ request: APIRequest,
         context: APICallContext,

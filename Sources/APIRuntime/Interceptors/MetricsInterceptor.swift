@@ -11,6 +11,8 @@ public struct MetricsInterceptor: APIInterceptor {
         self.factory = factory ?? MetricsSystem.factory
     }
 
+    public var name: String { "metrics" }
+
     public func intercept(
         _ request: APIRequest,
         context: APICallContext,

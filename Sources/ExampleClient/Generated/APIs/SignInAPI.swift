@@ -22,6 +22,7 @@ public final class SignInAPI: BaseAPI<SignInAPI.Parameters, Token>, @unchecked S
         headers: [
             (name: "Cache-Control", value: "no-store"),
         ],
+        skippedInterceptors: ["authentication"],
         defaults: .workspace
     )
 
