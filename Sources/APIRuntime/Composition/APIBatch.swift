@@ -18,27 +18,7 @@ public final class APIBatch: Sendable {
         case failFast
     }
 
-    /// One call of the batch; its result is there once `run()` has returned.
-    public final class Entry<Response: Sendable>: Sendable {
-        private let outcome = NIOLockedValueBox<Result<Response, APIError>?>(nil)
-        let api: String
-
-        init(api: String) {
-            self.api = api
-        }
-
-        public var result: Result<Response, APIError> {
-            outcome.withLockedValue { $0 } ?? .failure(APIError(api: api, reason: .invalidRequest(message: "the batch has not run")))
-        }
-
-        public func get() throws(APIError) -> Response {
-            try result.get()
-        }
-
-        func deliver(_ result: Result<Response, APIError>) {
-            outcome.withLockedValue { $0 = result }
-        }
-    }
+    public typealias Entry<Response: Sendable> = BatchEntry<Response>
 
     public let policy: Policy
     /// Guards the calls added so far, each a closure that runs its call and delivers its result.

@@ -17,27 +17,7 @@ import NIOConcurrencyHelpers
 /// others. `send()` throws only when the batch as a whole fails (transport, an unreadable reply,
 /// or one error object for the whole batch); every call then carries that error too.
 public final class JSONRPCBatch: Sendable {
-    /// One call of the batch; its result is there once `send()` has returned.
-    public final class Entry<Response: Sendable>: Sendable {
-        private let outcome = NIOLockedValueBox<Result<Response, APIError>?>(nil)
-        let api: String
-
-        init(api: String) {
-            self.api = api
-        }
-
-        public var result: Result<Response, APIError> {
-            outcome.withLockedValue { $0 } ?? .failure(APIError(api: api, reason: .invalidRequest(message: "the batch has not been sent")))
-        }
-
-        public func get() throws(APIError) -> Response {
-            try result.get()
-        }
-
-        func deliver(_ result: Result<Response, APIError>) {
-            outcome.withLockedValue { $0 = result }
-        }
-    }
+    public typealias Entry<Response: Sendable> = BatchEntry<Response>
 
     /// What the batch needs of each call, with its types erased.
     private struct Member: Sendable {
