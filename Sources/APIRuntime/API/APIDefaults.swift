@@ -1,7 +1,8 @@
 /// The defaults a workspace gives every API it declares (the `defaults:` of `workspace.yaml`).
 public struct APIDefaults: Sendable {
     public var baseURL: String?
-    public var timeout: Duration
+    /// How long a call may take in all; nil leaves it to the manager's configuration.
+    public var timeout: Duration?
     public var headers: [(name: String, value: String)]
     public var maxConnectionsPerHost: Int
     /// What to do with a call identical to one in flight; nil leaves it to the manager's configuration.
@@ -13,7 +14,7 @@ public struct APIDefaults: Sendable {
 
     public init(
         baseURL: String? = nil,
-        timeout: Duration = .seconds(60),
+        timeout: Duration? = nil,
         headers: [(name: String, value: String)] = [],
         maxConnectionsPerHost: Int = 5,
         frequency: FrequencyPolicy? = nil,

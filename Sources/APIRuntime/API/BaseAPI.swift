@@ -139,7 +139,7 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
         let resolved = RequestBuilder.Resolved(
             baseURL: current.baseURL ?? declaredBaseURL.map { manager.configuration.baseURLOverrides[$0] ?? $0 },
             headers: current.headers,
-            timeout: current.timeout ?? definition.timeout ?? definition.defaults.timeout
+            timeout: current.timeout ?? definition.timeout ?? definition.defaults.timeout ?? manager.configuration.timeout
         )
         return try builder.makeRequest(for: definition, resolved)
     }

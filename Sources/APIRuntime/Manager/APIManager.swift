@@ -28,6 +28,8 @@ public final class APIManager: Sendable {
         /// Run around every call of every kind, the first outermost (logging, auth, metrics…).
         public var interceptors: [any APIInterceptor] = []
         /// For APIs whose manifest (API or workspace) sets none.
+        public var timeout: Duration = .seconds(60)
+        /// For APIs whose manifest (API or workspace) sets none.
         public var frequency: FrequencyPolicy = .allow
         /// For APIs whose manifest (API or workspace) sets none.
         public var retry: RetryPolicy = .none
