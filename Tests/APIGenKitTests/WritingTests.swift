@@ -121,6 +121,18 @@ struct WritingTests {
         #expect(workspace.read("Generated/Models/Box.swift")?.contains("public struct Box: Codable, Sendable, Equatable") == true)
     }
 
+    @Test("A templates folder that does not exist is an error at its key")
+    func missingTemplatesFolder() throws {
+        let workspace = try TemporaryWorkspace(files: [
+            "apis/workspace.yaml": TemporaryWorkspace.defaultWorkspaceFile + "\ntemplates: ../tempaltes\n",
+            "apis/api.yaml": Self.twoAPIs,
+        ])
+        defer { workspace.remove() }
+        let report = Generator.run(workspaceFile: workspace.workspaceFile, mode: .write)
+        #expect(report.diagnostics.errors.map(\.description) == ["\(workspace.workspaceFile):5:12: error: templates folder '../tempaltes' does not exist"])
+        #expect(workspace.snapshot().isEmpty)
+    }
+
     @Test("A template that does not parse is an error at its line, and nothing is written")
     func brokenTemplate() throws {
         let workspace = try TemporaryWorkspace(files: [

@@ -29,6 +29,13 @@ public enum Generator {
         guard let loaded = WorkspaceLoader.load(workspaceFile: workspaceFile, into: &report.diagnostics) else { return report }
         guard let description = DescriptionBuilder.build(loaded, into: &report.diagnostics) else { return report }
         report.counts = (loaded.files.count + 1, description.apis.count, description.models.count)
+        if let folder = description.templatesDirectory, let declared = loaded.manifest.templates {
+            var isDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) || !isDirectory.boolValue {
+                report.diagnostics.error("templates folder '\(declared.value)' does not exist", at: declared.location)
+                return report
+            }
+        }
         guard let templates = TemplateSet.load(overridesIn: description.templatesDirectory, into: &report.diagnostics) else { return report }
         guard !report.diagnostics.hasErrors else { return report }
 

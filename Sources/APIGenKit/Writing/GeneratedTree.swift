@@ -26,16 +26,19 @@ public struct GeneratedTree {
 
     public func plan(for files: [GeneratedFile]) -> WritePlan {
         var plan = WritePlan()
+        // One pass over the folder reads every generated file once, for comparing and for
+        // finding the stale ones.
+        let existing = generatedContents()
         let wanted = Set(files.map(\.path))
         for file in files {
-            let existing = fileManager.contents(atPath: url(file.path).path)
-            if existing == Data(file.contents.utf8) {
+            let current = existing[file.path] ?? fileManager.contents(atPath: url(file.path).path)
+            if current == Data(file.contents.utf8) {
                 plan.unchanged.append(file.path)
             } else {
                 plan.changed.append(file)
             }
         }
-        plan.stale = generatedFiles().filter { !wanted.contains($0) }
+        plan.stale = existing.keys.filter { !wanted.contains($0) }.sorted()
         return plan
     }
 
@@ -95,26 +98,21 @@ public struct GeneratedTree {
         root.appendingPathComponent(path)
     }
 
-    /// Swift files under the root whose first line is apigen's marker, as root-relative paths.
-    func generatedFiles() -> [String] {
-        guard let enumerator = fileManager.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey]) else { return [] }
-        var paths: [String] = []
-        let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
-        for case let url as URL in enumerator where url.pathExtension == "swift" {
-            let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey])
-            guard values?.isRegularFile == true, values?.isSymbolicLink != true else { continue }
-            let path = url.standardizedFileURL.path
-            guard path.hasPrefix(prefix), Self.startsWithMarker(url) else { continue }
-            paths.append(String(path.dropFirst(prefix.count)))
+    /// The Swift files under the root whose first line is apigen's marker, by root-relative path,
+    /// with their contents. Symbolic links are never followed.
+    func generatedContents() -> [String: Data] {
+        guard let enumerator = fileManager.enumerator(atPath: root.path) else { return [:] }
+        let marker = Data(Renderer.marker.utf8)
+        var files: [String: Data] = [:]
+        while let relative = enumerator.nextObject() as? String {
+            guard relative.hasSuffix(".swift"),
+                  enumerator.fileAttributes?[.type] as? FileAttributeType == .typeRegular,
+                  let data = fileManager.contents(atPath: root.appendingPathComponent(relative).path),
+                  data.starts(with: marker)
+            else { continue }
+            files[relative] = data
         }
-        return paths.sorted()
-    }
-
-    private static func startsWithMarker(_ url: URL) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: Renderer.marker.utf8.count)) ?? Data()
-        return head == Data(Renderer.marker.utf8)
+        return files
     }
 
     /// Folders emptied by removing stale files go too (never the root itself).
