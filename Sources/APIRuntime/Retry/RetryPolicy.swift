@@ -16,8 +16,6 @@ public struct RetryPolicy: Sendable, Equatable {
     public var retriesNonIdempotent: Bool
 
     public static let defaultStatuses: Set<Int> = [408, 500, 502, 503, 504]
-    /// The most attempts a manifest may ask for.
-    public static let attemptLimit = 10
 
     public init(
         maxAttempts: Int,
