@@ -97,3 +97,36 @@ struct CommandsTests {
         return result
     }
 }
+
+@Suite("apigen on a terminal")
+struct TerminalTests {
+    @Test("On a terminal a large workspace shows a progress line, erased before the summary")
+    func progressLine() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), let apigen = APIGenBinary.url else {
+            Issue.record("needs util-linux's script(1) to give apigen a terminal")
+            return
+        }
+        let workspace = try TemporaryWorkspace(api: AtomicWriteTests.manyAPIs(600, path: "/p"))
+        defer { workspace.remove() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        // script(1) runs apigen on a pseudo-terminal and copies what it printed to our pipe.
+        process.arguments = ["-qec", "'\(apigen.path)'", "/dev/null"]
+        process.currentDirectoryURL = workspace.root
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(process.terminationStatus == 0)
+        #expect(text.contains("\r\u{1B}[2Kapigen: rendering 601/601 (100%)"))
+        #expect(text.contains("\r\u{1B}[2Kapigen: 601 written, 0 unchanged, 0 removed in "))
+
+        // Not on a terminal (a pipe, as in builds and CI): no progress line at all.
+        let piped = try APIGenBinary.run([], in: workspace.root)
+        #expect(!piped.stderr.contains("rendering"))
+        #expect(piped.stdout.hasPrefix("apigen: 0 written, 601 unchanged"))
+    }
+}
