@@ -1,0 +1,85 @@
+import APIManifest
+import Foundation
+
+/// APIs of every kind: class names, responses, and the policies common to all kinds.
+extension DescriptionBuilder {
+    mutating func describeAPIs() -> [APIDescription] {
+        var firstDeclaration: [String: SourceLocation] = [:]
+        var classNames = SwiftNames(kind: "API")
+        var described: [APIDescription] = []
+        for file in workspace.files {
+            for api in file.apis {
+                if let first = firstDeclaration[api.name.value] {
+                    diagnostics.error("API '\(api.name.value)' is declared twice; first declared at \(first)", at: api.name.location)
+                    continue
+                }
+                firstDeclaration[api.name.value] = api.name.location
+                let base = SwiftIdentifier.make(from: api.name.value, capitalized: true)
+                let className = prefix + base + (base.hasSuffix("API") ? "" : "API")
+                guard classNames.claim(className, for: api.name, into: &diagnostics) else { continue }
+                if let description = describeAPI(api, className: className, file: file.file) { described.append(description) }
+            }
+        }
+        return described
+    }
+
+    mutating func describeAPI(_ api: APIDeclaration, className: String, file: String) -> APIDescription? {
+        let nameIsValid = checkTypeName(className, at: api.name.location)
+        if let model = types.declared.first(where: { $0.value.swiftName == className }) {
+            diagnostics.error("API '\(api.name.value)' would generate class '\(className)', which type '\(model.key)' already names", at: api.name.location)
+        }
+        if let baseURL = api.baseURL { checkBaseURL(baseURL) }
+        api.headers.forEach { checkHeader($0) }
+
+        let response: ResponseDescription?
+        if let declared = api.response {
+            response = types.resolve(declared, into: &diagnostics).map { type in
+                ResponseDescription(type: type, decoding: declared.value == .named("String") ? .text : .json)
+            }
+        } else {
+            response = ResponseDescription(type: SwiftType(spelling: "NoContent", isOptional: false, needsFoundation: false), decoding: .noContent)
+        }
+
+        var rest: RESTDescription?
+        var rpc: RPCDescription?
+        var parameters: [ParameterDescription] = []
+        var baseURL = api.baseURL?.value
+        switch api.kind.value {
+        case .rest:
+            guard let endpoint = api.rest else { return nil }
+            if let listed = api.parametersAreListed, listed.value {
+                diagnostics.error("REST parameters are a mapping of names to types, not a list", at: listed.location)
+            }
+            let described = describeREST(api, endpoint)
+            rest = described.rest
+            parameters = described.parameters
+        case .jsonrpc, .rpc:
+            guard let endpoint = api.rpc else { return nil }
+            let described = describeRPC(api, endpoint)
+            rpc = described.rpc
+            parameters = described.parameters
+            baseURL = described.absoluteURL ?? baseURL
+        }
+        // Sending a POST, a PATCH or an RPC call twice may repeat its effect: retrying one needs
+        // the manifest to say the server makes it safe.
+        let nonIdempotent: String? = switch api.kind.value {
+        case .rest: rest.map(\.method).flatMap { [.POST, .PATCH].contains($0) ? $0.rawValue : nil }
+        case .jsonrpc, .rpc: "an RPC call"
+        }
+        let retry = api.retry.flatMap { describeRetry($0, forNonIdempotent: nonIdempotent) }
+        let rateLimit = api.rateLimit.flatMap { describeRateLimit($0) }
+        api.significantHeaders.forEach { checkHeaderName($0) }
+        let sample = api.sample.flatMap { describeSample($0) }
+        guard nameIsValid, let response else { return nil }
+        return APIDescription(
+            manifestName: api.name.value, declaredAt: api.name.location, className: className, sourceFile: file,
+            docLines: SwiftLiteral.docLines(api.description?.value), kind: api.kind.value,
+            parameters: parameters, response: response, headers: headers(api.headers),
+            timeoutSeconds: api.timeout?.value, frequency: api.frequency?.value,
+            retry: retry, rateLimit: rateLimit,
+            significantHeaders: api.significantHeaders.map(\.value), tags: api.tags.map(\.value),
+            skippedInterceptors: api.skipInterceptors.map(\.value), sample: sample,
+            baseURL: baseURL, rest: rest, rpc: rpc
+        )
+    }
+}

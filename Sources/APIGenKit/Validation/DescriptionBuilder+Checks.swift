@@ -1,0 +1,86 @@
+import APIManifest
+import Foundation
+
+/// Checks every kind shares: names, URLs, headers, the output folder, file names.
+extension DescriptionBuilder {
+    @discardableResult
+    mutating func checkTypeName(_ swiftName: String, at location: SourceLocation) -> Bool {
+        if SwiftIdentifier.reservedTypeNames.contains(swiftName) || SwiftIdentifier.keywords.contains(swiftName) {
+            diagnostics.error("'\(swiftName)' is a name generated code relies on; choose another", at: location)
+            return false
+        }
+        return true
+    }
+
+    @discardableResult
+    mutating func checkIdentifier(_ name: Located<String>, what: String) -> Bool {
+        guard SwiftIdentifier.isValid(name.value) else {
+            diagnostics.error("\(what) '\(name.value)' is not a valid Swift identifier: use letters, digits and '_', starting with a letter", at: name.location)
+            return false
+        }
+        return true
+    }
+
+    mutating func checkBaseURL(_ baseURL: Located<String>) {
+        guard let url = URL(string: baseURL.value), let scheme = url.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", url.host != nil, url.query == nil
+        else {
+            diagnostics.error("baseURL '\(baseURL.value)' must be an absolute http or https URL without a query", at: baseURL.location)
+            return
+        }
+    }
+
+    /// apigen owns its output folder: it replaces the whole folder on every run. The folder must
+    /// therefore be one of its own, never the workspace's folder or one holding it.
+    mutating func checkOutputFolder() {
+        let output = workspace.outputDirectory.resolvingSymlinksInPath().path
+        let manifests = workspace.directory.resolvingSymlinksInPath().path
+        if output == "/" || manifests == output || manifests.hasPrefix(output.hasSuffix("/") ? output : output + "/") {
+            diagnostics.error(
+                "output '\(workspace.manifest.output.value)' holds the manifests themselves; apigen owns its output folder, so give it one of its own (such as ../Sources/Client/Generated)",
+                at: workspace.manifest.output.location
+            )
+        }
+    }
+
+    /// Header names are HTTP tokens; values may not hold line breaks, which would split the header.
+    mutating func checkHeader(_ header: Header) {
+        checkHeaderName(header.name)
+        if header.value.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
+            diagnostics.error("the value of header '\(header.name.value)' cannot contain line breaks or NUL", at: header.value.location)
+        }
+    }
+
+    mutating func checkHeaderName(_ name: Located<String>) {
+        let separators = "!#$%&'*+-.^_`|~"
+        let isToken = !name.value.isEmpty && name.value.unicodeScalars.allSatisfy {
+            $0.isASCII && (($0.properties.isAlphabetic) || ("0"..."9").contains($0) || separators.unicodeScalars.contains($0))
+        }
+        if !isToken {
+            diagnostics.error("'\(name.value)' is not a valid HTTP header name: use letters, digits and !#$%&'*+-.^_`|~", at: name.location)
+        }
+    }
+
+    /// Two generated files whose names differ only in case would overwrite each other on macOS.
+    mutating func checkFileNames(_ files: [(path: String, manifestName: String, location: SourceLocation)]) {
+        var seen: [String: (name: String, location: SourceLocation)] = [:]
+        for file in files {
+            if let other = seen.updateValue((file.manifestName, file.location), forKey: file.path.lowercased()) {
+                diagnostics.error(
+                    "'\(file.manifestName)' would generate \(file.path), whose name differs only in case from the file of '\(other.name)' at \(other.location); case-insensitive file systems would keep one",
+                    at: file.location
+                )
+            }
+        }
+    }
+
+    func headers(_ headers: [Header]) -> [HeaderDescription] {
+        headers.map { HeaderDescription(name: $0.name.value, value: $0.value.value) }
+    }
+
+    func columnShifted(_ value: Located<String>, by offset: Int) -> SourceLocation {
+        var location = value.location
+        if !value.value.contains("\n") { location.column += offset }
+        return location
+    }
+}
