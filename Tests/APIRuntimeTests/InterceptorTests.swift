@@ -66,13 +66,14 @@ struct InterceptorTests {
         var logger = Logger(label: "apigen-test") { _ in handler }
         logger.logLevel = .trace
         try await withServer(configure: {
-            $0.interceptors = [LoggingInterceptor(logger: logger, secretHeaders: ["X-Api-Key"], secretFields: ["name"], logsBodies: true)]
+            $0.interceptors = [LoggingInterceptor(logger: logger, secretHeaders: ["X-Api-Key"], secretFields: ["name", "cursor"], logsBodies: true)]
         }, { _ in .json(#"{"access_token": "t", "token_type": "b", "expires_in": 1, "scopes": {}}"#) }) { _, manager in
             let api = SignInAPI(grantType: "password", username: "ann", password: "hunter2").using(manager)
             api.headers = [(name: "Authorization", value: "Bearer SECRET"), (name: "X-Api-Key", value: "KEY"), (name: "Cookie", value: "c=1")]
             _ = try await api.start()
             let createUser = CreateUserAPI(name: "Ann", role: .member, idempotencyKey: UUID()).using(manager)
             _ = try? await createUser.start()
+            _ = try? await ListUsersAPI(limit: 5, cursor: "s3cr3t-cursor").using(manager).start()
         }
         let text = handler.entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
         #expect(handler.entries.contains { $0.message.description.hasPrefix("→ POST http://127.0.0.1") })
@@ -80,6 +81,8 @@ struct InterceptorTests {
         #expect(!text.contains("SECRET"))
         #expect(!text.contains("KEY"))
         #expect(!text.contains("c=1"))
+        #expect(!text.contains("s3cr3t-cursor"))
+        #expect(text.contains("limit=5&cursor=%3Credacted%3E"))
         #expect(text.contains("<redacted>"))
         // The JSON body is logged with the secret field redacted and the rest as it was.
         #expect(!text.contains("Ann"))

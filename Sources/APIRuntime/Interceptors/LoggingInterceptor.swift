@@ -9,7 +9,7 @@ public struct LoggingInterceptor: APIInterceptor {
     public var logger: Logger
     /// Extra header names to redact (matched without regard to case).
     public var secretHeaders: Set<String>
-    /// JSON field names whose values are redacted in logged bodies, at any depth.
+    /// JSON field and query item names whose values are redacted in logged bodies and URLs.
     public var secretFields: Set<String>
     /// Bodies are logged only when asked for (at `.trace`), and then with secrets redacted.
     public var logsBodies: Bool
@@ -37,7 +37,7 @@ public struct LoggingInterceptor: APIInterceptor {
             "headers": .dictionary(redacted(request.headerFields)),
         ]
         if logsBodies, let body = request.body { metadata["body"] = "\(redacted(body))" }
-        logger.debug("→ \(request.method.rawValue) \(request.url.absoluteString)", metadata: metadata)
+        logger.debug("→ \(request.method.rawValue) \(redacted(request.url))", metadata: metadata)
 
         let clock = ContinuousClock()
         let start = clock.now
@@ -66,6 +66,17 @@ public struct LoggingInterceptor: APIInterceptor {
             metadata[field.name.rawName] = .string(secret ? "<redacted>" : field.value)
         }
         return metadata
+    }
+
+    /// The URL with the values of secret query items redacted (`?api_key=<redacted>`).
+    func redacted(_ url: URL) -> String {
+        guard !secretFields.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+              let items = components.percentEncodedQueryItems
+        else { return url.absoluteString }
+        components.percentEncodedQueryItems = items.map { item in
+            secretFields.contains(item.name.removingPercentEncoding ?? item.name) ? URLQueryItem(name: item.name, value: "%3Credacted%3E") : item
+        }
+        return components.string ?? url.absoluteString
     }
 
     /// The body as text, with secret JSON fields redacted; non-JSON bodies by size only.
