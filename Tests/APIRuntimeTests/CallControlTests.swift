@@ -59,11 +59,10 @@ struct CallControlTests {
 
     @Test("A refused connection is a transport error naming the API")
     func connectionRefused() async throws {
-        // Start a server to learn a free port, then stop it so nothing listens there.
-        let server = try await LoopbackServer.start { _ in .json("1") }
-        await server.stop()
+        // Port 1 on loopback: nothing listens there. (A port freed by a stopped test server could
+        // be handed to another test's server running in parallel, and the call would reach it.)
         var configuration = APIManager.Configuration()
-        configuration.baseURLOverrides = ["https://api.example.com/v1": server.baseURL]
+        configuration.baseURLOverrides = ["https://api.example.com/v1": "http://127.0.0.1:1"]
         configuration.connectTimeout = .milliseconds(300)
         let manager = APIManager(configuration: configuration)
         let error = try #require(await expectAPIError { try await CountUsersAPI().using(manager).start() })

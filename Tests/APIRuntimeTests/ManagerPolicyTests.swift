@@ -148,7 +148,6 @@ struct ManagerPolicyTests {
         _ = try await call(servers[0]).start()
         #expect(manager.sessionCount == 2)
         await manager.shutdown()
-        for server in servers { await server.stop() }
     }
 
     @Test("Stubs answer from manifest samples or test stubs, through the interceptors, with no server")

@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// Runs `body` with a loopback server answering through `handler` and a manager whose example and
-/// reference workspace base URLs point at that server. Both are shut down afterwards, whatever happens.
+/// reference workspace base URLs point at that server. The manager is shut down afterwards,
+/// whatever happens; the server keeps running (see `LoopbackServer`).
 func withServer<T>(
     configure: (inout APIManager.Configuration) -> Void = { _ in },
     _ handler: @escaping LoopbackServer.Handler,
@@ -23,11 +24,9 @@ func withServer<T>(
     do {
         let result = try await body(server, manager)
         await manager.shutdown()
-        await server.stop()
         return result
     } catch {
         await manager.shutdown()
-        await server.stop()
         throw error
     }
 }
