@@ -161,7 +161,7 @@ public final class APIManager: Sendable {
                 }
                 inFlight.finish(identity.key, shared, with: outcome)
             }
-            shared.cancelWhenAbandoned(work)
+            shared.cancelWhenAbandoned(work) { [inFlight] in inFlight.abandon(identity.key, shared) }
             return try await shared.wait(api: request.api).get()
         }
     }

@@ -28,6 +28,14 @@ final class InFlightRequests: Sendable {
         }
     }
 
+    /// Removes the entry of a call nobody waits for any more, so that the table holds only calls
+    /// someone still wants; the call itself ends in the background.
+    func abandon(_ identity: String, _ call: SharedCall) {
+        calls.withLockedValue { calls in
+            if calls[identity] === call { calls[identity] = nil }
+        }
+    }
+
     /// Ends the leader's call: its outcome goes to every follower, and the entry leaves.
     func finish(_ identity: String, _ call: SharedCall, with outcome: Result<APIResponse, APIError>) {
         calls.withLockedValue { calls in
@@ -52,6 +60,7 @@ final class SharedCall: Sendable {
         /// Waiters that have arrived and not left; the work stops when it drops to zero.
         var present = 0
         var work: Task<Void, Never>?
+        var onAbandon: (@Sendable () -> Void)?
         /// Set when every waiter left and the work was cancelled: a caller arriving later must
         /// not inherit that cancellation.
         var abandoned = false
@@ -69,14 +78,19 @@ final class SharedCall: Sendable {
         for waiter in waiters { waiter.resume(returning: outcome) }
     }
 
-    /// Cancels `work` once every waiter has been cancelled: nobody wants its outcome any more.
-    func cancelWhenAbandoned(_ work: Task<Void, Never>) {
+    /// Cancels `work`, and calls `onAbandon`, once every waiter has been cancelled: nobody wants
+    /// the outcome any more.
+    func cancelWhenAbandoned(_ work: Task<Void, Never>, onAbandon: @escaping @Sendable () -> Void) {
         let abandoned = state.withLockedValue { state in
             state.work = work
+            state.onAbandon = onAbandon
             state.abandoned = state.present == 0 && state.outcome == nil && state.nextWaiter > 0
             return state.abandoned
         }
-        if abandoned { work.cancel() }
+        if abandoned {
+            onAbandon()
+            work.cancel()
+        }
     }
 
     var wasAbandoned: Bool { state.withLockedValue { $0.abandoned } }
@@ -99,13 +113,14 @@ final class SharedCall: Sendable {
                 if let immediate { continuation.resume(returning: immediate) }
             }
         } onCancel: {
-            let (waiter, abandonedWork) = state.withLockedValue { state in
+            let (waiter, abandonedWork, onAbandon) = state.withLockedValue { state in
                 state.present -= 1
-                let abandoned = state.present == 0 && state.outcome == nil ? state.work : nil
-                if abandoned != nil { state.abandoned = true }
-                return (state.waiters.removeValue(forKey: id), abandoned)
+                let abandoned = state.present == 0 && state.outcome == nil && state.work != nil
+                if abandoned { state.abandoned = true }
+                return (state.waiters.removeValue(forKey: id), abandoned ? state.work : nil, abandoned ? state.onAbandon : nil)
             }
             waiter?.resume(returning: .failure(APIError(api: api, reason: .cancelled)))
+            onAbandon?()
             abandonedWork?.cancel()
         }
     }
