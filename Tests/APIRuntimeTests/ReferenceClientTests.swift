@@ -16,6 +16,8 @@ struct ReferenceClientTests {
             let item = RefItem(id: id, default: true, price: 9.5, sizes: [1], attributes: ["color": ["red"]], kind: .digital, children: [])
             let api = RefPutItemAPI(id: id, version: 3, item: item, note: "fix").using(manager)
             api.baseURL = server.baseURL
+            // The manifest's 0.75 s is too short for a loaded machine running the sanitizer.
+            api.timeout = .seconds(10)
             _ = try await api.start()
             let request = try #require(server.requests.first)
             #expect(request.method == .put)
