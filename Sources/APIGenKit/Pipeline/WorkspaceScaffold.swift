@@ -10,7 +10,7 @@ public enum WorkspaceScaffold {
     /// Writes `apis/workspace.yaml` and `apis/example.yaml` under `directory` and returns the
     /// workspace file's path. Refuses to overwrite an existing workspace.
     public static func create(module: String, in directory: URL) throws -> String {
-        guard SwiftIdentifierCheck.isModuleName(module) else {
+        guard SwiftIdentifier.isValid(module), !SwiftIdentifier.keywords.contains(module) else {
             throw Failure(description: "'\(module)' is not a valid Swift module name: use letters, digits and '_', starting with a letter")
         }
         let apis = directory.appendingPathComponent("apis")
@@ -69,11 +69,5 @@ public enum WorkspaceScaffold {
 
         then `import \(module)` and call `try await GetGreetingAPI(name: "Ann").start()`.
         """
-    }
-}
-
-enum SwiftIdentifierCheck {
-    static func isModuleName(_ name: String) -> Bool {
-        SwiftIdentifier.isValid(name) && !SwiftIdentifier.keywords.contains(name)
     }
 }

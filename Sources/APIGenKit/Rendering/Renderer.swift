@@ -27,6 +27,9 @@ struct Renderer: Sendable {
     /// `progress` hears how far it got. The order of the result is the order of the jobs.
     func render(_ workspace: WorkspaceDescription, progress: ((Int, Int) -> Void)? = nil) -> [GeneratedFile] {
         let jobs = [Job.workspace(workspace)] + workspace.models.map(Job.model) + workspace.apis.map(Job.api)
+        // A handful of manifests name thousands of files: work out each one's header name once.
+        let manifests = Set([workspace.workspaceFile] + workspace.models.map(\.sourceFile) + workspace.apis.map(\.sourceFile))
+        let names = Dictionary(uniqueKeysWithValues: manifests.map { ($0, relative($0)) })
         var files = [GeneratedFile?](repeating: nil, count: jobs.count)
         let chunk = 64
         for start in stride(from: 0, to: jobs.count, by: chunk) {
@@ -36,7 +39,7 @@ struct Renderer: Sendable {
                 nonisolated(unsafe) let buffer = buffer
                 DispatchQueue.concurrentPerform(iterations: range.count) { offset in
                     let index = range.lowerBound + offset
-                    buffer[index] = render(jobs[index])
+                    buffer[index] = render(jobs[index], names: names)
                 }
             }
             progress?(range.upperBound, jobs.count)
@@ -44,7 +47,8 @@ struct Renderer: Sendable {
         return files.map { $0! }
     }
 
-    private func render(_ job: Job) -> GeneratedFile {
+    private func render(_ job: Job, names: [String: String]) -> GeneratedFile {
+        func relative(_ file: String) -> String { names[file] ?? file }
         switch job {
         case .workspace(let workspace):
             let workspaceFile = relative(workspace.workspaceFile)

@@ -31,6 +31,4 @@ final class RunningCalls: Sendable {
         for cancel in matching { cancel() }
         return matching.count
     }
-
-    var count: Int { entries.withLockedValue { $0.running.count } }
 }
