@@ -4,13 +4,23 @@ TEMPLATES := $(wildcard templates/*.mustache)
 BUILTIN := Sources/APIGenKit/Rendering/BuiltinTemplates.swift
 BUILTIN_OUT ?= $(BUILTIN)
 
-.PHONY: all generate build test test-tsan check schema builtin-templates clean
+PROTOC_GEN_SWIFT := .build/release/protoc-gen-swift
+
+.PHONY: all generate build test test-tsan check schema builtin-templates protoc protoc-gen-swift clean
 
 all: generate build
 
-## Regenerate Sources/ExampleClient/Generated from apis/.
-generate:
+## Regenerate Sources/ExampleClient/Generated from apis/ (gRPC APIs need protoc and protoc-gen-swift).
+generate: protoc protoc-gen-swift
 	$(SWIFT) run apigen
+
+## Debian's protoc (with the well-known types' protos), installed when missing and we may.
+protoc:
+	@command -v protoc >/dev/null 2>&1 || { 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq protobuf-compiler libprotobuf-dev; 	  else 	    echo "error: protoc is missing: apt-get install protobuf-compiler libprotobuf-dev (Debian, Ubuntu) or brew install protobuf (macOS)" >&2; exit 1; 	  fi; 	}
+
+## protoc-gen-swift from the swift-protobuf dependency, so messages match the runtime's version.
+protoc-gen-swift:
+	$(SWIFT) build -c release --product protoc-gen-swift
 
 build:
 	$(SWIFT) build
@@ -24,7 +34,7 @@ test-tsan:
 
 ## Exit 1 when the committed generated code, built-in templates or schema are stale, or when
 ## a committed manifest does not validate against the schema (python3 with jsonschema and PyYAML).
-check:
+check: protoc protoc-gen-swift
 	$(SWIFT) run apigen check
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/Reference/apis/workspace.yaml
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/Init/apis/workspace.yaml

@@ -12,9 +12,12 @@ struct ReferenceTests {
         try expectUpToDate(workspace: "Tests/Fixtures/Reference/apis/workspace.yaml", files: 10)
     }
 
-    @Test("The example workspace in apis/ matches the committed Sources/ExampleClient/Generated")
+    @Test(
+        "The example workspace in apis/ matches the committed Sources/ExampleClient/Generated",
+        .enabled(if: Generator.grpcToolsMissing == nil, "its gRPC APIs need protoc and protoc-gen-swift (make protoc-gen-swift); CI has both")
+    )
     func exampleWorkspace() throws {
-        try expectUpToDate(workspace: "apis/workspace.yaml", files: 25)
+        try expectUpToDate(workspace: "apis/workspace.yaml", files: 33)
     }
 
     @Test("The hostile and init fixtures match their committed output")

@@ -128,7 +128,7 @@ struct ManifestReadingTests {
             "api.yaml:3:13: error: unknown HTTP method 'get' (did you mean 'GET'?); expected one of: GET, POST, PUT, PATCH, DELETE, HEAD",
             "api.yaml:4:11: error: path must be a string, found a list",
             "api.yaml:5:14: error: timeout must be a number of seconds, found 'soon'",
-            "api.yaml:7:11: error: unknown API kind 'grpcc'; expected one of: rest, jsonrpc, rpc",
+            "api.yaml:7:11: error: unknown API kind 'grpcc' (did you mean 'grpc'?); expected one of: rest, jsonrpc, rpc, grpc",
             "api.yaml:8:3: error: API 'B' needs 'method:' (GET, POST, PUT, PATCH, DELETE or HEAD)",
             "api.yaml:11:27: error: unknown parameter location 'cookie'; expected one of: path, query, header, body",
             "api.yaml:13:3: error: type 'T' has both 'fields:' and 'enum:'; a type is a model or an enum",

@@ -12,6 +12,8 @@ public struct WorkspaceDescription: Sendable {
     public var defaults: DefaultsDescription
     public var models: [ModelDescription]
     public var apis: [APIDescription]
+    /// The protos' messages, from protoc-gen-swift (`Protos/*.pb.swift`).
+    public var protoSources: [GeneratedFile] = []
 }
 
 public struct DefaultsDescription: Sendable {
@@ -113,6 +115,28 @@ public struct APIDescription: Sendable {
     public var baseURL: String?
     public var rest: RESTDescription?
     public var rpc: RPCDescription?
+    public var grpc: GRPCDescription?
+}
+
+public struct GRPCDescription: Sendable {
+    /// `package.Service/Method`.
+    public var method: String
+    /// The Swift names protoc-gen-swift gives the request and response messages.
+    public var requestType: String
+    public var responseType: String
+    public var clientStreams: Bool
+    public var serverStreams: Bool
+    public var isIdempotent: Bool
+
+    /// unary, client-streaming, server-streaming or bidirectional-streaming.
+    public var shape: String {
+        switch (clientStreams, serverStreams) {
+        case (false, false): "unary"
+        case (true, false): "client-streaming"
+        case (false, true): "server-streaming"
+        case (true, true): "bidirectional-streaming"
+        }
+    }
 }
 
 public struct RPCDescription: Sendable {
@@ -149,6 +173,10 @@ public struct ParameterDescription: Sendable {
 public struct ResponseDescription: Sendable {
     public enum Decoding: String, Sendable {
         case json, text, noContent
+        /// One protobuf message (unary and client-streaming gRPC).
+        case protobuf
+        /// A stream of protobuf messages (server- and bidirectional-streaming gRPC).
+        case grpcStream = "grpcStream()"
     }
 
     /// The Swift type of the response: a model, a list, a scalar, or `NoContent`.

@@ -27,7 +27,9 @@ public enum Generator {
     public static func run(workspaceFile: String, mode: Mode, progress: ((Int, Int) -> Void)? = nil) -> Report {
         var report = Report()
         guard let loaded = WorkspaceLoader.load(workspaceFile: workspaceFile, into: &report.diagnostics) else { return report }
-        guard let description = DescriptionBuilder.build(loaded, into: &report.diagnostics) else { return report }
+        guard let protos = ProtoCompiler().compile(loaded, into: &report.diagnostics) else { return report }
+        guard var description = DescriptionBuilder.build(loaded, protos: protos.catalogs, into: &report.diagnostics) else { return report }
+        description.protoSources = protos.sources
         report.counts = (loaded.files.count + 1, description.apis.count, description.models.count)
         if let folder = description.templatesDirectory, let declared = loaded.manifest.templates {
             var isDirectory: ObjCBool = false

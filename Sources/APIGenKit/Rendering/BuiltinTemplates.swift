@@ -17,6 +17,73 @@ public enum {{swiftName}}: String, Codable, Sendable, CaseIterable, ParameterVal
 }
 
 """#,
+        "grpc": #"""
+{{% CONTENT_TYPE: TEXT }}
+import APIRuntime
+import SwiftProtobuf
+
+{{#docLines}}
+/// {{{.}}}
+{{/docLines}}
+{{#hasDocLines}}
+///
+{{/hasDocLines}}
+/// gRPC {{shape}} method `{{{rpcMethod}}}`
+public final class {{className}}: BaseAPI<{{{parametersType}}}, {{{responseType}}}>, @unchecked Sendable {
+    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+    public static let definition = APIDefinition(
+        name: {{{nameLiteral}}},
+        method: .post,
+        path: {{{pathLiteral}}},
+{{> settings}}
+        rpc: RPCMethod(name: {{{rpcMethodLiteral}}}{{#clientStreams}}, clientStreams: true{{/clientStreams}}{{#serverStreams}}, serverStreams: true{{/serverStreams}}{{#isIdempotent}}, isIdempotent: true{{/isIdempotent}}),
+        inheritsDefaultHeaders: false,
+        defaults: .workspace
+    )
+
+    public override var rpcDelegate: (any RPCDelegate)? { GRPCProtocol() }
+{{^clientStreams}}
+
+    /// Calls the method with `request`.
+    public init(_ request: {{{requestType}}} = {{{requestType}}}()) {
+        super.init(parameters: request, definition: Self.definition, response: .{{decoding}})
+    }
+
+    /// Calls the method with the request `configure` fills in: `{{className}} { $0.field = value }`.
+    public convenience init(_ configure: (inout {{{requestType}}}) -> Void) {
+        var request = {{{requestType}}}()
+        configure(&request)
+        self.init(request)
+    }
+
+    public override func encodeParameters(into request: inout RequestBuilder) throws(APIError) {
+        try request.message(parameters)
+    }
+{{/clientStreams}}
+{{#clientStreams}}
+
+    /// Calls the method with the request messages `requests` writes as the call goes.
+    public init(_ requests: {{{parametersType}}}) {
+        super.init(parameters: requests, definition: Self.definition, response: .{{decoding}})
+    }
+
+    /// Calls the method with `messages`, in order.
+    public convenience init(_ messages: [{{{requestType}}}]) {
+        self.init({{{parametersType}}}(messages))
+    }
+
+    /// Calls the method with the messages `produce` writes: `{{className}} { try await $0.write(message) }`.
+    public convenience init(producing produce: @escaping @Sendable (GRPCRequestWriter<{{{requestType}}}>) async throws -> Void) {
+        self.init({{{parametersType}}}(produce))
+    }
+
+    public override func encodeParameters(into request: inout RequestBuilder) {
+        request.messages(parameters)
+    }
+{{/clientStreams}}
+}
+
+"""#,
         "initializer": #"""
 {{#inlineArguments}}
     public init({{#parameters}}{{swiftName}}: {{{type}}}{{#isOptional}} = nil{{/isOptional}}{{^last()}}, {{/last()}}{{/parameters}}) {

@@ -44,7 +44,7 @@ struct Renderer: Sendable {
             }
             progress?(range.upperBound, jobs.count)
         }
-        return files.map { $0! }
+        return files.map { $0! } + workspace.protoSources
     }
 
     private func render(_ job: Job, names: [String: String]) -> GeneratedFile {
@@ -57,7 +57,11 @@ struct Renderer: Sendable {
             let template = if case .enumeration = model.shape { "enum" } else { "model" }
             return file(GeneratedPaths.model(model.swiftName), from: relative(model.sourceFile), templates.render(template, TemplateContext.model(model)))
         case .api(let api):
-            let template = api.kind == .rest ? "rest" : "rpc"
+            let template = switch api.kind {
+            case .rest: "rest"
+            case .grpc: "grpc"
+            case .jsonrpc, .rpc: "rpc"
+            }
             return file(GeneratedPaths.api(api.className), from: relative(api.sourceFile), templates.render(template, TemplateContext.api(api)))
         }
     }

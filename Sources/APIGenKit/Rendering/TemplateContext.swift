@@ -54,6 +54,17 @@ enum TemplateContext {
             context["path"] = SwiftLiteral.docLines(rest.path).joined()
             context["pathLiteral"] = SwiftLiteral.string(rest.path)
         }
+        if let grpc = api.grpc {
+            context["shape"] = grpc.shape
+            context["rpcMethod"] = SwiftLiteral.docLines(grpc.method).joined()
+            context["rpcMethodLiteral"] = SwiftLiteral.string(grpc.method)
+            context["pathLiteral"] = SwiftLiteral.string("/" + grpc.method)
+            context["requestType"] = grpc.requestType
+            context["parametersType"] = grpc.clientStreams ? "GRPCRequestStream<\(grpc.requestType)>" : grpc.requestType
+            context["clientStreams"] = grpc.clientStreams
+            context["serverStreams"] = grpc.serverStreams
+            context["isIdempotent"] = grpc.isIdempotent
+        }
         if let rpc = api.rpc {
             context["protocolName"] = api.kind == .jsonrpc ? "JSON-RPC" : rpc.delegateType
             context["delegateType"] = rpc.delegateType

@@ -6,7 +6,7 @@ import Mustache
 /// workspace's templates folder taking its place. Extra `.mustache` files there become partials.
 public struct TemplateSet: Sendable {
     /// The templates apigen renders, and the partials they share, by name (without `.mustache`).
-    public static let names = ["rest", "rpc", "model", "enum", "workspace", "parameters", "initializer", "settings"]
+    public static let names = ["rest", "rpc", "grpc", "model", "enum", "workspace", "parameters", "initializer", "settings"]
     /// Templates included by others rather than rendered on their own.
     public static let partials: Set<String> = ["parameters", "initializer", "settings"]
     /// What each rendered template makes, for `apigen template list`.

@@ -8,7 +8,7 @@ extension DescriptionBuilder {
         var classNames = SwiftNames(kind: "API")
         var described: [APIDescription] = []
         for file in workspace.files {
-            for api in file.apis {
+            for api in file.apis.flatMap({ expandingService($0, in: file) }) {
                 if let first = firstDeclaration[api.name.value] {
                     diagnostics.error("API '\(api.name.value)' is declared twice; first declared at \(first)", at: api.name.location)
                     continue
@@ -31,7 +31,7 @@ extension DescriptionBuilder {
         if let baseURL = api.baseURL { checkBaseURL(baseURL) }
         api.headers.forEach { checkHeader($0) }
 
-        let response: ResponseDescription?
+        var response: ResponseDescription?
         if let declared = api.response {
             response = types.resolve(declared, into: &diagnostics).map { type in
                 ResponseDescription(type: type, decoding: declared.value == .named("String") ? .text : .json)
@@ -42,9 +42,22 @@ extension DescriptionBuilder {
 
         var rest: RESTDescription?
         var rpc: RPCDescription?
+        var grpc: GRPCDescription?
         var parameters: [ParameterDescription] = []
         var baseURL = api.baseURL?.value
+        var headers = self.headers(api.headers)
+        var timeout = api.timeout?.value
         switch api.kind.value {
+        case .grpc:
+            guard let endpoint = api.grpc, let described = describeGRPC(api, endpoint, file: file) else { return nil }
+            grpc = described.grpc
+            baseURL = described.baseURL
+            headers = described.metadata
+            timeout = timeout ?? described.deadline
+            response = ResponseDescription(
+                type: SwiftType(spelling: described.grpc.serverStreams ? "GRPCResponseStream<\(described.grpc.responseType)>" : described.grpc.responseType, isOptional: false, needsFoundation: false),
+                decoding: described.grpc.serverStreams ? .grpcStream : .protobuf
+            )
         case .rest:
             guard let endpoint = api.rest else { return nil }
             if let listed = api.parametersAreListed, listed.value {
@@ -65,6 +78,7 @@ extension DescriptionBuilder {
         let nonIdempotent: String? = switch api.kind.value {
         case .rest: rest.map(\.method).flatMap { [.POST, .PATCH].contains($0) ? $0.rawValue : nil }
         case .jsonrpc, .rpc: "an RPC call"
+        case .grpc: grpc.flatMap { $0.isIdempotent ? nil : "a gRPC method its proto does not mark idempotent" }
         }
         let retry = api.retry.flatMap { describeRetry($0, forNonIdempotent: nonIdempotent) }
         let rateLimit = api.rateLimit.flatMap { describeRateLimit($0) }
@@ -73,13 +87,13 @@ extension DescriptionBuilder {
         guard nameIsValid, let response else { return nil }
         return APIDescription(
             manifestName: api.name.value, declaredAt: api.name.location, className: className, sourceFile: file,
-            docLines: SwiftLiteral.docLines(api.description?.value), kind: api.kind.value,
-            parameters: parameters, response: response, headers: headers(api.headers),
-            timeoutSeconds: api.timeout?.value, frequency: api.frequency?.value,
+            docLines: SwiftLiteral.docLines(api.description?.value ?? protoComment(for: api, file: file).joined(separator: "\n")), kind: api.kind.value,
+            parameters: parameters, response: response, headers: headers,
+            timeoutSeconds: timeout, frequency: api.frequency?.value,
             retry: retry, rateLimit: rateLimit,
             significantHeaders: api.significantHeaders.map(\.value), tags: api.tags.map(\.value),
             skippedInterceptors: api.skipInterceptors.map(\.value), sample: sample,
-            baseURL: baseURL, rest: rest, rpc: rpc
+            baseURL: baseURL, rest: rest, rpc: rpc, grpc: grpc
         )
     }
 }

@@ -9,16 +9,19 @@ public struct DescriptionBuilder {
     let workspace: LoadedWorkspace
     let prefix: String
     var knownDelegates: Set<String>?
+    /// What each API file's protos declare, by the file's path.
+    let protos: [String: ProtoCatalog]
 
-    public static func build(_ workspace: LoadedWorkspace, into diagnostics: inout Diagnostics) -> WorkspaceDescription? {
-        var builder = DescriptionBuilder(workspace: workspace)
+    static func build(_ workspace: LoadedWorkspace, protos: [String: ProtoCatalog] = [:], into diagnostics: inout Diagnostics) -> WorkspaceDescription? {
+        var builder = DescriptionBuilder(workspace: workspace, protos: protos)
         let description = builder.build()
         diagnostics.append(contentsOf: builder.diagnostics)
         return builder.diagnostics.hasErrors ? nil : description
     }
 
-    private init(workspace: LoadedWorkspace) {
+    private init(workspace: LoadedWorkspace, protos: [String: ProtoCatalog]) {
         self.workspace = workspace
+        self.protos = protos
         self.prefix = workspace.manifest.prefix?.value ?? ""
     }
 
@@ -31,6 +34,7 @@ public struct DescriptionBuilder {
         if let baseURL = manifest.defaults.baseURL { checkBaseURL(baseURL) }
         manifest.defaults.headers.forEach { checkHeader($0) }
         checkOutputFolder()
+        checkGRPCSettings()
 
         declareTypes()
         let models = workspace.files.flatMap { file in file.types.compactMap { describeModel($0, file: file.file) } }

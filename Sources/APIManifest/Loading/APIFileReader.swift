@@ -1,6 +1,7 @@
 /// Reads one API file's node tree into an `APIFileManifest`.
 enum APIFileReader {
-    static let fileKeys = ["types", "apis"]
+    static let fileKeys = ["types", "apis", "grpc"]
+    static let grpcKeys = ["protos", "importPaths", "target", "tls", "deadline", "metadata"]
     static let modelKeys = ["description", "fields", "enum"]
     static let fieldKeys = ["type", "json", "description"]
     static let commonAPIKeys = [
@@ -14,7 +15,8 @@ enum APIFileReader {
         case .rest: return ["kind", "description", "method", "path", "baseURL", "parameters", "body", "response", "headers", "timeout", "frequency", "retry", "rateLimit", "significantHeaders", "tags", "skipInterceptors", "sample"]
         case .jsonrpc: return commonAPIKeys + ["url", "method", "params", "notification", "envelope"]
         case .rpc: return commonAPIKeys + ["url", "method", "params", "notification", "envelope", "delegate"]
-        case nil: return commonAPIKeys + ["method", "path", "body", "url", "params", "notification", "envelope", "delegate"]
+        case .grpc: return ["kind", "description", "rpc", "service", "deadline", "metadata", "frequency", "retry", "rateLimit", "significantHeaders", "tags", "skipInterceptors"]
+        case nil: return commonAPIKeys + ["method", "path", "body", "url", "params", "notification", "envelope", "delegate", "rpc", "service", "deadline", "metadata"]
         }
     }
     static let parameterKeys = ["type", "in", "name", "description"]
@@ -31,7 +33,51 @@ enum APIFileReader {
         if let apis = mapping["apis"]?.requireMapping("apis", into: &diagnostics) {
             manifest.apis = apis.entries.compactMap { readAPI($0, into: &diagnostics) }
         }
+        if let grpc = mapping["grpc"] {
+            manifest.grpc = readGRPCSettings(grpc, into: &diagnostics)
+        }
+        if manifest.grpc == nil, let api = manifest.apis.first(where: { $0.kind.value == .grpc }) {
+            diagnostics.error("API '\(api.name.value)' is of kind 'grpc', but this file has no 'grpc:' block naming its protos and server", at: api.kind.location)
+        }
         return manifest
+    }
+
+    // MARK: gRPC
+
+    static func readGRPCSettings(_ node: YAMLNode, into diagnostics: inout Diagnostics) -> GRPCSettings? {
+        guard let mapping = node.requireMapping("grpc", into: &diagnostics) else { return nil }
+        mapping.reportUnknownKeys(allowed: grpcKeys, in: "'grpc:'", into: &diagnostics)
+        let protos = mapping["protos"].map { PolicyReader.strings($0, "protos", into: &diagnostics) } ?? []
+        if protos.isEmpty {
+            diagnostics.error("'grpc:' needs 'protos:', the .proto files its APIs come from", at: node.location)
+        }
+        return GRPCSettings(
+            location: node.location,
+            protos: protos,
+            importPaths: mapping["importPaths"].map { PolicyReader.strings($0, "importPaths", into: &diagnostics) } ?? [],
+            target: mapping["target"]?.string("target", into: &diagnostics),
+            tls: mapping["tls"]?.boolean("tls", into: &diagnostics),
+            deadline: mapping["deadline"]?.seconds("deadline", into: &diagnostics),
+            metadata: mapping["metadata"].map { node in node.stringPairs("metadata", into: &diagnostics).map { Header(name: $0.name, value: $0.value) } } ?? []
+        )
+    }
+
+    static func readGRPC(_ mapping: YAMLMapping, name: Located<String>, context: String, into diagnostics: inout Diagnostics) -> GRPCEndpoint? {
+        let rpc = mapping["rpc"]?.string("rpc", into: &diagnostics)
+        let service = mapping["service"]?.string("service", into: &diagnostics)
+        switch (mapping["rpc"], mapping["service"]) {
+        case (nil, nil):
+            diagnostics.error("\(context) of kind 'grpc' needs 'rpc: package.Service/Method', or 'service: package.Service' for all of its methods", at: name.location)
+            return nil
+        case (.some, .some):
+            diagnostics.error("\(context) has both 'rpc:' and 'service:'; name one method or one whole service", at: name.location)
+            return nil
+        default:
+            break
+        }
+        guard rpc != nil || service != nil else { return nil }
+        let metadata = mapping["metadata"].map { node in node.stringPairs("metadata", into: &diagnostics).map { Header(name: $0.name, value: $0.value) } } ?? []
+        return GRPCEndpoint(rpc: rpc, service: service, metadata: metadata)
     }
 
     // MARK: Types
@@ -125,7 +171,8 @@ enum APIFileReader {
         let parameters = mapping["parameters"].map { readParameters($0, context: context, into: &diagnostics) }
         let response = mapping["response"].flatMap { readResponse($0, into: &diagnostics) }
         let headers = Headers.read(mapping["headers"], into: &diagnostics)
-        let timeout = mapping["timeout"]?.seconds("timeout", into: &diagnostics)
+        // A gRPC API's time limit is its deadline, the word gRPC uses; it is the same setting.
+        let timeout = (mapping["timeout"] ?? mapping["deadline"])?.seconds(mapping["deadline"] != nil ? "deadline" : "timeout", into: &diagnostics)
         let frequency = mapping["frequency"]?.keyword(FrequencyPolicy.self, "frequency policy", into: &diagnostics)
         let baseURL = mapping["baseURL"]?.string("baseURL", into: &diagnostics)
         let retry = mapping["retry"].flatMap { PolicyReader.retry($0, into: &diagnostics) }
@@ -150,6 +197,9 @@ enum APIFileReader {
         case .jsonrpc, .rpc:
             api.rpc = readRPC(mapping, name: entry.key, kind: kind.value, context: context, into: &diagnostics)
             if api.rpc == nil { return nil }
+        case .grpc:
+            api.grpc = readGRPC(mapping, name: entry.key, context: context, into: &diagnostics)
+            if api.grpc == nil { return nil }
         }
         return api
     }

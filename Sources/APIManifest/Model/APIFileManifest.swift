@@ -3,6 +3,35 @@ public struct APIFileManifest: Sendable {
     public var file: String
     public var types: [TypeDeclaration]
     public var apis: [APIDeclaration]
+    /// The file's `grpc:` block: the protos its gRPC APIs come from, and where they are served.
+    public var grpc: GRPCSettings?
+}
+
+/// `grpc:` in an API file.
+public struct GRPCSettings: Sendable {
+    public var location: SourceLocation
+    /// The .proto files to compile, as found under `importPaths`.
+    public var protos: [Located<String>]
+    /// Folders protoc searches for the protos and their imports, relative to the manifest.
+    /// Empty means the manifest's own folder.
+    public var importPaths: [Located<String>]
+    /// `host:port` of the server.
+    public var target: Located<String>?
+    /// TLS (`grpcs://`) unless `tls: false` (plaintext HTTP/2, `grpc://`).
+    public var tls: Located<Bool>?
+    /// Seconds every call of the file may take, streams included, unless an API says otherwise.
+    public var deadline: Located<Double>?
+    /// Metadata every call of the file sends.
+    public var metadata: [Header]
+}
+
+/// What only a gRPC API has: the method it calls, or the service whose every method it calls.
+public struct GRPCEndpoint: Sendable {
+    /// `package.Service/Method`.
+    public var rpc: Located<String>?
+    /// `package.Service`: one API per method, each named after its method.
+    public var service: Located<String>?
+    public var metadata: [Header]
 }
 
 /// A model declared under `types:`: a struct with fields, or a string enum.
@@ -57,6 +86,8 @@ public struct APIDeclaration: Sendable {
     public var rest: RESTEndpoint?
     /// What only an RPC API (JSON-RPC or a custom delegate) has.
     public var rpc: RPCEndpoint?
+    /// What only a gRPC API has.
+    public var grpc: GRPCEndpoint?
 }
 
 public struct RPCEndpoint: Sendable {

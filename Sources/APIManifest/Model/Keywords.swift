@@ -5,6 +5,8 @@ public enum APIKind: String, ManifestKeyword {
     case jsonrpc
     /// A remote procedure call wrapped by a delegate type the app writes (`delegate:`).
     case rpc
+    /// A gRPC method from the file's `grpc:` protos (`rpc:`), or every method of a service (`service:`).
+    case grpc
 
     public var isRPC: Bool { self != .rest }
 }

@@ -35,8 +35,10 @@ public enum ManifestSchema {
                 "properties": [
                     "types": ["type": "object", "description": help["types"]!, "additionalProperties": ["$ref": "#/definitions/type"]],
                     "apis": ["type": "object", "description": help["apis"]!, "additionalProperties": ["$ref": "#/definitions/api"]],
+                    "grpc": ["$ref": "#/definitions/grpcSettings"],
                 ],
             ],
+            "grpcSettings": object(APIFileReader.grpcKeys, required: ["protos"]),
             "type": [
                 "type": "object",
                 "additionalProperties": false,
@@ -65,6 +67,9 @@ public enum ManifestSchema {
             "restAPI": object(APIFileReader.apiKeys(for: .rest), required: ["method", "path"]),
             "jsonrpcAPI": object(APIFileReader.apiKeys(for: .jsonrpc), required: ["kind", "url", "method"]),
             "rpcAPI": object(APIFileReader.apiKeys(for: .rpc), required: ["kind", "url", "method", "delegate"]),
+            "grpcAPI": object(APIFileReader.apiKeys(for: .grpc), required: ["kind"]).merging(
+                ["oneOf": [["required": ["rpc"]], ["required": ["service"]]]], uniquingKeysWith: { $1 }
+            ),
         ]
     }
 
@@ -87,7 +92,10 @@ public enum ManifestSchema {
     private static func property(_ key: String) -> [String: Any] {
         var schema: [String: Any]
         switch key {
-        case "timeout": schema = ["type": "number", "exclusiveMinimum": 0]
+        case "timeout", "deadline": schema = ["type": "number", "exclusiveMinimum": 0]
+        case "tls": schema = ["type": "boolean"]
+        case "metadata": schema = ["type": "object", "additionalProperties": ["type": ["string", "number", "boolean"]]]
+        case "protos", "importPaths": schema = ["type": "array", "items": ["type": "string", "minLength": 1]]
         case "maxConnectionsPerHost": schema = ["type": "integer", "minimum": 1]
         case "notification": schema = ["type": "boolean"]
         case "headers": schema = ["type": "object", "additionalProperties": ["type": ["string", "number", "boolean"]]]
@@ -175,12 +183,21 @@ public enum ManifestSchema {
         "sample": "What the API answers when the manager answers from samples: { status, body, delay }.",
         "types": "Models (fields:) and string enums (enum:).",
         "apis": "APIs by name; each becomes <prefix><Name>API.",
-        "api": "A REST API (default), a JSON-RPC 2.0 API (kind: jsonrpc) or an API of a custom protocol (kind: rpc).",
+        "api": "A REST API (default), a JSON-RPC 2.0 API (kind: jsonrpc), an API of a custom protocol (kind: rpc) or a gRPC method (kind: grpc).",
         "description": "Becomes the doc comment.",
         "fields": "Fields by Swift name: a type, or { type, json, description }.",
         "enum": "A list of raw values, or a mapping of case names to raw values.",
         "json": "The JSON key, when it differs from the Swift name.",
-        "kind": "rest (default), jsonrpc or rpc.",
+        "kind": "rest (default), jsonrpc, rpc or grpc.",
+        "grpc": "Where this file's gRPC APIs come from: { protos, importPaths, target, tls, deadline, metadata }.",
+        "protos": "The .proto files to compile, as found under importPaths.",
+        "importPaths": "Folders protoc searches, relative to this file; default: this file's folder.",
+        "target": "The gRPC server as host:port.",
+        "tls": "TLS (default) or, with false, plaintext HTTP/2.",
+        "deadline": "Seconds a gRPC call may take, a stream's whole life included.",
+        "metadata": "gRPC metadata sent with every call (lowercase keys; -bin keys take base64).",
+        "rpc": "The gRPC method: package.Service/Method.",
+        "service": "A gRPC service, package.Service: one API per method, each named after it.",
         "method": "REST: the HTTP method. JSON-RPC and rpc: the remote method's name.",
         "path": "The path, with {name} placeholders for path parameters.",
         "url": "The RPC endpoint: an absolute URL, or a path joined to the base URL.",

@@ -27,6 +27,9 @@ public struct APIDefinition: Sendable {
     public var sample: StubResponse?
     /// The remote method of an RPC API (JSON-RPC or a custom protocol); nil for REST.
     public var rpc: RPCMethod?
+    /// Whether the workspace's default headers are sent. gRPC APIs say no: those are HTTP
+    /// headers for REST and JSON-RPC, and gRPC metadata come from the gRPC manifest instead.
+    public var inheritsDefaultHeaders: Bool
     public var defaults: APIDefaults
 
     public init(
@@ -44,6 +47,7 @@ public struct APIDefinition: Sendable {
         skippedInterceptors: [String] = [],
         sample: StubResponse? = nil,
         rpc: RPCMethod? = nil,
+        inheritsDefaultHeaders: Bool = true,
         defaults: APIDefaults
     ) {
         self.name = name
@@ -60,6 +64,7 @@ public struct APIDefinition: Sendable {
         self.skippedInterceptors = skippedInterceptors
         self.sample = sample
         self.rpc = rpc
+        self.inheritsDefaultHeaders = inheritsDefaultHeaders
         self.defaults = defaults
     }
 }

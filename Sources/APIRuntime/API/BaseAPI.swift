@@ -22,7 +22,7 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
         var headers: [(name: String, value: String)] = []
         var timeout: Duration?
         var tags: Set<String> = []
-        var running: [UInt64: Task<Response, any Error>] = [:]
+        var running: [UInt64: Task<APIReply<Response>, any Error>] = [:]
         var nextCallID: UInt64 = 0
     }
 
@@ -86,8 +86,14 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
     /// wire request; so does `cancel()`.
     @discardableResult
     public func start() async throws(APIError) -> Response {
+        try await startWithMetadata().value
+    }
+
+    /// `start()`, with the reply's header and trailer fields: gRPC's initial and trailing metadata
+    /// (`grpc-status` included), or a REST reply's headers.
+    public func startWithMetadata() async throws(APIError) -> APIReply<Response> {
         let (manager, tags) = state.withLockedValue { ($0.manager, $0.tags.union(definition.tags)) }
-        let task = Task { () async throws -> Response in try await manager.perform(self) }
+        let task = Task { () async throws -> APIReply<Response> in try await manager.perform(self) }
         let id = state.withLockedValue { state in
             defer { state.nextCallID += 1 }
             state.running[state.nextCallID] = task
@@ -133,7 +139,11 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
     /// The wire request, with base URL overrides of `manager`, the one that will send it.
     func makeRequest(for manager: APIManager) throws(APIError) -> APIRequest {
         var builder = RequestBuilder()
-        try encodeParameters(into: &builder)
+        do {
+            try encodeParameters(into: &builder)
+        } catch where error.api.isEmpty {
+            throw APIError(api: definition.name, reason: error.reason, underlying: error.underlying)
+        }
         let current = state.withLockedValue { $0 }
         let declaredBaseURL = definition.baseURL ?? definition.defaults.baseURL
         let resolved = RequestBuilder.Resolved(

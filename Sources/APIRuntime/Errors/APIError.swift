@@ -21,6 +21,8 @@ public struct APIError: Error, CustomStringConvertible {
         case invalidResponse(message: String)
         /// The server's protocol reported an error in its own envelope (an RPC error object).
         case rpcError(code: Int, message: String, data: Data?)
+        /// A gRPC server ended the call with a status other than OK.
+        case grpcStatus(code: GRPCStatusCode, message: String)
         /// An identical call was already in flight and the API's frequency policy is `reject`.
         case duplicateRequest(message: String)
         /// The call was cancelled: its task, `cancel()`, or the manager shutting down.
@@ -57,6 +59,8 @@ extension APIError.Reason: CustomStringConvertible {
             return "invalid response: \(message)"
         case .rpcError(let code, let message, _):
             return "server error \(code): \(message)"
+        case .grpcStatus(let code, let message):
+            return "gRPC status \(code) (\(code.rawValue))\(message.isEmpty ? "" : ": " + message)"
         case .duplicateRequest(let message):
             return "duplicate request: \(message)"
         case .cancelled:

@@ -45,12 +45,12 @@ public struct LoggingInterceptor: APIInterceptor {
             let response = try await next(request)
             var result: Logger.Metadata = [
                 "api": "\(request.api)",
-                "status": "\(response.status.code)",
+                "status": "\(response.statusSummary)",
                 "duration": "\(clock.now - start)",
                 "headers": .dictionary(redacted(response.headerFields)),
             ]
             if logsBodies { result["body"] = "\(redacted(response.body))" }
-            logger.log(level: response.status.kind == .successful ? .debug : .notice, "← \(response.status.code) \(request.api)", metadata: result)
+            logger.log(level: response.isSuccess ? .debug : .notice, "← \(response.statusSummary) \(request.api)", metadata: result)
             return response
         } catch {
             logger.notice("✗ \(request.api): \(error.reason)", metadata: ["api": "\(request.api)", "duration": "\(clock.now - start)"])

@@ -26,7 +26,7 @@ public struct MetricsInterceptor: APIInterceptor {
         }
         do {
             let response = try await next(request)
-            Counter(label: "apigen_calls_total", dimensions: dimensions + [("status", "\(response.status.code)")], factory: factory).increment()
+            Counter(label: "apigen_calls_total", dimensions: dimensions + [("status", response.statusSummary)], factory: factory).increment()
             return response
         } catch {
             Counter(label: "apigen_calls_total", dimensions: dimensions + [("status", "error")], factory: factory).increment()
@@ -46,6 +46,7 @@ extension APIError.Reason {
         case .invalidRequest: "invalid_request"
         case .invalidResponse: "invalid_response"
         case .rpcError: "rpc_error"
+        case .grpcStatus: "grpc_status"
         case .duplicateRequest: "duplicate_request"
         case .cancelled: "cancelled"
         case .timeout: "timeout"

@@ -55,8 +55,8 @@ public final class APIManager: Sendable {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.chain = InterceptorChain(interceptors: configuration.interceptors)
-        self.sessions = SessionCache(capacity: configuration.maxSessions, factory: configuration.transportFactory ?? { [configuration] _, settings in
-            AsyncHTTPClientTransport(settings: settings, configuration: configuration)
+        self.sessions = SessionCache(capacity: configuration.maxSessions, factory: configuration.transportFactory ?? { [configuration] key, settings in
+            key.isGRPC ? makeGRPCTransport(key, configuration: configuration) : AsyncHTTPClientTransport(settings: settings, configuration: configuration)
         })
     }
 
@@ -91,20 +91,24 @@ public final class APIManager: Sendable {
 
     // MARK: Sending
 
-    func perform<Parameters, Response>(_ api: BaseAPI<Parameters, Response>) async throws(APIError) -> Response {
+    func perform<Parameters, Response>(_ api: BaseAPI<Parameters, Response>) async throws(APIError) -> APIReply<Response> {
         let definition = api.definition
         let delegate = api.rpcDelegate
         var request = try api.makeRequest(for: self)
-        let kind = delegate == nil ? "rest" : delegate is JSONRPC ? "jsonrpc" : "rpc"
+        let kind = delegate == nil ? "rest" : delegate is JSONRPC ? "jsonrpc" : delegate is GRPCProtocol ? "grpc" : "rpc"
         // The identity of a call is what the API was asked, before a delegate adds its envelope:
-        // a JSON-RPC id differs on every call and would make every call look new.
-        let frequency = definition.frequency ?? definition.defaults.frequency ?? configuration.frequency
+        // a JSON-RPC id differs on every call and would make every call look new. Streaming gRPC
+        // calls are always allowed: a request stream has no identity to compare, and a reply
+        // stream has one reader, so it cannot be shared.
+        let streams = request.messageProducer != nil || request.streamsResponse
+        let frequency = streams ? .allow : definition.frequency ?? definition.defaults.frequency ?? configuration.frequency
         let identity = frequency == .allow ? nil : CallIdentity.key(for: request, definition: definition, kind: kind)
         let call = delegate.map { _ in RPCCall(definition: definition, id: definition.rpc?.isNotification == true ? nil : nextRequestID()) }
         if let delegate, let call { try delegate.wrap(&request, for: call) }
 
         let context = APICallContext(definition: definition, rpc: call, kind: kind, attempt: 1)
         let response = try await execute(request, context: context, identity: identity.map { ($0, frequency) })
+        response.messages?.callTimeout = request.timeout
 
         let result: Data
         if let delegate, let call, !call.isNotification {
@@ -113,7 +117,8 @@ public final class APIManager: Sendable {
             // REST, and notifications, which await no reply: only the HTTP status counts.
             result = try RESTProtocol.unwrap(response, for: definition)
         }
-        return try api.responseDecoder.decode(result, headerFields: response.headerFields, api: definition.name)
+        let value = try api.responseDecoder.decode(result, response: response, api: definition.name)
+        return APIReply(value: value, headerFields: response.headerFields, trailerFields: response.trailerFields)
     }
 
     /// Request ids for RPC calls: unique among this manager's calls, never reused.

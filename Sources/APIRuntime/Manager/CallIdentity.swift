@@ -18,7 +18,9 @@ enum CallIdentity {
             parts.append(request.url.absoluteString)
         }
         parts.append(definition.rpc?.name ?? "")
-        parts.append(request.body.map { String(decoding: $0, as: UTF8.self) } ?? "")
+        // Text bodies as they are, binary ones (protobuf) in base64: decoding bytes that are not
+        // UTF-8 as text would map different bodies to the same replacement characters.
+        parts.append(request.body.map { body in String(validating: body, as: UTF8.self).map { "t" + $0 } ?? "b" + body.base64EncodedString() } ?? "")
         for name in definition.significantHeaders.map({ $0.lowercased() }).sorted() {
             let value = request.headerFields.first { $0.name.canonicalName == name }?.value ?? ""
             parts.append(name + ":" + value)

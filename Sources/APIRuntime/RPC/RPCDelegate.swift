@@ -42,11 +42,23 @@ public struct RPCMethod: Sendable {
     public var isNotification: Bool
     /// Members added to the envelope as they are: a name and its value as JSON text.
     public var envelopeFields: [(name: String, json: String)]
+    /// gRPC: the client sends a stream of messages.
+    public var clientStreams: Bool
+    /// gRPC: the server answers with a stream of messages.
+    public var serverStreams: Bool
+    /// Safe to send twice (a proto's `idempotency_level`): the retry policy may resend it.
+    public var isIdempotent: Bool
 
-    public init(name: String, isNotification: Bool = false, envelopeFields: [(name: String, json: String)] = []) {
+    public init(
+        name: String, isNotification: Bool = false, envelopeFields: [(name: String, json: String)] = [],
+        clientStreams: Bool = false, serverStreams: Bool = false, isIdempotent: Bool = false
+    ) {
         self.name = name
         self.isNotification = isNotification
         self.envelopeFields = envelopeFields
+        self.clientStreams = clientStreams
+        self.serverStreams = serverStreams
+        self.isIdempotent = isIdempotent
     }
 }
 

@@ -10,14 +10,25 @@ public struct APIRequest: Sendable {
     public var headerFields: HTTPFields
     public var body: Data?
     public var timeout: Duration
+    /// gRPC client and bidirectional streaming: writes the request messages as the call goes.
+    /// nil sends `body` as the one message (and, for other protocols, as the body).
+    public var messageProducer: MessageProducer?
+    /// gRPC server and bidirectional streaming: the reply is a stream of messages
+    /// (`APIResponse.messages`), not one body.
+    public var streamsResponse: Bool
 
-    public init(api: String, method: HTTPRequest.Method, url: URL, headerFields: HTTPFields = [:], body: Data? = nil, timeout: Duration) {
+    public init(
+        api: String, method: HTTPRequest.Method, url: URL, headerFields: HTTPFields = [:], body: Data? = nil,
+        timeout: Duration, messageProducer: MessageProducer? = nil, streamsResponse: Bool = false
+    ) {
         self.api = api
         self.method = method
         self.url = url
         self.headerFields = headerFields
         self.body = body
         self.timeout = timeout
+        self.messageProducer = messageProducer
+        self.streamsResponse = streamsResponse
     }
 }
 
@@ -26,10 +37,19 @@ public struct APIResponse: Sendable {
     public var status: HTTPResponse.Status
     public var headerFields: HTTPFields
     public var body: Data
+    /// Trailing fields: gRPC's trailing metadata, with `grpc-status` and `grpc-message`.
+    public var trailerFields: HTTPFields
+    /// The messages of a streaming gRPC reply, read after the interceptors have seen its head.
+    public var messages: ResponseMessages?
 
-    public init(status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: Data = Data()) {
+    public init(
+        status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: Data = Data(),
+        trailerFields: HTTPFields = [:], messages: ResponseMessages? = nil
+    ) {
         self.status = status
         self.headerFields = headerFields
         self.body = body
+        self.trailerFields = trailerFields
+        self.messages = messages
     }
 }

@@ -10,6 +10,9 @@ public struct RequestBuilder: Sendable {
     var jsonFields = JSONFields()
     var formFields: [(name: String, value: String)] = []
     var positionalFields: [any Encodable & Sendable] = []
+    /// A body sent as it is: a serialized protobuf message.
+    var rawBody: Data?
+    var messageProducer: MessageProducer?
 
     public init() {}
 
@@ -85,7 +88,7 @@ extension RequestBuilder {
         }
 
         var fields = HTTPFields()
-        var body: Data?
+        var body: Data? = rawBody
         if !jsonFields.fields.isEmpty || !positionalFields.isEmpty {
             do {
                 let encoder = JSONCoding.makeEncoder()
@@ -102,7 +105,8 @@ extension RequestBuilder {
             fields[.contentType] = "application/x-www-form-urlencoded"
         }
         // Later layers win: workspace, API, parameters, then the instance.
-        for header in definition.defaults.headers + definition.headers + headers + resolved.headers {
+        let inherited = definition.inheritsDefaultHeaders ? definition.defaults.headers : []
+        for header in inherited + definition.headers + headers + resolved.headers {
             guard let name = HTTPField.Name(header.name) else {
                 throw invalid("'\(header.name)' is not a valid header name")
             }
@@ -110,7 +114,8 @@ extension RequestBuilder {
         }
         return APIRequest(
             api: definition.name, method: definition.method, url: url,
-            headerFields: fields, body: body, timeout: resolved.timeout
+            headerFields: fields, body: body, timeout: resolved.timeout,
+            messageProducer: messageProducer, streamsResponse: definition.rpc?.serverStreams ?? false
         )
     }
 

@@ -3,15 +3,27 @@ import HTTPTypes
 
 /// How an API turns the bytes of its result into its `Response` type.
 public struct ResponseDecoder<Response: Sendable>: Sendable {
-    private let decodeBody: @Sendable (Data, HTTPFields) throws -> Response
+    private let decodeReply: @Sendable (APIResponse, String) throws -> Response
 
     public init(_ decode: @escaping @Sendable (_ body: Data, _ headerFields: HTTPFields) throws -> Response) {
-        self.decodeBody = decode
+        self.decodeReply = { response, _ in try decode(response.body, response.headerFields) }
     }
 
-    func decode(_ body: Data, headerFields: HTTPFields, api: String) throws(APIError) -> Response {
+    private init(decodeReply: @escaping @Sendable (APIResponse, String) throws -> Response) {
+        self.decodeReply = decodeReply
+    }
+
+    /// Decodes from the whole reply (a stream's messages, trailers) and the API's name, for errors.
+    public static func reply(_ decode: @escaping @Sendable (_ response: APIResponse, _ api: String) throws -> Response) -> Self {
+        Self(decodeReply: decode)
+    }
+
+    /// `body` is what the API's protocol unwrapped from `response` (a JSON-RPC result, say).
+    func decode(_ body: Data, response: APIResponse, api: String) throws(APIError) -> Response {
+        var reply = response
+        reply.body = body
         do {
-            return try decodeBody(body, headerFields)
+            return try decodeReply(reply, api)
         } catch let error as APIError {
             throw error
         } catch {
@@ -45,6 +57,6 @@ extension ResponseDecoder where Response == String {
 extension ResponseDecoder where Response == NoContent {
     /// Any body is ignored.
     public static var noContent: Self {
-        Self { _, _ in NoContent() }
+        Self { (_: Data, _: HTTPFields) in NoContent() }
     }
 }

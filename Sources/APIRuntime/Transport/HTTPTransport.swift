@@ -22,11 +22,14 @@ public struct SessionKey: Hashable, Sendable, CustomStringConvertible {
 
     init?(_ request: APIRequest) {
         guard let scheme = request.url.scheme?.lowercased(), let host = request.url.host?.lowercased() else { return nil }
-        let port = request.url.port ?? (scheme == "https" ? 443 : 80)
+        let port = request.url.port ?? (scheme == "https" || scheme == "grpcs" ? 443 : 80)
         self.init(scheme: scheme, host: host, port: port)
     }
 
     public var description: String { "\(scheme)://\(host):\(port)" }
+
+    /// `grpc://` (plaintext HTTP/2) and `grpcs://` (TLS) sessions are gRPC clients.
+    var isGRPC: Bool { scheme == "grpc" || scheme == "grpcs" }
 }
 
 /// Settings a transport is created with.

@@ -32,12 +32,18 @@ enum APIGenBinary {
         return process
     }
 
-    static func run(_ arguments: [String], in directory: URL) throws -> Result {
+    /// Runs apigen to its end. `environment` replaces the variables it names (nil removes one).
+    static func run(_ arguments: [String], in directory: URL, environment: [String: String?] = [:]) throws -> Result {
         guard let url else { throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "apigen binary not found near \(CommandLine.arguments[0])"]) }
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        if !environment.isEmpty {
+            var variables = ProcessInfo.processInfo.environment
+            for (name, value) in environment { variables[name] = value }
+            process.environment = variables
+        }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -1,0 +1,11 @@
+import HTTPTypes
+
+/// A call's decoded value with the fields that came with it (`BaseAPI.startWithMetadata()`).
+public struct APIReply<Value: Sendable>: Sendable {
+    public var value: Value
+    /// The reply's headers; for gRPC, the server's initial metadata.
+    public var headerFields: HTTPFields
+    /// For gRPC, the trailing metadata with `grpc-status`; empty for other protocols. A streaming
+    /// reply's trailers arrive at its end: `GRPCResponseStream.trailerFields`.
+    public var trailerFields: HTTPFields
+}

@@ -1,0 +1,78 @@
+import Foundation
+import SwiftProtobuf
+
+/// Writes the serialized request messages of a client-streaming call, one at a time. The manager
+/// hands one to a call's producer; `write` waits while the transport cannot take more (HTTP/2
+/// flow control), so a fast producer never piles messages up in memory.
+public struct MessageSink: Sendable {
+    let writeBytes: @Sendable (Data) async throws -> Void
+
+    public init(_ write: @escaping @Sendable (Data) async throws -> Void) {
+        self.writeBytes = write
+    }
+
+    public func write(_ message: Data) async throws {
+        try await writeBytes(message)
+    }
+}
+
+/// The request side of a client- or bidirectional-streaming call: a closure that writes messages
+/// and returns when it has no more (returning ends the request stream).
+public typealias MessageProducer = @Sendable (MessageSink) async throws -> Void
+
+/// Writes the request messages of a streaming gRPC API.
+public struct GRPCRequestWriter<Message: SwiftProtobuf.Message>: Sendable {
+    let sink: MessageSink
+
+    /// Sends one message; waits while the connection cannot take more.
+    public func write(_ message: Message) async throws {
+        try await sink.write(try message.serializedData())
+    }
+
+    /// Sends each message in order.
+    public func write(contentsOf messages: some Sequence<Message>) async throws {
+        for message in messages { try await write(message) }
+    }
+}
+
+/// The parameters of a client- or bidirectional-streaming gRPC API: what it sends, written as the
+/// call goes (`{ writer in try await writer.write(point) }`) or given all at once (`[point, …]`).
+public struct GRPCRequestStream<Message: SwiftProtobuf.Message>: Sendable {
+    public let produce: @Sendable (GRPCRequestWriter<Message>) async throws -> Void
+
+    public init(_ produce: @escaping @Sendable (GRPCRequestWriter<Message>) async throws -> Void) {
+        self.produce = produce
+    }
+
+    /// Sends `messages` in order, then ends the request stream.
+    public init(_ messages: [Message]) {
+        self.produce = { writer in try await writer.write(contentsOf: messages) }
+    }
+
+    var producer: MessageProducer {
+        { [produce] sink in try await produce(GRPCRequestWriter(sink: sink)) }
+    }
+}
+
+extension RequestBuilder {
+    /// The one request message of a unary or server-streaming gRPC call.
+    public mutating func message(_ message: some SwiftProtobuf.Message) throws(APIError) {
+        do {
+            rawBody = try message.serializedData()
+        } catch {
+            throw APIError(api: "", reason: .invalidRequest(message: "cannot serialize the request message: \(error)"), underlying: error)
+        }
+    }
+
+    /// The request messages of a client- or bidirectional-streaming gRPC call.
+    public mutating func messages<Message>(_ stream: GRPCRequestStream<Message>) {
+        messageProducer = stream.producer
+    }
+}
+
+extension ResponseDecoder where Response: SwiftProtobuf.Message {
+    /// A protobuf message in binary form: the reply of a unary or client-streaming gRPC call.
+    public static var protobuf: Self {
+        Self { body, _ in try Response(serializedBytes: body) }
+    }
+}

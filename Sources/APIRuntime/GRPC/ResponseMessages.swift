@@ -1,0 +1,66 @@
+import AsyncAlgorithms
+import Foundation
+import HTTPTypes
+import NIOConcurrencyHelpers
+
+/// What a stream fails with when its deadline passes; the reader turns it into `.timeout` with
+/// the call's whole time limit, which only the manager knows.
+struct StreamDeadlinePassed: Error {}
+
+/// The messages of a streaming reply as they arrive, serialized, then its trailers. The transport
+/// feeds it; `send` waits until the reader has taken the previous message, so a slow reader slows
+/// the server down (through HTTP/2 flow control) instead of filling memory.
+///
+/// `@unchecked Sendable`: `channel` is Sendable; `state` (trailers, the producing task) is a
+/// `NIOLockedValueBox` whose lock guards every access.
+public final class ResponseMessages: @unchecked Sendable {
+    let channel = AsyncThrowingChannel<Data, any Error>()
+    private struct State {
+        var trailers: HTTPFields?
+        /// The call's whole time limit, which a stream's `.timeout` error reports.
+        var callTimeout: Duration?
+        var cancel: (@Sendable () -> Void)?
+        var cancelled = false
+    }
+    private let state = NIOLockedValueBox(State())
+
+    init() {}
+
+    /// Sets what stops the call; runs it at once when the stream was cancelled before.
+    func onCancel(_ action: @escaping @Sendable () -> Void) {
+        let cancelledAlready = state.withLockedValue { state in
+            state.cancel = action
+            return state.cancelled
+        }
+        if cancelledAlready { action() }
+    }
+
+    /// Stops the call: the server sees it cancelled, the reader sees the stream end with `.cancelled`.
+    func cancel() {
+        let action = state.withLockedValue { state in
+            state.cancelled = true
+            return state.cancel
+        }
+        action?()
+    }
+
+    var isCancelled: Bool { state.withLockedValue { $0.cancelled } }
+
+    func finish(trailers: HTTPFields) {
+        state.withLockedValue { $0.trailers = trailers }
+        channel.finish()
+    }
+
+    func fail(_ error: any Error, trailers: HTTPFields) {
+        state.withLockedValue { $0.trailers = trailers }
+        channel.fail(error)
+    }
+
+    var callTimeout: Duration? {
+        get { state.withLockedValue { $0.callTimeout } }
+        set { state.withLockedValue { $0.callTimeout = newValue } }
+    }
+
+    /// The trailing metadata, once the stream has ended.
+    var trailers: HTTPFields? { state.withLockedValue { $0.trailers } }
+}
