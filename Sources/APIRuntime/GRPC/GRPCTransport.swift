@@ -115,15 +115,16 @@ final class GRPCTransport: HTTPTransport {
                 }
             }
             messages.finish(trailers: trailers)
-        } catch let error as RPCError {
-            let status = GRPCStatusCode(rawValue: error.code.rawValue)
-            let fields = GRPCMetadata.trailers(error.metadata, status: status, message: error.message)
-            let failure = apiError(error, for: request)
-            messages.fail(failure, trailers: fields)
         } catch {
-            // grpc-swift enforces the deadline by cancelling the call; only the reader cancels it
-            // otherwise, so a cancellation the reader did not ask for is the deadline passing.
+            // grpc-swift enforces the deadline by cancelling the call, which surfaces as a
+            // cancellation, DEADLINE_EXCEEDED or, on a slow machine, an UNKNOWN transport error.
+            // Only the reader cancels otherwise: an end the reader did not ask for, once the
+            // deadline has passed, is the deadline's.
             let timedOut = !messages.isCancelled && ContinuousClock.now >= deadline
+            if let error = error as? RPCError {
+                let status = GRPCStatusCode(rawValue: error.code.rawValue)
+                trailers = GRPCMetadata.trailers(error.metadata, status: status, message: error.message)
+            }
             messages.fail(timedOut ? StreamDeadlinePassed() : apiError(error, for: request), trailers: trailers)
         }
     }

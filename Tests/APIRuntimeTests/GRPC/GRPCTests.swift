@@ -103,7 +103,9 @@ struct GRPCTests {
         try await withGRPCServer { _, manager in
             let fourMiB = 4 << 20
             let name = String(repeating: "x", count: fourMiB)
-            let reply = try await SayHelloAPI { $0.name = name }.using(manager).start()
+            let api = SayHelloAPI { $0.name = name }.using(manager)
+            api.timeout = .seconds(60)  // room for sanitizer runs on a loaded machine
+            let reply = try await api.start()
             #expect(reply.message.utf8.count == fourMiB + 6)
             #expect(reply.message.hasSuffix("xxx"))
         }
