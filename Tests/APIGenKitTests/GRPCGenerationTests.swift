@@ -96,6 +96,23 @@ struct GRPCGenerationTests {
 
         let again = Generator.run(workspaceFile: workspace.workspaceFile, mode: .write)
         #expect(again.plan.changed.isEmpty && again.plan.stale.isEmpty)
+
+        // Without its gRPC file, its APIs and messages are stale: removed, the emptied Protos/ too.
+        try FileManager.default.removeItem(at: workspace.root.appendingPathComponent("apis/shop.yaml"))
+        let removed = Generator.run(workspaceFile: workspace.workspaceFile, mode: .write)
+        #expect(removed.plan.stale.contains("Protos/shop.pb.swift"))
+        #expect(workspace.snapshot().keys.allSatisfy { !$0.hasPrefix("Protos/") && !$0.contains("Item") })
+        #expect(!FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("Generated/Protos").path))
+    }
+
+    @Test("lint needs protoc but not protoc-gen-swift, and writes nothing")
+    func lintWithoutPlugin() throws {
+        let workspace = try Self.workspace(api: Self.shopAPI)
+        defer { workspace.remove() }
+        let result = try APIGenBinary.run(["lint", "--workspace", "apis/workspace.yaml"], in: workspace.root, environment: ["PROTOC_GEN_SWIFT": "/nonexistent/protoc-gen-swift"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("apigen: 3 APIs and 0 types in 2 files: no errors"), "\(result.stdout)")
+        #expect(workspace.snapshot().isEmpty)
     }
 
     /// Generates the good workspace, breaks it with `edit`, runs the apigen binary: exit 1, the

@@ -8,6 +8,9 @@ public enum Generator {
         case write
         /// Write nothing; report what `write` would change.
         case check
+        /// Validate only (`apigen lint`): no rendering, no plan, and gRPC protos compiled for their
+        /// descriptors alone, so protoc-gen-swift is not needed.
+        case validate
     }
 
     public struct Report: Sendable {
@@ -27,7 +30,7 @@ public enum Generator {
     public static func run(workspaceFile: String, mode: Mode, progress: ((Int, Int) -> Void)? = nil) -> Report {
         var report = Report()
         guard let loaded = WorkspaceLoader.load(workspaceFile: workspaceFile, into: &report.diagnostics) else { return report }
-        guard let protos = ProtoCompiler().compile(loaded, into: &report.diagnostics) else { return report }
+        guard let protos = ProtoCompiler(generatesSources: mode != .validate).compile(loaded, into: &report.diagnostics) else { return report }
         guard var description = DescriptionBuilder.build(loaded, protos: protos.catalogs, into: &report.diagnostics) else { return report }
         description.protoSources = protos.sources
         report.counts = (loaded.files.count + 1, description.apis.count, description.models.count)
@@ -39,7 +42,7 @@ public enum Generator {
             }
         }
         guard let templates = TemplateSet.load(overridesIn: description.templatesDirectory, into: &report.diagnostics) else { return report }
-        guard !report.diagnostics.hasErrors else { return report }
+        guard !report.diagnostics.hasErrors, mode != .validate else { return report }
 
         let files = Renderer(templates: templates, workspaceDirectory: loaded.directory).render(description, progress: progress)
         let tree = GeneratedTree(root: description.outputDirectory)

@@ -12,12 +12,12 @@ struct ProtoCompiler {
     struct Output: Sendable {
         /// By the path of the API file whose `grpc:` block named the protos.
         var catalogs: [String: ProtoCatalog] = [:]
-        /// The `.pb.swift` files, each once, under `Protos/`.
+        /// The `.pb.swift` files, each once (`GeneratedPaths.protoMessages`).
         var sources: [GeneratedFile] = []
     }
 
     /// The `.pb.swift` files are needed (generate, check); `lint` needs only descriptors.
-    var generatesSources = true
+    var generatesSources: Bool
 
     func compile(_ workspace: LoadedWorkspace, into diagnostics: inout Diagnostics) -> Output? {
         var output = Output()
@@ -96,7 +96,7 @@ struct ProtoCompiler {
             let sources = try FileManager.default.contentsOfDirectory(atPath: swiftOut.path).sorted().map { name in
                 let text = try String(contentsOf: swiftOut.appendingPathComponent(name), encoding: .utf8)
                 let proto = ownProtos.first { $0.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: ".proto", with: ".pb.swift") == name } ?? name
-                return GeneratedFile(path: "Protos/" + name, contents: "\(Renderer.marker) from \(proto) with protoc-gen-swift. Do not edit.\n" + text)
+                return GeneratedFile(path: GeneratedPaths.protoMessages(name), contents: "\(Renderer.marker) from \(proto) with protoc-gen-swift. Do not edit.\n" + text)
             }
             return (catalog, sources)
         } catch {

@@ -56,8 +56,8 @@ public final class {{className}}: BaseAPI<{{{parametersType}}}, {{{responseType}
         self.init(request)
     }
 
-    public override func encodeParameters(into request: inout RequestBuilder) throws(APIError) {
-        try request.message(parameters)
+    public override func encodeParameters(into request: inout RequestBuilder) {
+        request.message(parameters)
     }
 {{/clientStreams}}
 {{#clientStreams}}

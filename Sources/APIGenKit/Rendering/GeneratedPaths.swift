@@ -2,8 +2,13 @@
 enum GeneratedPaths {
     static let workspace = "APIDefaults+Workspace.swift"
 
+    /// The folders files go in, which a run removes once they are empty.
+    static let folders = ["APIs", "Models", "Protos"]
+
     static func api(_ className: String) -> String { "APIs/" + fileName(className) }
     static func model(_ swiftName: String) -> String { "Models/" + fileName(swiftName) }
+    /// A file protoc-gen-swift named (`geo_point.pb.swift`).
+    static func protoMessages(_ fileName: String) -> String { "Protos/" + fileName }
 
     /// The type's name, shortened past 120 bytes with a hash of the whole name: file systems
     /// allow 255 bytes a name, Swift identifiers have no limit.

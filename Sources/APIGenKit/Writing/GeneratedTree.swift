@@ -118,7 +118,7 @@ public struct GeneratedTree {
     /// Folders emptied by removing stale files go too (never the root itself).
     private static func removeEmptyFolders(in root: URL) {
         let fileManager = FileManager.default
-        for folder in ["APIs", "Models"] {
+        for folder in GeneratedPaths.folders {
             let url = root.appendingPathComponent(folder)
             if let contents = try? fileManager.contentsOfDirectory(atPath: url.path), contents.isEmpty {
                 try? fileManager.removeItem(at: url)

@@ -139,11 +139,7 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
     /// The wire request, with base URL overrides of `manager`, the one that will send it.
     func makeRequest(for manager: APIManager) throws(APIError) -> APIRequest {
         var builder = RequestBuilder()
-        do {
-            try encodeParameters(into: &builder)
-        } catch where error.api.isEmpty {
-            throw APIError(api: definition.name, reason: error.reason, underlying: error.underlying)
-        }
+        try encodeParameters(into: &builder)
         let current = state.withLockedValue { $0 }
         let declaredBaseURL = definition.baseURL ?? definition.defaults.baseURL
         let resolved = RequestBuilder.Resolved(

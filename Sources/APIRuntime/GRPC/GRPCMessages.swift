@@ -56,12 +56,8 @@ public struct GRPCRequestStream<Message: SwiftProtobuf.Message>: Sendable {
 
 extension RequestBuilder {
     /// The one request message of a unary or server-streaming gRPC call.
-    public mutating func message(_ message: some SwiftProtobuf.Message) throws(APIError) {
-        do {
-            rawBody = try message.serializedData()
-        } catch {
-            throw APIError(api: "", reason: .invalidRequest(message: "cannot serialize the request message: \(error)"), underlying: error)
-        }
+    public mutating func message(_ message: some SwiftProtobuf.Message) {
+        encodeMessage = { try message.serializedData() }
     }
 
     /// The request messages of a client- or bidirectional-streaming gRPC call.

@@ -12,6 +12,8 @@ import HTTPTypes
 public struct GRPCProtocol: RPCDelegate {
     public init() {}
 
+    public var kind: String { "grpc" }
+
     public func wrap(_ request: inout APIRequest, for call: RPCCall) throws(APIError) {
         // The transport frames messages itself (length-prefixed, over HTTP/2); nothing to add.
     }
@@ -33,12 +35,12 @@ extension APIResponse {
     /// The gRPC status of a gRPC reply (its `grpc-status` trailer); nil for other protocols, and
     /// for a stream whose trailers have not arrived yet.
     public var grpcStatus: GRPCStatusCode? {
-        (trailerFields[.grpcStatus] ?? headerFields[.grpcStatus]).flatMap(Int.init).map(GRPCStatusCode.init(rawValue:))
+        trailerFields[.grpcStatus].flatMap(Int.init).map(GRPCStatusCode.init(rawValue:))
     }
 
     /// The status message of a gRPC reply (its `grpc-message` trailer, percent-decoded).
     public var grpcMessage: String? {
-        (trailerFields[.grpcMessage] ?? headerFields[.grpcMessage]).map { $0.removingPercentEncoding ?? $0 }
+        trailerFields[.grpcMessage].map { $0.removingPercentEncoding ?? $0 }
     }
 }
 

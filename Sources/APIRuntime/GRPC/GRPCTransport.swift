@@ -167,10 +167,19 @@ final class GRPCTransport: HTTPTransport {
     /// A call the server (or the client library) ended with a status: a reply with trailers only.
     /// The call's own deadline and cancellation are errors instead, as for every other transport.
     private static func refusal(_ error: RPCError, to request: APIRequest) throws -> APIResponse {
-        if error.code == .deadlineExceeded { throw APIError(api: request.api, reason: .timeout(request.timeout), underlying: error) }
-        if error.code == .cancelled, Task.isCancelled { throw APIError(api: request.api, reason: .cancelled, underlying: error) }
+        if let ownEnd = ownEnd(error, for: request) { throw ownEnd }
         let status = GRPCStatusCode(rawValue: error.code.rawValue)
         return APIResponse(status: .ok, trailerFields: GRPCMetadata.trailers(error.metadata, status: status, message: error.message))
+    }
+
+    /// The call's own deadline passing, or the call being cancelled: errors, as for every other
+    /// transport, rather than a status the server sent.
+    private static func ownEnd(_ error: RPCError, for request: APIRequest) -> APIError? {
+        switch error.code {
+        case .deadlineExceeded: APIError(api: request.api, reason: .timeout(request.timeout), underlying: error)
+        case .cancelled where Task.isCancelled: APIError(api: request.api, reason: .cancelled, underlying: error)
+        default: nil
+        }
     }
 
     static func apiError(_ error: any Error, for request: APIRequest) -> APIError {
@@ -179,11 +188,8 @@ final class GRPCTransport: HTTPTransport {
             return APIError(api: request.api, reason: .cancelled, underlying: error)
         }
         if let error = error as? RPCError {
-            switch error.code {
-            case .deadlineExceeded: return APIError(api: request.api, reason: .timeout(request.timeout), underlying: error)
-            case .cancelled: return APIError(api: request.api, reason: .cancelled, underlying: error)
-            default: return APIError(api: request.api, reason: .grpcStatus(code: GRPCStatusCode(rawValue: error.code.rawValue), message: error.message), underlying: error)
-            }
+            return ownEnd(error, for: request)
+                ?? APIError(api: request.api, reason: .grpcStatus(code: GRPCStatusCode(rawValue: error.code.rawValue), message: error.message), underlying: error)
         }
         return APIError(api: request.api, reason: .transport(message: "\(error)"), underlying: error)
     }

@@ -5,6 +5,8 @@ import Foundation
 public struct JSONRPC: RPCDelegate {
     public init() {}
 
+    public var kind: String { "jsonrpc" }
+
     public func wrap(_ request: inout APIRequest, for call: RPCCall) throws(APIError) {
         request.method = .post
         request.body = Self.envelope(params: request.body, call: call)

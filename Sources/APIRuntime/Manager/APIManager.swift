@@ -95,7 +95,7 @@ public final class APIManager: Sendable {
         let definition = api.definition
         let delegate = api.rpcDelegate
         var request = try api.makeRequest(for: self)
-        let kind = delegate == nil ? "rest" : delegate is JSONRPC ? "jsonrpc" : delegate is GRPCProtocol ? "grpc" : "rpc"
+        let kind = delegate?.kind ?? "rest"
         // The identity of a call is what the API was asked, before a delegate adds its envelope:
         // a JSON-RPC id differs on every call and would make every call look new. Streaming gRPC
         // calls are always allowed: a request stream has no identity to compare, and a reply

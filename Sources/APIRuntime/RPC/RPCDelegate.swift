@@ -7,11 +7,19 @@ import Foundation
 /// delegate then wraps that body into its protocol's envelope, and turns the server's reply back
 /// into the bytes of the result, or into an `APIError` naming the API.
 public protocol RPCDelegate: Sendable {
+    /// The protocol's name for interceptors, logs and metrics (`APICallContext.kind`).
+    var kind: String { get }
+
     /// Rewrites the encoded request into this protocol's envelope (URL, headers, body).
     func wrap(_ request: inout APIRequest, for call: RPCCall) throws(APIError)
 
     /// Returns the bytes the API's response decoder reads. Not called for notifications.
     func unwrap(_ response: APIResponse, for call: RPCCall) throws(APIError) -> Data
+}
+
+extension RPCDelegate {
+    /// A team's own protocol is `rpc` unless its delegate names itself.
+    public var kind: String { "rpc" }
 }
 
 /// One call of an RPC API, as its delegate sees it.

@@ -10,8 +10,9 @@ public struct RequestBuilder: Sendable {
     var jsonFields = JSONFields()
     var formFields: [(name: String, value: String)] = []
     var positionalFields: [any Encodable & Sendable] = []
-    /// A body sent as it is: a serialized protobuf message.
-    var rawBody: Data?
+    /// Serializes the one protobuf message of a gRPC call, when the request is made (so that a
+    /// failure is reported like any other encoding error, naming the API).
+    var encodeMessage: (@Sendable () throws -> Data)?
     var messageProducer: MessageProducer?
 
     public init() {}
@@ -88,8 +89,14 @@ extension RequestBuilder {
         }
 
         var fields = HTTPFields()
-        var body: Data? = rawBody
-        if !jsonFields.fields.isEmpty || !positionalFields.isEmpty {
+        var body: Data?
+        if let encodeMessage {
+            do {
+                body = try encodeMessage()
+            } catch {
+                throw invalid("cannot serialize the request message: \(error)", error)
+            }
+        } else if !jsonFields.fields.isEmpty || !positionalFields.isEmpty {
             do {
                 let encoder = JSONCoding.makeEncoder()
                 body = try positionalFields.isEmpty ? encoder.encode(jsonFields) : encoder.encode(PositionalFields(values: positionalFields))

@@ -52,7 +52,7 @@ struct Lint: ParsableCommand {
     @OptionGroup var options: WorkspaceOptions
 
     func run() throws {
-        let report = try Console.run(options.workspace, mode: .check)
+        let report = try Console.run(options.workspace, mode: .validate)
         if !options.quiet {
             let warnings = report.diagnostics.all.filter { $0.severity == .warning }.count
             let counts = report.counts

@@ -17,15 +17,7 @@ func withGRPCServer<T>(
     var configuration = APIManager.Configuration()
     configuration.baseURLOverrides = ["grpc://localhost:50051": server.baseURL, "grpc://localhost:50052": server.baseURL]
     configure(&configuration)
-    let manager = APIManager(configuration: configuration)
-    do {
-        let result = try await body(server, manager)
-        await manager.shutdown()
-        return result
-    } catch {
-        await manager.shutdown()
-        throw error
-    }
+    return try await withManager(configuration) { manager in try await body(server, manager) }
 }
 
 func point(_ latitude: Int32, _ longitude: Int32 = 0) -> Geo_Point {

@@ -20,9 +20,14 @@ func withServer<T>(
         "https://legacy.example.com/gateway": server.baseURL + "/legacy/gateway",
     ]
     configure(&configuration)
+    return try await withManager(configuration) { manager in try await body(server, manager) }
+}
+
+/// Runs `body` with a manager made from `configuration`, shut down afterwards whatever happens.
+func withManager<T>(_ configuration: APIManager.Configuration, body: (APIManager) async throws -> T) async throws -> T {
     let manager = APIManager(configuration: configuration)
     do {
-        let result = try await body(server, manager)
+        let result = try await body(manager)
         await manager.shutdown()
         return result
     } catch {

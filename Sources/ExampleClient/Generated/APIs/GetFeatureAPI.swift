@@ -34,7 +34,7 @@ public final class GetFeatureAPI: BaseAPI<Geo_Point, Routeguide_Feature>, @unche
         self.init(request)
     }
 
-    public override func encodeParameters(into request: inout RequestBuilder) throws(APIError) {
-        try request.message(parameters)
+    public override func encodeParameters(into request: inout RequestBuilder) {
+        request.message(parameters)
     }
 }

@@ -34,7 +34,7 @@ public final class ListFeaturesAPI: BaseAPI<Geo_Rectangle, GRPCResponseStream<Ro
         self.init(request)
     }
 
-    public override func encodeParameters(into request: inout RequestBuilder) throws(APIError) {
-        try request.message(parameters)
+    public override func encodeParameters(into request: inout RequestBuilder) {
+        request.message(parameters)
     }
 }

@@ -37,7 +37,7 @@ public final class SayHelloAPI: BaseAPI<Helloworld_HelloRequest, Helloworld_Hell
         self.init(request)
     }
 
-    public override func encodeParameters(into request: inout RequestBuilder) throws(APIError) {
-        try request.message(parameters)
+    public override func encodeParameters(into request: inout RequestBuilder) {
+        request.message(parameters)
     }
 }
