@@ -176,9 +176,13 @@ struct AtomicWriteTests {
             if now == old {
                 outcomes.insert("old")
             } else {
-                // Whatever is there must be the complete new tree: every file, all new.
+                // Whatever is there must be the complete new tree: every API file new, the
+                // workspace defaults (the same in both trees) as they were.
                 #expect(now.count == old.count)
-                #expect(now.values.allSatisfy { String(decoding: $0, as: UTF8.self).contains(#"path: "/new/"#) })
+                let apis = now.filter { $0.key.hasPrefix("APIs/") }
+                #expect(apis.count == 1500)
+                #expect(apis.values.allSatisfy { String(decoding: $0, as: UTF8.self).contains(#"path: "/new/"#) })
+                #expect(now["APIDefaults+Workspace.swift"] == old["APIDefaults+Workspace.swift"])
                 outcomes.insert("new")
                 try workspace.write("apis/api.yaml", Self.manyAPIs(1500, path: attempt % 2 == 0 ? "/old" : "/new"))
                 break

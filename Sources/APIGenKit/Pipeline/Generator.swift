@@ -20,6 +20,8 @@ public enum Generator {
         public var outputDirectory: URL?
         /// What the workspace declares, once it has been read and validated.
         public var counts = (manifests: 0, apis: 0, types: 0)
+        /// How many files were rendered; the others the render cache vouched for.
+        public var renderedCount = 0
 
         public var succeeded: Bool { !diagnostics.hasErrors }
     }
@@ -29,9 +31,14 @@ public enum Generator {
     /// `progress` hears (files rendered, files in all) as rendering goes, for a progress line.
     public static func run(workspaceFile: String, mode: Mode, progress: ((Int, Int) -> Void)? = nil) -> Report {
         var report = Report()
+        var stages = StageTimer()
+        defer { stages.report() }
         guard let loaded = WorkspaceLoader.load(workspaceFile: workspaceFile, into: &report.diagnostics) else { return report }
+        stages.lap("load")
         guard let protos = ProtoCompiler(generatesSources: mode != .validate).compile(loaded, into: &report.diagnostics) else { return report }
+        stages.lap("protos")
         guard var description = DescriptionBuilder.build(loaded, protos: protos.catalogs, into: &report.diagnostics) else { return report }
+        stages.lap("validate")
         description.protoSources = protos.sources
         report.counts = (loaded.files.count + 1, description.apis.count, description.models.count)
         if let folder = description.templatesDirectory, let declared = loaded.manifest.templates {
@@ -44,17 +51,46 @@ public enum Generator {
         guard let templates = TemplateSet.load(overridesIn: description.templatesDirectory, into: &report.diagnostics) else { return report }
         guard !report.diagnostics.hasErrors, mode != .validate else { return report }
 
-        let files = Renderer(templates: templates, workspaceDirectory: loaded.directory).render(description, progress: progress)
         let tree = GeneratedTree(root: description.outputDirectory)
         report.outputDirectory = tree.root
-        report.plan = tree.plan(for: files)
-        if mode == .write, !report.plan.isEmpty {
-            do {
-                try tree.apply(report.plan)
-            } catch {
-                report.diagnostics.error("cannot write the generated files: \(error.localizedDescription)", at: loaded.manifest.output.location)
-            }
+        // Writing trusts the render cache for files left as it wrote them; `check` trusts nothing.
+        let cache = mode == .write ? RenderCache.load(for: tree.root) : RenderCache()
+        let rendered = Renderer(templates: templates, workspaceDirectory: loaded.directory)
+            .render(description, progress: progress) { [root = tree.root.path] path, fingerprint in cache.isCurrent(path, fingerprint: fingerprint, in: root) }
+        stages.lap("render")
+        report.plan = tree.plan(for: rendered.files, current: rendered.current)
+        report.renderedCount = rendered.files.count
+        stages.lap("compare")
+        guard mode == .write else { return report }
+        do {
+            if !report.plan.isEmpty { try tree.apply(report.plan) }
+            stages.lap("write")
+            cache.updated(with: rendered.fingerprints, current: Set(rendered.current), in: tree.root.path)?.save(for: tree.root)
+        } catch {
+            RenderCache.forget(tree.root)
+            report.diagnostics.error("cannot write the generated files: \(error.localizedDescription)", at: loaded.manifest.output.location)
         }
         return report
+    }
+}
+
+/// Stage durations on stderr when `APIGEN_TIMINGS` is set: where a slow run spends its time.
+struct StageTimer {
+    private let enabled = ProcessInfo.processInfo.environment["APIGEN_TIMINGS"] != nil
+    private let clock = ContinuousClock()
+    private var last = ContinuousClock.now
+    private var laps: [(String, Duration)] = []
+
+    mutating func lap(_ stage: String) {
+        guard enabled else { return }
+        let now = clock.now
+        laps.append((stage, now - last))
+        last = now
+    }
+
+    func report() {
+        guard enabled else { return }
+        let text = laps.map { "\($0.0) \(Int(Double($0.1.components.attoseconds) / 1e15 + Double($0.1.components.seconds) * 1000)) ms" }
+        FileHandle.standardError.write(Data(("apigen timings: " + text.joined(separator: ", ") + "\n").utf8))
     }
 }

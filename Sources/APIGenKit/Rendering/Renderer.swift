@@ -23,47 +23,106 @@ struct Renderer: Sendable {
         case api(APIDescription)
     }
 
+    /// What a run rendered: the files rendered anew, the paths `isCurrent` vouched for instead
+    /// (their bytes on disk are already what rendering would give), and every file's fingerprint.
+    struct Output: Sendable {
+        var files: [GeneratedFile] = []
+        var current: [String] = []
+        var fingerprints: [String: Fingerprint] = [:]
+    }
+
+    /// What one file is rendered from.
+    private struct Source {
+        var path: String
+        var template: String
+        var context: [String: Any]
+        /// The manifest its header names.
+        var manifest: String
+    }
+
     /// Files render independently, so they render on every core, in chunks between which
-    /// `progress` hears how far it got. The order of the result is the order of the jobs.
-    func render(_ workspace: WorkspaceDescription, progress: ((Int, Int) -> Void)? = nil) -> [GeneratedFile] {
+    /// `progress` hears how far it got. A file `isCurrent` says is already on disk as rendering
+    /// it from its fingerprint would give is not rendered again (the render cache).
+    func render(
+        _ workspace: WorkspaceDescription,
+        progress: ((Int, Int) -> Void)? = nil,
+        isCurrent: @Sendable (String, Fingerprint) -> Bool = { _, _ in false }
+    ) -> Output {
         let jobs = [Job.workspace(workspace)] + workspace.models.map(Job.model) + workspace.apis.map(Job.api)
         // A handful of manifests name thousands of files: work out each one's header name once.
         let manifests = Set([workspace.workspaceFile] + workspace.models.map(\.sourceFile) + workspace.apis.map(\.sourceFile))
         let names = Dictionary(uniqueKeysWithValues: manifests.map { ($0, relative($0)) })
-        var files = [GeneratedFile?](repeating: nil, count: jobs.count)
+        let base = baseFingerprint
+        var results = [(fingerprint: Fingerprint, path: String, file: GeneratedFile?)?](repeating: nil, count: jobs.count)
         let chunk = 64
         for start in stride(from: 0, to: jobs.count, by: chunk) {
             let range = start..<min(start + chunk, jobs.count)
-            files.withUnsafeMutableBufferPointer { buffer in
+            results.withUnsafeMutableBufferPointer { buffer in
                 // Each index is written by exactly one iteration, and read only after all end.
                 nonisolated(unsafe) let buffer = buffer
                 DispatchQueue.concurrentPerform(iterations: range.count) { offset in
                     let index = range.lowerBound + offset
-                    buffer[index] = render(jobs[index], names: names)
+                    let source = self.source(of: jobs[index], names: names)
+                    var fingerprint = base
+                    fingerprint.add(source.template)
+                    fingerprint.add(source.manifest)
+                    fingerprint.add(context: source.context)
+                    let file = isCurrent(source.path, fingerprint) ? nil : render(source)
+                    buffer[index] = (fingerprint, source.path, file)
                 }
             }
             progress?(range.upperBound, jobs.count)
         }
-        return files.map { $0! } + workspace.protoSources
+        var output = Output()
+        for case let (fingerprint, path, file)? in results {
+            output.fingerprints[path] = fingerprint
+            if let file { output.files.append(file) } else { output.current.append(path) }
+        }
+        // protoc-gen-swift's files are already made: they are compared, and recorded by content.
+        for file in workspace.protoSources {
+            var fingerprint = base
+            fingerprint.add(file.contents)
+            output.fingerprints[file.path] = fingerprint
+            output.files.append(file)
+        }
+        return output
     }
 
-    private func render(_ job: Job, names: [String: String]) -> GeneratedFile {
+    /// What every file's fingerprint starts from: the templates, and this apigen executable (a
+    /// rebuilt apigen may render differently from the same templates).
+    private var baseFingerprint: Fingerprint {
+        var fingerprint = templates.fingerprint
+        let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        if let stamp = FileStamp(of: (executable as NSString).resolvingSymlinksInPath) {
+            fingerprint.add("\(executable) \(stamp.size) \(stamp.modified) \(stamp.inode)")
+        } else {
+            // Without a way to tell this build from another, trust nothing from earlier runs.
+            fingerprint.add(UUID().uuidString)
+        }
+        return fingerprint
+    }
+
+    private func source(of job: Job, names: [String: String]) -> Source {
         func relative(_ file: String) -> String { names[file] ?? file }
         switch job {
         case .workspace(let workspace):
             let workspaceFile = relative(workspace.workspaceFile)
-            return file(GeneratedPaths.workspace, from: workspaceFile, templates.render("workspace", TemplateContext.workspace(workspace, workspaceFile: workspaceFile)))
+            return Source(path: GeneratedPaths.workspace, template: "workspace", context: TemplateContext.workspace(workspace, workspaceFile: workspaceFile), manifest: workspaceFile)
         case .model(let model):
             let template = if case .enumeration = model.shape { "enum" } else { "model" }
-            return file(GeneratedPaths.model(model.swiftName), from: relative(model.sourceFile), templates.render(template, TemplateContext.model(model)))
+            return Source(path: GeneratedPaths.model(model.swiftName), template: template, context: TemplateContext.model(model), manifest: relative(model.sourceFile))
         case .api(let api):
             let template = switch api.kind {
             case .rest: "rest"
             case .grpc: "grpc"
             case .jsonrpc, .rpc: "rpc"
             }
-            return file(GeneratedPaths.api(api.className), from: relative(api.sourceFile), templates.render(template, TemplateContext.api(api)))
+            return Source(path: GeneratedPaths.api(api.className), template: template, context: TemplateContext.api(api), manifest: relative(api.sourceFile))
         }
+    }
+
+    private func render(_ source: Source) -> GeneratedFile {
+        file(source.path, from: source.manifest, templates.render(source.template, source.context))
     }
 
     private func file(_ path: String, from source: String, _ body: String) -> GeneratedFile {

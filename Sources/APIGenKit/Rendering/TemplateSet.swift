@@ -13,12 +13,15 @@ public struct TemplateSet: Sendable {
     public static let purpose = [
         "rest": "APIs/<Name>API.swift for REST APIs",
         "rpc": "APIs/<Name>API.swift for JSON-RPC and custom RPC APIs",
+        "grpc": "APIs/<Name>API.swift for gRPC methods",
         "model": "Models/<Name>.swift for models",
         "enum": "Models/<Name>.swift for string enums",
         "workspace": "APIDefaults+Workspace.swift, the workspace defaults",
     ]
 
     let library: MustacheLibrary
+    /// Every template's name and text: what rendering depends on besides a file's context.
+    let fingerprint: Fingerprint
     /// Which templates came from the workspace's folder rather than the built-in set.
     public let overridden: [String]
 
@@ -39,7 +42,10 @@ public struct TemplateSet: Sendable {
             }
         }
         var library = MustacheLibrary()
+        var fingerprint = Fingerprint()
         for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
+            fingerprint.add(name)
+            fingerprint.add(source.text)
             do {
                 library.register(try MustacheTemplate(string: source.text), named: name)
             } catch let error as MustacheTemplate.ParserError {
@@ -50,7 +56,7 @@ public struct TemplateSet: Sendable {
             }
         }
         guard !diagnostics.hasErrors else { return nil }
-        return TemplateSet(library: library, overridden: overridden)
+        return TemplateSet(library: library, fingerprint: fingerprint, overridden: overridden)
     }
 
     /// The built-in templates' text by name, as `apigen` carries them.

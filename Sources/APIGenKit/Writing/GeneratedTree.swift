@@ -24,15 +24,18 @@ public struct GeneratedTree {
         self.root = root.standardizedFileURL.resolvingSymlinksInPath()
     }
 
-    public func plan(for files: [GeneratedFile]) -> WritePlan {
-        var plan = WritePlan()
-        // One pass over the folder reads every generated file once, for comparing and for
+    /// Compares `files` with the folder. Paths in `current` are known to be on disk as they should
+    /// be (the render cache vouched for them): they are neither read nor rewritten.
+    public func plan(for files: [GeneratedFile], current: [String] = []) -> WritePlan {
+        var plan = WritePlan(unchanged: current)
+        let known = Set(current)
+        // One pass over the folder reads every other generated file once, for comparing and for
         // finding the stale ones.
-        let existing = generatedContents()
-        let wanted = Set(files.map(\.path))
+        let existing = generatedContents(skipping: known)
+        let wanted = Set(files.map(\.path)).union(known)
         for file in files {
-            let current = existing[file.path] ?? fileManager.contents(atPath: url(file.path).path)
-            if current == Data(file.contents.utf8) {
+            let onDisk = existing[file.path] ?? fileManager.contents(atPath: url(file.path).path)
+            if onDisk == Data(file.contents.utf8) {
                 plan.unchanged.append(file.path)
             } else {
                 plan.changed.append(file)
@@ -61,7 +64,7 @@ public struct GeneratedTree {
         for file in plan.changed {
             let destination = staging.appendingPathComponent(file.path)
             try fileManager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(file.contents.utf8).write(to: destination)
+            try Self.write(file.contents, to: destination.path)
         }
         Self.removeEmptyFolders(in: staging)
         if exists {
@@ -99,13 +102,13 @@ public struct GeneratedTree {
     }
 
     /// The Swift files under the root whose first line is apigen's marker, by root-relative path,
-    /// with their contents. Symbolic links are never followed.
-    func generatedContents() -> [String: Data] {
+    /// with their contents; `skipped` paths are left out unread. Symbolic links are never followed.
+    func generatedContents(skipping skipped: Set<String> = []) -> [String: Data] {
         guard let enumerator = fileManager.enumerator(atPath: root.path) else { return [:] }
         let marker = Data(Renderer.marker.utf8)
         var files: [String: Data] = [:]
         while let relative = enumerator.nextObject() as? String {
-            guard relative.hasSuffix(".swift"),
+            guard relative.hasSuffix(".swift"), !skipped.contains(relative),
                   enumerator.fileAttributes?[.type] as? FileAttributeType == .typeRegular,
                   let data = fileManager.contents(atPath: root.appendingPathComponent(relative).path),
                   data.starts(with: marker)
@@ -113,6 +116,27 @@ public struct GeneratedTree {
             files[relative] = data
         }
         return files
+    }
+
+    /// Writes a new file of the staging folder. Foundation's `Data.write` syncs each file to disk,
+    /// which made writing thousands of files most of a cold run; the folder exchange is what
+    /// makes a run all-or-nothing, and a staging folder left by a crash is never used.
+    private static func write(_ text: String, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        var text = text
+        try text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                }
+                offset += written
+            }
+        }
     }
 
     /// Folders emptied by removing stale files go too (never the root itself).
@@ -126,3 +150,4 @@ public struct GeneratedTree {
         }
     }
 }
+

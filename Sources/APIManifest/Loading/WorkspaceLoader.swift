@@ -31,13 +31,28 @@ public enum WorkspaceLoader {
 
         let directoryPath = (workspaceFile as NSString).deletingLastPathComponent
         let directory = URL(fileURLWithPath: directoryPath.isEmpty ? "." : directoryPath).standardizedFileURL
-        let files = apiFilePaths(in: directoryPath, excluding: workspaceFile).compactMap { path -> APIFileManifest? in
-            guard let text = readText(path, into: &diagnostics),
-                  let root = YAMLDocument.parse(text, file: path, into: &diagnostics)
-            else { return nil }
-            return APIFileReader.read(root, into: &diagnostics)
+        // Files parse independently, so they parse on every core; their results and diagnostics
+        // are then taken in path order, so every run reports in one order.
+        let paths = apiFilePaths(in: directoryPath, excluding: workspaceFile)
+        var results = [(file: APIFileManifest?, diagnostics: Diagnostics)](repeating: (nil, Diagnostics()), count: paths.count)
+        results.withUnsafeMutableBufferPointer { buffer in
+            // Each index is written by exactly one iteration, and read only after all end.
+            nonisolated(unsafe) let buffer = buffer
+            DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+                var local = Diagnostics()
+                let file = loadAPIFile(paths[index], into: &local)
+                buffer[index] = (file, local)
+            }
         }
-        return LoadedWorkspace(manifest: manifest, files: files, directory: directory)
+        for result in results { diagnostics.append(contentsOf: result.diagnostics) }
+        return LoadedWorkspace(manifest: manifest, files: results.compactMap(\.file), directory: directory)
+    }
+
+    private static func loadAPIFile(_ path: String, into diagnostics: inout Diagnostics) -> APIFileManifest? {
+        guard let text = readText(path, into: &diagnostics),
+              let root = YAMLDocument.parse(text, file: path, into: &diagnostics)
+        else { return nil }
+        return APIFileReader.read(root, into: &diagnostics)
     }
 
     /// Parses API file text directly; for tests and tools that hold manifests in memory.

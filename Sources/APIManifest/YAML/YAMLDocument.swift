@@ -9,7 +9,10 @@ public enum YAMLDocument {
             return nil
         }
         do {
-            guard let node = try Yams.compose(yaml: text) else {
+            // The basic resolver tags every scalar a string: the readers interpret scalars
+            // themselves, and Yams's default resolver runs regular expressions over each one
+            // (a tenth of a large workspace's generation time).
+            guard let node = try Yams.compose(yaml: text, .basic) else {
                 return YAMLNode(Node.mapping(.init([])), file: file)
             }
             if YAMLLimits.expandsTooFar(node) {

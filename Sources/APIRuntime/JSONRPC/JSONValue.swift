@@ -51,7 +51,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// The value as JSON text, keys sorted.
     public var data: Data {
         // Encoding a JSONValue cannot fail: every case is representable.
-        (try? JSONCoding.makeEncoder().encode(self)) ?? Data("null".utf8)
+        (try? JSONCoding.encoder.encode(self)) ?? Data("null".utf8)
     }
 
     public subscript(key: String) -> JSONValue? {

@@ -98,7 +98,7 @@ extension RequestBuilder {
             }
         } else if !jsonFields.fields.isEmpty || !positionalFields.isEmpty {
             do {
-                let encoder = JSONCoding.makeEncoder()
+                let encoder = JSONCoding.encoder
                 body = try positionalFields.isEmpty ? encoder.encode(jsonFields) : encoder.encode(PositionalFields(values: positionalFields))
             } catch {
                 throw invalid("cannot encode the JSON body: \(error)", error)

@@ -35,7 +35,7 @@ public struct ResponseDecoder<Response: Sendable>: Sendable {
 extension ResponseDecoder where Response: Decodable {
     /// A JSON body: a model, a list, a dictionary or a scalar.
     public static var json: Self {
-        Self { body, _ in try JSONCoding.makeDecoder().decode(Response.self, from: body) }
+        Self { body, _ in try JSONCoding.decoder.decode(Response.self, from: body) }
     }
 }
 
@@ -44,7 +44,7 @@ extension ResponseDecoder where Response == String {
     public static var text: Self {
         Self { body, headerFields in
             if headerFields[.contentType]?.lowercased().contains("json") == true {
-                return try JSONCoding.makeDecoder().decode(String.self, from: body)
+                return try JSONCoding.decoder.decode(String.self, from: body)
             }
             guard let text = String(data: body, encoding: .utf8) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "the body is not UTF-8 text"))
