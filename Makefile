@@ -6,7 +6,8 @@ BUILTIN_OUT ?= $(BUILTIN)
 
 PROTOC_GEN_SWIFT := .build/release/protoc-gen-swift
 
-.PHONY: all generate build test test-tsan check schema builtin-templates protoc protoc-gen-swift clean
+.PHONY: all generate build test test-tsan check schema builtin-templates protoc protoc-gen-swift clean \
+	bench bench-tools bench-generation bench-compile bench-runtime
 
 all: generate build
 
@@ -39,6 +40,7 @@ check: protoc protoc-gen-swift
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/Reference/apis/workspace.yaml
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/Init/apis/workspace.yaml
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/Hostile/apis/workspace.yaml
+	$(SWIFT) run apigen check --workspace Benchmarks/Runtime/apis/workspace.yaml
 	$(SWIFT) run apigen schema | diff -u docs/manifest.schema.json - || { echo "error: docs/manifest.schema.json is stale: run 'make schema'" >&2; exit 1; }
 	python3 .ci/validate-schema.py
 	@$(MAKE) --no-print-directory -B $(BUILTIN) BUILTIN_OUT=$(BUILTIN).check >/dev/null
@@ -69,5 +71,26 @@ $(BUILTIN): $(TEMPLATES) Makefile
 	  echo '}'; \
 	} > $(BUILTIN_OUT).tmp && mv $(BUILTIN_OUT).tmp $(BUILTIN_OUT)
 
+## Benchmarks (BENCHMARKS.md). The peer, swift-openapi-generator 1.14.3, is built from source in
+## release mode by the Benchmarks package; so are apigen and the runtime benchmark.
+BENCH_SIZES ?= 100 1000 10000
+APIGEN_RELEASE := .build/release/apigen
+PEER_GENERATOR := Benchmarks/.build/release/swift-openapi-generator
+
+bench: bench-generation bench-compile bench-runtime
+
+bench-tools:
+	$(SWIFT) build -c release --product apigen
+	$(SWIFT) build -c release --package-path Benchmarks --product swift-openapi-generator
+
+bench-generation: bench-tools
+	python3 Benchmarks/Generation/bench.py $(APIGEN_RELEASE) $(PEER_GENERATOR) $(BENCH_SIZES)
+
+bench-compile: bench-tools
+	python3 Benchmarks/Compile/bench.py . $(APIGEN_RELEASE) $(PEER_GENERATOR) 1000
+
+bench-runtime:
+	$(SWIFT) run -c release --package-path Benchmarks RuntimeBench
+
 clean:
-	rm -rf .build
+	rm -rf .build Benchmarks/.build

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Compile-time benchmark: a debug build of the client module apigen generates for N APIs
+against a debug build of swift-openapi-generator's output for the equivalent OpenAPI document.
+
+A scratch package holds both generated modules (BenchClient on our APIRuntime, PeerClient on
+swift-openapi-runtime). Dependencies are built first; then each target alone is rebuilt from
+scratch (its build folder removed) RUNS times, median reported. Finally one manifest is edited,
+apigen re-run, and the incremental rebuild of BenchClient is asked which files it compiled.
+
+    bench.py REPO APIGEN PEER [N]     (make bench-compile runs it; N defaults to 1000)
+"""
+import os, re, shutil, statistics, subprocess, sys, tempfile, time
+
+RUNS = int(os.environ.get("RUNS", "3"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+def run(command, cwd):
+    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"failed: {' '.join(command)}\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}")
+    return result.stdout
+
+def main():
+    repo, apigen, peer = (os.path.abspath(p) for p in sys.argv[1:4])
+    n = int(sys.argv[4]) if len(sys.argv) > 4 else 1000
+    # COMPILE_BENCH_ROOT reuses a scratch package (and its built dependencies) between runs.
+    root = os.environ.get("COMPILE_BENCH_ROOT") or tempfile.mkdtemp(prefix=f"apigen-compile-{n}-")
+    subprocess.run([sys.executable, os.path.join(HERE, "..", "Generation", "make_workspace.py"), str(n), root], check=True)
+    run([apigen, "-q", "-w", "apis/workspace.yaml"], root)
+    shutil.rmtree(os.path.join(root, "PeerGenerated"), ignore_errors=True)
+    os.makedirs(os.path.join(root, "PeerGenerated"))
+    run([peer, "generate", "openapi/openapi.yaml", "--config", "openapi/openapi-generator-config.yaml",
+         "--output-directory", "PeerGenerated"], root)
+    with open(os.path.join(root, "Package.swift"), "w") as f:
+        f.write(f'''// swift-tools-version:6.1
+import PackageDescription
+let package = Package(
+    name: "CompileBench",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: "{repo}"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+    ],
+    targets: [
+        .target(name: "BenchClient", dependencies: [.product(name: "APIRuntime", package: "{os.path.basename(repo)}")], path: "Generated",
+                swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "PeerClient", dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")], path: "PeerGenerated",
+                swiftSettings: [.swiftLanguageMode(.v6)]),
+    ]
+)
+''')
+    # Dependencies first, untimed.
+    run(["swift", "build", "--target", "APIRuntime"], root)
+    run(["swift", "build", "--target", "OpenAPIRuntime"], root)
+
+    def clean_build(target, folder):
+        times = []
+        for _ in range(RUNS):
+            # Every source newer than its object file: the whole module compiles again, its
+            # dependencies do not. (Removing the target's build folder confuses SwiftPM's plan.)
+            for directory, _, names in os.walk(os.path.join(root, folder)):
+                for name in names:
+                    os.utime(os.path.join(directory, name))
+            start = time.perf_counter()
+            run(["swift", "build", "--target", target], root)
+            times.append(time.perf_counter() - start)
+        return statistics.median(times)
+
+    ours = clean_build("BenchClient", "Generated")
+    theirs = clean_build("PeerClient", "PeerGenerated")
+    ours_lines = sum(open(os.path.join(d, f)).read().count("\n") for d, _, fs in os.walk(os.path.join(root, "Generated")) for f in fs)
+    peer_lines = sum(open(os.path.join(d, f)).read().count("\n") for d, _, fs in os.walk(os.path.join(root, "PeerGenerated")) for f in fs)
+
+    # One manifest edited: which files does the incremental build compile?
+    first = os.path.join(root, "apis", "items0000.yaml")
+    text = open(first).read().replace("    method: GET\n", "    description: edited\n    method: GET\n", 1)
+    open(first, "w").write(text)
+    run([apigen, "-q", "-w", "apis/workspace.yaml"], root)
+    log = run(["swift", "build", "--target", "BenchClient", "-Xswiftc", "-driver-show-incremental"], root)
+    compiled = sorted(set(re.findall(r"Queuing \(initial\):.*?\{compile: ([^ ]+)\.o <= ", log)))
+
+    print(f"Debug build of the generated module alone (dependencies built), N = {n:,}, median of {RUNS}:\n")
+    print("| module | lines | build s |")
+    print("|---|---:|---:|")
+    print(f"| apigen (BenchClient) | {ours_lines:,} | {ours:.1f} |")
+    print(f"| swift-openapi-generator (PeerClient) | {peer_lines:,} | {theirs:.1f} |")
+    print(f"\nRatio peer / apigen: {theirs / ours:.1f}×")
+    print(f"After editing one API in one manifest, the incremental build compiled: {', '.join(compiled) or '(nothing reported)'}")
+    if not os.environ.get("COMPILE_BENCH_ROOT"):
+        shutil.rmtree(root, ignore_errors=True)
+
+if __name__ == "__main__":
+    main()
