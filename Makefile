@@ -7,7 +7,7 @@ BUILTIN_OUT ?= $(BUILTIN)
 PROTOC_GEN_SWIFT := .build/release/protoc-gen-swift
 
 .PHONY: all generate build test test-tsan check schema builtin-templates protoc protoc-gen-swift clean \
-	bench bench-tools bench-generation bench-compile bench-runtime
+	bench bench-tools bench-generation bench-compile bench-runtime bench-loopback
 
 all: generate build
 
@@ -31,7 +31,7 @@ test:
 
 ## The whole suite under ThreadSanitizer, in a build folder of its own (.build-tsan).
 test-tsan:
-	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/.ci/tsan-suppressions.txt" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
 ## Exit 1 when the committed generated code, built-in templates or schema are stale, or when
 ## a committed manifest does not validate against the schema (python3 with jsonschema and PyYAML).
@@ -77,7 +77,7 @@ BENCH_SIZES ?= 100 1000 10000
 APIGEN_RELEASE := .build/release/apigen
 PEER_GENERATOR := Benchmarks/.build/release/swift-openapi-generator
 
-bench: bench-generation bench-compile bench-runtime
+bench: bench-generation bench-compile bench-runtime bench-loopback
 
 bench-tools:
 	$(SWIFT) build -c release --product apigen
@@ -91,6 +91,9 @@ bench-compile: bench-tools
 
 bench-runtime:
 	$(SWIFT) run -c release --package-path Benchmarks RuntimeBench
+
+bench-loopback:
+	$(SWIFT) run -c release --package-path Benchmarks LoopbackBench
 
 clean:
 	rm -rf .build Benchmarks/.build

@@ -38,6 +38,8 @@ final class GRPCTransport: HTTPTransport {
         guard let descriptor = Self.descriptor(for: request.url) else {
             throw APIError(api: request.api, reason: .invalidRequest(message: "'\(request.url.path)' is not a gRPC method path (/package.Service/Method)"))
         }
+        // Taken before grpc-swift takes its own, so this one passes first.
+        let deadline = ContinuousClock.now + request.timeout
         var options = CallOptions.defaults
         options.timeout = request.timeout
         options.maxResponseMessageBytes = maxMessageBytes
@@ -45,15 +47,15 @@ final class GRPCTransport: HTTPTransport {
         let outgoing = StreamingClientRequest<Data>(metadata: GRPCMetadata.metadata(from: request.headerFields), producer: Self.producer(for: request))
         do {
             if request.streamsResponse {
-                return try await openStream(outgoing, descriptor: descriptor, options: options, request: request)
+                return try await openStream(outgoing, descriptor: descriptor, options: options, request: request, deadline: deadline)
             }
             let response = try await client.clientStreaming(
                 request: outgoing, descriptor: descriptor,
                 serializer: BytesSerializer(), deserializer: BytesDeserializer(), options: options
-            ) { response in try Self.reply(response, to: request) }
+            ) { response in try Self.reply(response, to: request, deadline: deadline) }
             return response
         } catch {
-            throw Self.apiError(error, for: request)
+            throw Self.apiError(error, for: request, deadline: deadline, callerCancelled: Task.isCancelled)
         }
     }
 
@@ -63,11 +65,11 @@ final class GRPCTransport: HTTPTransport {
     /// trailers-only refusal) has arrived. The messages follow through `APIResponse.messages`;
     /// the call runs in a task of its own, which the reader cancels by cancelling the stream.
     private func openStream(
-        _ outgoing: StreamingClientRequest<Data>, descriptor: MethodDescriptor, options: CallOptions, request: APIRequest
+        _ outgoing: StreamingClientRequest<Data>, descriptor: MethodDescriptor, options: CallOptions,
+        request: APIRequest, deadline: ContinuousClock.Instant
     ) async throws -> APIResponse {
         let messages = ResponseMessages()
         let head = OnceResult<APIResponse>()
-        let deadline = ContinuousClock.now + request.timeout
         let call = Task { [client] in
             do {
                 try await client.bidirectionalStreaming(
@@ -76,24 +78,26 @@ final class GRPCTransport: HTTPTransport {
                 ) { response in
                     switch response.accepted {
                     case .failure(let error):
-                        head.resolve(Result { try Self.refusal(error, to: request) })
+                        head.resolve(Result { try Self.refusal(error, to: request, deadline: deadline, callerCancelled: messages.isCancelled) })
                     case .success(let contents):
                         head.resolve(.success(APIResponse(status: .ok, headerFields: GRPCMetadata.fields(from: contents.metadata), messages: messages)))
                         try await Self.pump(contents.bodyParts, into: messages, request: request, deadline: deadline)
                     }
                 }
             } catch {
-                head.resolve(.failure(error))
+                head.resolve(.failure(Self.apiError(error, for: request, deadline: deadline, callerCancelled: messages.isCancelled)))
                 if messages.trailers == nil {
-                    messages.fail(Self.apiError(error, for: request), trailers: [:])
+                    messages.fail(Self.streamError(error, for: request, deadline: deadline, messages: messages), trailers: [:])
                 }
             }
         }
+        // Every cancellation goes through `messages`, so that the call's end can tell the
+        // caller's cancelling from grpc-swift's (which is how it enforces the deadline).
         messages.onCancel { call.cancel() }
         return try await withTaskCancellationHandler {
             try await head.value
         } onCancel: {
-            call.cancel()
+            messages.cancel()
         }
     }
 
@@ -116,17 +120,22 @@ final class GRPCTransport: HTTPTransport {
             }
             messages.finish(trailers: trailers)
         } catch {
-            // grpc-swift enforces the deadline by cancelling the call, which surfaces as a
-            // cancellation, DEADLINE_EXCEEDED or, on a slow machine, an UNKNOWN transport error.
-            // Only the reader cancels otherwise: an end the reader did not ask for, once the
-            // deadline has passed, is the deadline's.
-            let timedOut = !messages.isCancelled && ContinuousClock.now >= deadline
             if let error = error as? RPCError {
                 let status = GRPCStatusCode(rawValue: error.code.rawValue)
                 trailers = GRPCMetadata.trailers(error.metadata, status: status, message: error.message)
             }
-            messages.fail(timedOut ? StreamDeadlinePassed() : apiError(error, for: request), trailers: trailers)
+            messages.fail(streamError(error, for: request, deadline: deadline, messages: messages), trailers: trailers)
         }
+    }
+
+    /// What ends a stream's messages: a deadline that passed is `StreamDeadlinePassed` (the reader
+    /// reports the call's whole time limit, which only the manager knows), anything else an
+    /// `APIError` naming the API.
+    private static func streamError(
+        _ error: any Error, for request: APIRequest, deadline: ContinuousClock.Instant, messages: ResponseMessages
+    ) -> any Error {
+        let ended = apiError(error, for: request, deadline: deadline, callerCancelled: messages.isCancelled)
+        return ended.reason == .timeout(request.timeout) ? StreamDeadlinePassed() : ended
     }
 
     // MARK: Mapping
@@ -147,17 +156,17 @@ final class GRPCTransport: HTTPTransport {
     }
 
     /// A single-message reply as an `APIResponse`; its status goes into the trailers.
-    private static func reply(_ response: ClientResponse<Data>, to request: APIRequest) throws -> APIResponse {
+    private static func reply(_ response: ClientResponse<Data>, to request: APIRequest, deadline: ContinuousClock.Instant) throws -> APIResponse {
         switch response.accepted {
         case .failure(let error):
-            return try refusal(error, to: request)
+            return try refusal(error, to: request, deadline: deadline, callerCancelled: false)
         case .success(let contents):
             let headers = GRPCMetadata.fields(from: contents.metadata)
             switch contents.message {
             case .success(let body):
                 return APIResponse(status: .ok, headerFields: headers, body: body, trailerFields: GRPCMetadata.trailers(contents.trailingMetadata, status: .ok))
             case .failure(let error):
-                var refused = try refusal(error, to: request)
+                var refused = try refusal(error, to: request, deadline: deadline, callerCancelled: false)
                 refused.headerFields = headers
                 return refused
             }
@@ -166,30 +175,42 @@ final class GRPCTransport: HTTPTransport {
 
     /// A call the server (or the client library) ended with a status: a reply with trailers only.
     /// The call's own deadline and cancellation are errors instead, as for every other transport.
-    private static func refusal(_ error: RPCError, to request: APIRequest) throws -> APIResponse {
-        if let ownEnd = ownEnd(error, for: request) { throw ownEnd }
+    private static func refusal(
+        _ error: RPCError, to request: APIRequest, deadline: ContinuousClock.Instant, callerCancelled: Bool
+    ) throws -> APIResponse {
+        if let ownEnd = ownEnd(error, for: request, deadline: deadline, callerCancelled: callerCancelled) { throw ownEnd }
         let status = GRPCStatusCode(rawValue: error.code.rawValue)
         return APIResponse(status: .ok, trailerFields: GRPCMetadata.trailers(error.metadata, status: status, message: error.message))
     }
 
-    /// The call's own deadline passing, or the call being cancelled: errors, as for every other
+    /// The caller cancelling the call, or its deadline passing: errors, as for every other
     /// transport, rather than a status the server sent.
-    private static func ownEnd(_ error: RPCError, for request: APIRequest) -> APIError? {
-        switch error.code {
-        case .deadlineExceeded: APIError(api: request.api, reason: .timeout(request.timeout), underlying: error)
-        case .cancelled where Task.isCancelled: APIError(api: request.api, reason: .cancelled, underlying: error)
-        default: nil
+    ///
+    /// grpc-swift enforces a deadline by cancelling the call's tasks, and what that looks like
+    /// depends on where the call was: DEADLINE_EXCEEDED, CANCELLED, or UNKNOWN ("the transport
+    /// threw an unexpected error") when the head had not arrived yet. So an end the caller did not
+    /// ask for, once the deadline has passed, is the deadline's.
+    private static func ownEnd(
+        _ error: any Error, for request: APIRequest, deadline: ContinuousClock.Instant, callerCancelled: Bool
+    ) -> APIError? {
+        if callerCancelled { return APIError(api: request.api, reason: .cancelled, underlying: error) }
+        let code = (error as? RPCError)?.code
+        if code == .deadlineExceeded || ContinuousClock.now >= deadline {
+            return APIError(api: request.api, reason: .timeout(request.timeout), underlying: error)
         }
-    }
-
-    static func apiError(_ error: any Error, for request: APIRequest) -> APIError {
-        if let error = error as? APIError { return error }
-        if Task.isCancelled || error is CancellationError {
+        if code == .cancelled && Task.isCancelled || error is CancellationError {
             return APIError(api: request.api, reason: .cancelled, underlying: error)
         }
+        return nil
+    }
+
+    static func apiError(
+        _ error: any Error, for request: APIRequest, deadline: ContinuousClock.Instant, callerCancelled: Bool
+    ) -> APIError {
+        if let error = error as? APIError { return error }
+        if let ownEnd = ownEnd(error, for: request, deadline: deadline, callerCancelled: callerCancelled) { return ownEnd }
         if let error = error as? RPCError {
-            return ownEnd(error, for: request)
-                ?? APIError(api: request.api, reason: .grpcStatus(code: GRPCStatusCode(rawValue: error.code.rawValue), message: error.message), underlying: error)
+            return APIError(api: request.api, reason: .grpcStatus(code: GRPCStatusCode(rawValue: error.code.rawValue), message: error.message), underlying: error)
         }
         return APIError(api: request.api, reason: .transport(message: "\(error)"), underlying: error)
     }

@@ -15,7 +15,7 @@ import SwiftProtobuf
 ///   anything else is greeted, request metadata `x-*` echoed back as `echo-x-*` (initial) and
 ///   `x-trailer: done` sent as trailing metadata.
 /// - ListFeatures: one feature per latitude from `lo` to `hi`; a `lo.longitude` of n milliseconds
-///   paces them. Streams that end record how (`finished`, `cancelled`) in `streamEndings`.
+///   paces them, a `hi.longitude` of n milliseconds holds the head (initial metadata) back that long. Streams that end record how (`finished`, `cancelled`) in `streamEndings`.
 ///
 /// Like the HTTP test servers, it runs until the test process ends.
 @available(gRPCSwift 2.0, *)
@@ -94,9 +94,10 @@ final class GRPCTestServer: Sendable {
         return ServerResponse(message: Self.feature(at: request.message))
     }
 
-    func listFeatures(_ request: ServerRequest<Geo_Rectangle>) -> StreamingServerResponse<Routeguide_Feature> {
+    func listFeatures(_ request: ServerRequest<Geo_Rectangle>) async throws -> StreamingServerResponse<Routeguide_Feature> {
         calls.withLockedValue { $0.append("ListFeatures") }
         let area = request.message
+        if area.hi.longitude > 0 { try await Task.sleep(for: .milliseconds(Int(area.hi.longitude))) }
         return StreamingServerResponse { writer in
             var ending = "cancelled"
             defer { self.streamEndings.withLockedValue { [ending] in $0.append(ending) } }
@@ -168,7 +169,7 @@ final class GRPCTestServer: Sendable {
                 forMethod: MethodDescriptor(fullyQualifiedService: "routeguide.RouteGuide", method: "ListFeatures"),
                 deserializer: ProtobufDeserializer<Geo_Rectangle>(), serializer: ProtobufSerializer<Routeguide_Feature>()
             ) { request, _ in
-                server().listFeatures(try await ServerRequest(stream: request))
+                try await server().listFeatures(ServerRequest(stream: request))
             }
             router.registerHandler(
                 forMethod: MethodDescriptor(fullyQualifiedService: "routeguide.RouteGuide", method: "RecordRoute"),

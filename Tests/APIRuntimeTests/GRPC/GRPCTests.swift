@@ -27,10 +27,10 @@ func point(_ latitude: Int32, _ longitude: Int32 = 0) -> Geo_Point {
     return point
 }
 
-func rectangle(from lo: Int32, to hi: Int32, pacing milliseconds: Int32 = 0) -> Geo_Rectangle {
+func rectangle(from lo: Int32, to hi: Int32, pacing milliseconds: Int32 = 0, headAfter headDelay: Int32 = 0) -> Geo_Rectangle {
     var area = Geo_Rectangle()
     area.lo = point(lo, milliseconds)
-    area.hi = point(hi)
+    area.hi = point(hi, headDelay)
     return area
 }
 
@@ -205,6 +205,22 @@ struct GRPCTests {
             #expect(error?.reason == .timeout(.milliseconds(1500)))
             #expect(error?.api == "ListFeatures")
             #expect(received < 1_000)
+        }
+    }
+
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    @Test("A stream whose head comes after the deadline: .timeout, not the status grpc-swift's cancelling leaves")
+    func streamDeadlineBeforeHead() async throws {
+        try await withGRPCServer { _, manager in
+            // grpc-swift ends a call whose deadline passes by cancelling it; before the head has
+            // arrived that surfaces as UNKNOWN ("the transport threw an unexpected error").
+            // (Under a loaded sanitizer run the call may not even reach the server in time: the
+            // same path, no head before the deadline.)
+            let api = ListFeaturesAPI(rectangle(from: 0, to: 10, headAfter: 20_000)).using(manager)
+            api.timeout = .seconds(1)
+            let error = await expectAPIError { for try await _ in try await api.start() {} }
+            #expect(error?.reason == .timeout(.seconds(1)))
+            #expect(error?.api == "ListFeatures")
         }
     }
 
