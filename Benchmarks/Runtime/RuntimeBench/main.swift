@@ -1,5 +1,6 @@
 import APIRuntime
 import BenchClient
+import BenchSupport
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
@@ -74,20 +75,7 @@ func callsPerSecond(_ calls: Int, _ call: () async throws -> Int) async throws -
     var sum = 0
     for _ in 0..<calls { sum &+= try await call() }
     precondition(sum == 7 * calls, "a call returned the wrong model")
-    let elapsed = clock.now - start
-    return Double(calls) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-}
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-}
-
-/// Resident memory now, in MiB (Linux: /proc/self/statm).
-func residentMiB() -> Double {
-    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-          let pages = text.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return .nan }
-    return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
+    return Double(calls) / (clock.now - start).seconds
 }
 
 let arguments = CommandLine.arguments.dropFirst().compactMap(Int.init)

@@ -1,0 +1,44 @@
+import Foundation
+
+/// This program run again as `LoopbackBench serve`, in a process of its own; it stops when its
+/// stdin closes.
+struct ServerProcess {
+    let httpPort: Int
+    let grpcPort: Int
+    private let process: Process
+    private let input: Pipe
+
+    static func start() throws -> ServerProcess {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["serve"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+
+        // The first line says where the servers listen: `http=<port> grpc=<port>`.
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw WrongAnswer(description: "the server process ended before it listened") }
+            line.append(chunk)
+        }
+        let ports = String(decoding: line, as: UTF8.self)
+            .split(whereSeparator: \.isWhitespace)
+            .reduce(into: [String: Int]()) { ports, field in
+                let parts = field.split(separator: "=")
+                if parts.count == 2 { ports[String(parts[0])] = Int(parts[1]) }
+            }
+        guard let http = ports["http"], let grpc = ports["grpc"] else {
+            throw WrongAnswer(description: "the server process said \(String(decoding: line, as: UTF8.self))")
+        }
+        return ServerProcess(httpPort: http, grpcPort: grpc, process: process, input: input)
+    }
+
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
