@@ -10,7 +10,8 @@ import Foundation
 //     swift run -c release --package-path Benchmarks LoopbackBench [calls at 1] [calls at 32] [rounds]
 //
 // LOOPBACK_ONLY=<text> runs only the comparisons whose name contains the text, LOOPBACK_SIDE=ours
-// or =peer only one side of each (for profiling).
+// or =peer only one side of each, and LOOPBACK_DIAG=1 the splits in Diagnostics.swift instead
+// (for profiling).
 
 if CommandLine.arguments.dropFirst().first == "serve" {
     try await Servers.serve()
@@ -23,6 +24,10 @@ let concurrentCalls = arguments.dropFirst().first ?? 10_000
 let rounds = arguments.dropFirst(2).first ?? 5
 
 let only = ProcessInfo.processInfo.environment["LOOPBACK_ONLY"]
+if ProcessInfo.processInfo.environment["LOOPBACK_DIAG"] != nil {
+    try await Diagnostics.run()
+    exit(0)
+}
 
 let servers = try ServerProcess.start()
 let clients = try Clients(httpPort: servers.httpPort, grpcPort: servers.grpcPort)

@@ -1,0 +1,64 @@
+import APIRuntime
+import AsyncHTTPClient
+import BenchClient
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOFoundationCompat
+
+/// `LOOPBACK_DIAG=1`: comparisons that split the manager's cost on the wire into its parts
+/// (BENCHMARKS.md §4 reports what they showed).
+enum Diagnostics {
+    static func run() async throws {
+        let servers = try ServerProcess.start()
+        let clients = try Clients(httpPort: servers.httpPort, grpcPort: servers.grpcPort)
+        let raw = clients.rawGET
+
+        // Our AsyncHTTPClient transport against the leanest one, both under the manager.
+        let lean = leanManager(httpPort: servers.httpPort, http: clients.http)
+        let leanGET = Arm(name: "lean") { i in
+            let item = try await GetItemAPI(id: i, limit: 10).using(lean).start()
+            guard item.id == i else { throw WrongAnswer(description: "GET \(i) answered \(item)") }
+        }
+        // What a task of its own per call costs, without the manager.
+        let rawInTask = Arm(name: "raw in a task") { i in
+            let task = Task.immediate { try await raw.call(i) }
+            try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+        }
+        for width in [1, 32] {
+            let calls = width == 1 ? 3_000 : 10_000
+            for (name, ours, peer) in [
+                ("manager vs manager on a minimal transport", clients.managerGET, leanGET),
+                ("manager on a minimal transport vs raw", leanGET, raw),
+                ("raw in a Task.immediate vs raw", rawInTask, raw),
+            ] {
+                print(try await compare(name, ours: ours, peer: peer, calls: calls, width: width, rounds: 3).row)
+            }
+        }
+        await lean.shutdown()
+        try await clients.shutdown()
+        servers.stop()
+    }
+
+    static func leanManager(httpPort: Int, http: HTTPClient) -> APIManager {
+        var configuration = APIManager.Configuration()
+        configuration.baseURLOverrides = ["https://api.example.com/v1": "http://127.0.0.1:\(httpPort)"]
+        configuration.transportFactory = { _, _ in LeanTransport(http: http) }
+        return APIManager(configuration: configuration)
+    }
+}
+
+/// The least an AsyncHTTPClient transport can do: send the URL, hand back the body.
+struct LeanTransport: APIRuntime.HTTPTransport {
+    let http: HTTPClient
+    func send(_ request: APIRequest) async throws(APIError) -> APIResponse {
+        do {
+            let response = try await http.execute(HTTPClientRequest(url: request.url.absoluteString), timeout: .seconds(30))
+            let body = try await response.body.collect(upTo: 1 << 20)
+            return APIResponse(status: .ok, headerFields: [.contentType: "application/json"], body: Data(buffer: body))
+        } catch {
+            throw APIError(api: request.api, reason: .transport(message: "\(error)"))
+        }
+    }
+    func shutdown() async {}
+}
