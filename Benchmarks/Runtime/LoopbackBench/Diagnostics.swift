@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import NIOFoundationCompat
+import NIOPosix
 
 /// `LOOPBACK_DIAG=1`: comparisons that split the manager's cost on the wire into its parts
 /// (BENCHMARKS.md §4 reports what they showed).
@@ -25,19 +26,50 @@ enum Diagnostics {
             let task = Task.immediate { try await raw.call(i) }
             try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
         }
+        // No network: the manager on a transport that answers after a hop through an event loop
+        // (as a reply from AsyncHTTPClient arrives), and at once, against the same without it.
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let hopping = offlineManager { request throws(APIError) in try await hop(on: loop, api: request.api) }
+        let immediate = offlineManager { _ in }
+        func managerArm(_ manager: APIManager) -> Arm {
+            Arm(name: "manager") { i in
+                let item = try await GetItemAPI(id: i, limit: 10).using(manager).start()
+                guard item.id == i else { throw WrongAnswer(description: "GET \(i) answered \(item)") }
+            }
+        }
+        let bareHop = Arm(name: "hop and decode") { i in
+            try await hop(on: loop, api: "GetItem")
+            let item = try JSON.decoder.decode(Item.self, from: itemJSON(i))
+            guard item.id == i else { throw WrongAnswer(description: "GET \(i) answered \(item)") }
+        }
+        let bareDecode = Arm(name: "decode") { i in
+            let item = try JSON.decoder.decode(Item.self, from: itemJSON(i))
+            guard item.id == i else { throw WrongAnswer(description: "GET \(i) answered \(item)") }
+        }
         for width in [1, 32] {
             let calls = width == 1 ? 3_000 : 10_000
             for (name, ours, peer) in [
                 ("manager vs manager on a minimal transport", clients.managerGET, leanGET),
                 ("manager on a minimal transport vs raw", leanGET, raw),
                 ("raw in a Task.immediate vs raw", rawInTask, raw),
+                ("offline: manager, answer after an event-loop hop vs hop and decode", managerArm(hopping), bareHop),
+                ("offline: manager, answer at once vs decode", managerArm(immediate), bareDecode),
             ] {
                 print(try await compare(name, ours: ours, peer: peer, calls: calls, width: width, rounds: 3).row)
             }
         }
         await lean.shutdown()
+        await hopping.shutdown()
+        await immediate.shutdown()
         try await clients.shutdown()
         servers.stop()
+    }
+
+    /// A manager whose every call is answered with the item its URL names, after `wait`.
+    static func offlineManager(_ wait: @escaping @Sendable (APIRequest) async throws(APIError) -> Void) -> APIManager {
+        var configuration = APIManager.Configuration()
+        configuration.transportFactory = { _, _ in OfflineTransport(wait: wait) }
+        return APIManager(configuration: configuration)
     }
 
     static func leanManager(httpPort: Int, http: HTTPClient) -> APIManager {
@@ -59,6 +91,32 @@ struct LeanTransport: APIRuntime.HTTPTransport {
         } catch {
             throw APIError(api: request.api, reason: .transport(message: "\(error)"))
         }
+    }
+    func shutdown() async {}
+}
+
+/// Suspends until `loop` has run a task: the hop a reply from the network takes.
+func hop(on loop: any EventLoop, api: String) async throws(APIError) {
+    let promise = loop.makePromise(of: Void.self)
+    loop.execute { promise.succeed() }
+    do {
+        try await promise.futureResult.get()
+    } catch {
+        throw APIError(api: api, reason: .transport(message: "\(error)"))
+    }
+}
+
+func itemJSON(_ id: Int) -> Data {
+    Data(#"{"id":\#(id),"name":"Widget","price":9.5,"tags":["a","b"]}"#.utf8)
+}
+
+/// Answers `GET /items/{id}` without a network, after `wait`.
+struct OfflineTransport: APIRuntime.HTTPTransport {
+    let wait: @Sendable (APIRequest) async throws(APIError) -> Void
+    func send(_ request: APIRequest) async throws(APIError) -> APIResponse {
+        try await wait(request)
+        let id = Int(request.url.lastPathComponent) ?? -1
+        return APIResponse(status: .ok, headerFields: [.contentType: "application/json"], body: itemJSON(id))
     }
     func shutdown() async {}
 }

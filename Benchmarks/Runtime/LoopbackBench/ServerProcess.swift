@@ -10,8 +10,15 @@ struct ServerProcess {
 
     static func start() throws -> ServerProcess {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["serve"]
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        if let cpus = ProcessInfo.processInfo.environment["LOOPBACK_SERVER_CPUS"] {
+            // Pinned (for profiling): `taskset -c <cpus> LoopbackBench serve`.
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+            process.arguments = ["-c", cpus, executable.path, "serve"]
+        } else {
+            process.executableURL = executable
+            process.arguments = ["serve"]
+        }
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input

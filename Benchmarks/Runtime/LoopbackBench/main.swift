@@ -10,8 +10,8 @@ import Foundation
 //     swift run -c release --package-path Benchmarks LoopbackBench [calls at 1] [calls at 32] [rounds]
 //
 // LOOPBACK_ONLY=<text> runs only the comparisons whose name contains the text, LOOPBACK_SIDE=ours
-// or =peer only one side of each, and LOOPBACK_DIAG=1 the splits in Diagnostics.swift instead
-// (for profiling).
+// or =peer only one side of each, LOOPBACK_DIAG=1 the splits in Diagnostics.swift instead, and
+// LOOPBACK_SERVER_CPUS=<list> pins the server process with taskset (for profiling).
 
 if CommandLine.arguments.dropFirst().first == "serve" {
     try await Servers.serve()
