@@ -31,6 +31,13 @@ enum Diagnostics {
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let hopping = offlineManager { request throws(APIError) in try await hop(on: loop, api: request.api) }
         let immediate = offlineManager { _ in }
+        // The same hop 200 µs later: the threads go idle between calls, as they do on the wire.
+        let waiting = offlineManager { request throws(APIError) in try await hop(on: loop, api: request.api, after: .microseconds(200)) }
+        let bareWait = Arm(name: "wait and decode") { i in
+            try await hop(on: loop, api: "GetItem", after: .microseconds(200))
+            let item = try JSON.decoder.decode(Item.self, from: itemJSON(i))
+            guard item.id == i else { throw WrongAnswer(description: "GET \(i) answered \(item)") }
+        }
         func managerArm(_ manager: APIManager) -> Arm {
             Arm(name: "manager") { i in
                 let item = try await GetItemAPI(id: i, limit: 10).using(manager).start()
@@ -54,13 +61,19 @@ enum Diagnostics {
                 ("raw in a Task.immediate vs raw", rawInTask, raw),
                 ("offline: manager, answer after an event-loop hop vs hop and decode", managerArm(hopping), bareHop),
                 ("offline: manager, answer at once vs decode", managerArm(immediate), bareDecode),
-            ] {
+                ("offline: manager, answer 200 µs later vs wait and decode", managerArm(waiting), bareWait),
+                ("offline: wait and decode in a Task.immediate vs wait and decode", Arm(name: "in a task") { i in
+                    let task = Task.immediate { try await bareWait.call(i) }
+                    try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+                }, bareWait),
+            ] where ProcessInfo.processInfo.environment["LOOPBACK_ONLY"].map(name.contains) ?? true {
                 print(try await compare(name, ours: ours, peer: peer, calls: calls, width: width, rounds: 3).row)
             }
         }
         await lean.shutdown()
         await hopping.shutdown()
         await immediate.shutdown()
+        await waiting.shutdown()
         try await clients.shutdown()
         servers.stop()
     }
@@ -95,10 +108,14 @@ struct LeanTransport: APIRuntime.HTTPTransport {
     func shutdown() async {}
 }
 
-/// Suspends until `loop` has run a task: the hop a reply from the network takes.
-func hop(on loop: any EventLoop, api: String) async throws(APIError) {
+/// Suspends until `loop` has run a task (`delay` from now): the hop a reply from the network takes.
+func hop(on loop: any EventLoop, api: String, after delay: TimeAmount = .zero) async throws(APIError) {
     let promise = loop.makePromise(of: Void.self)
-    loop.execute { promise.succeed() }
+    if delay == .zero {
+        loop.execute { promise.succeed() }
+    } else {
+        loop.scheduleTask(in: delay) { promise.succeed() }
+    }
     do {
         try await promise.futureResult.get()
     } catch {
