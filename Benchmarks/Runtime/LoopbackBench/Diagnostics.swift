@@ -80,15 +80,18 @@ enum Diagnostics {
 
     /// A manager whose every call is answered with the item its URL names, after `wait`.
     static func offlineManager(_ wait: @escaping @Sendable (APIRequest) async throws(APIError) -> Void) -> APIManager {
-        var configuration = APIManager.Configuration()
-        configuration.transportFactory = { _, _ in OfflineTransport(wait: wait) }
-        return APIManager(configuration: configuration)
+        manager(on: OfflineTransport(wait: wait))
     }
 
     static func leanManager(httpPort: Int, http: HTTPClient) -> APIManager {
+        manager(on: LeanTransport(http: http), baseURL: "http://127.0.0.1:\(httpPort)")
+    }
+
+    /// A manager whose every session is `transport`, the bench workspace's base URL replaced.
+    private static func manager(on transport: some APIRuntime.HTTPTransport, baseURL: String? = nil) -> APIManager {
         var configuration = APIManager.Configuration()
-        configuration.baseURLOverrides = ["https://api.example.com/v1": "http://127.0.0.1:\(httpPort)"]
-        configuration.transportFactory = { _, _ in LeanTransport(http: http) }
+        configuration.baseURLOverrides = baseURL.map { ["https://api.example.com/v1": $0] } ?? [:]
+        configuration.transportFactory = { _, _ in transport }
         return APIManager(configuration: configuration)
     }
 }

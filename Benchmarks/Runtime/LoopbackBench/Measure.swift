@@ -64,31 +64,17 @@ struct Comparison {
 /// Warms both sides up, then alternates rounds between them so that machine noise falls on both.
 /// LOOPBACK_SIDE=ours or =peer runs one side only (for profiling); the other reads as zero.
 func compare(_ name: String, ours: Arm, peer: Arm, calls: Int, width: Int, rounds: Int) async throws -> Comparison {
-    if let side = ProcessInfo.processInfo.environment["LOOPBACK_SIDE"] {
-        let arm = side == "ours" ? ours : peer
-        let rounds = try await (0..<rounds).asyncMap { _ in try await run(arm, calls: calls, width: width) }
-        let medians = (median(rounds.map(\.callsPerSecond)), median(rounds.map(\.cpuMicrosecondsPerCall)))
-        return Comparison(name: name, width: width, ours: side == "ours" ? medians : (0, 0), peer: side == "ours" ? (0, 0) : medians)
-    }
-    _ = try await run(ours, calls: min(calls, 500), width: width)
-    _ = try await run(peer, calls: min(calls, 500), width: width)
-    var oursRounds: [Round] = []
-    var peerRounds: [Round] = []
+    let side = ProcessInfo.processInfo.environment["LOOPBACK_SIDE"]
+    let sides = [(arm: ours, runs: side != "peer"), (arm: peer, runs: side != "ours")]
+    for (arm, runs) in sides where runs { _ = try await run(arm, calls: min(calls, 500), width: width) }
+    var results: [[Round]] = [[], []]
     for _ in 0..<rounds {
-        oursRounds.append(try await run(ours, calls: calls, width: width))
-        peerRounds.append(try await run(peer, calls: calls, width: width))
+        for (index, (arm, runs)) in sides.enumerated() where runs {
+            results[index].append(try await run(arm, calls: calls, width: width))
+        }
     }
-    return Comparison(
-        name: name, width: width,
-        ours: (median(oursRounds.map(\.callsPerSecond)), median(oursRounds.map(\.cpuMicrosecondsPerCall))),
-        peer: (median(peerRounds.map(\.callsPerSecond)), median(peerRounds.map(\.cpuMicrosecondsPerCall)))
-    )
-}
-
-extension Sequence {
-    func asyncMap<T>(_ transform: (Element) async throws -> T) async throws -> [T] {
-        var results: [T] = []
-        for element in self { results.append(try await transform(element)) }
-        return results
+    let medians = results.map { rounds in
+        rounds.isEmpty ? (callsPerSecond: 0.0, cpu: 0.0) : (median(rounds.map(\.callsPerSecond)), median(rounds.map(\.cpuMicrosecondsPerCall)))
     }
+    return Comparison(name: name, width: width, ours: medians[0], peer: medians[1])
 }

@@ -90,7 +90,7 @@ struct StageTimer {
 
     func report() {
         guard enabled else { return }
-        let text = laps.map { "\($0.0) \(Int(Double($0.1.components.attoseconds) / 1e15 + Double($0.1.components.seconds) * 1000)) ms" }
+        let text = laps.map { stage, duration in "\(stage) \(Int(duration / .milliseconds(1))) ms" }
         FileHandle.standardError.write(Data(("apigen timings: " + text.joined(separator: ", ") + "\n").utf8))
     }
 }

@@ -15,7 +15,8 @@ import SwiftProtobuf
 ///   anything else is greeted, request metadata `x-*` echoed back as `echo-x-*` (initial) and
 ///   `x-trailer: done` sent as trailing metadata.
 /// - ListFeatures: one feature per latitude from `lo` to `hi`; a `lo.longitude` of n milliseconds
-///   paces them, a `hi.longitude` of n milliseconds holds the head (initial metadata) back that long. Streams that end record how (`finished`, `cancelled`) in `streamEndings`.
+///   paces them, a `hi.longitude` of n milliseconds holds the head (initial metadata) back that
+///   long. Streams that end record how (`finished`, `cancelled`) in `streamEndings`.
 ///
 /// Like the HTTP test servers, it runs until the test process ends.
 @available(gRPCSwift 2.0, *)
