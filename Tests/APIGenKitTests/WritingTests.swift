@@ -195,6 +195,28 @@ struct AtomicWriteTests {
         #expect(leftovers.isEmpty)
     }
 
+    @Test("A run with nothing to write still clears what a killed run left: the staging folder, a tree moved aside")
+    func noOpRunRecovers() throws {
+        let workspace = try TemporaryWorkspace(api: WritingTests.twoAPIs)
+        defer { workspace.remove() }
+        #expect(try APIGenBinary.run(["-q"], in: workspace.root).status == 0)
+        let generated = workspace.snapshot().mapValues(\.contents)
+        let root = workspace.root.appendingPathComponent("Generated")
+        let staging = workspace.root.appendingPathComponent(".Generated.apigen-staging")
+        let retired = workspace.root.appendingPathComponent(".Generated.apigen-retired")
+        // Killed while building the new tree: a half-written staging folder.
+        try FileManager.default.createDirectory(at: staging.appendingPathComponent("APIs"), withIntermediateDirectories: true)
+        try Data("half".utf8).write(to: staging.appendingPathComponent("APIs/Half.swift"))
+        #expect(try APIGenBinary.run(["-q"], in: workspace.root).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: staging.path))
+        #expect(workspace.snapshot().mapValues(\.contents) == generated)
+        // Killed between moving the old tree aside and putting the new one in its place.
+        try FileManager.default.moveItem(at: root, to: retired)
+        #expect(try APIGenBinary.run(["-q"], in: workspace.root).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: retired.path))
+        #expect(workspace.snapshot().mapValues(\.contents) == generated)
+    }
+
     @Test("A symlinked output folder is written through: the link stays, its target gets the files")
     func symlinkedOutput() throws {
         let workspace = try TemporaryWorkspace(api: WritingTests.twoAPIs)

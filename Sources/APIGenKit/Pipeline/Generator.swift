@@ -53,6 +53,9 @@ public enum Generator {
 
         let tree = GeneratedTree(root: description.outputDirectory)
         report.outputDirectory = tree.root
+        // A run killed mid-write left its folders beside the tree: put the tree back before
+        // reading it, and clear them even when this run has nothing to write.
+        if mode == .write { tree.recoverInterruptedRun() }
         // Writing trusts the render cache for files left as it wrote them; `check` trusts nothing.
         let cache = mode == .write ? RenderCache.load(for: tree.root) : RenderCache()
         let rendered = Renderer(templates: templates, workspaceDirectory: loaded.directory)

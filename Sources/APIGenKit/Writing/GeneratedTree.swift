@@ -49,11 +49,7 @@ public struct GeneratedTree {
     /// they are become hard links, so their dates stay), then the two folders are exchanged. A run
     /// killed at any moment leaves the previous tree whole, or the new one whole.
     public func apply(_ plan: WritePlan) throws {
-        let parent = root.deletingLastPathComponent()
-        let staging = parent.appendingPathComponent(".\(root.lastPathComponent).apigen-staging")
-        let retired = parent.appendingPathComponent(".\(root.lastPathComponent).apigen-retired")
-        DirectorySwap.recover(root, retired: retired)
-        try? fileManager.removeItem(at: staging)
+        recoverInterruptedRun()
         try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
         defer { try? fileManager.removeItem(at: staging) }
 
@@ -73,6 +69,18 @@ public struct GeneratedTree {
         } else {
             try DirectorySwap.rename(staging.path, to: root.path)
         }
+    }
+
+    /// Where the new tree is built, beside the old one.
+    private var staging: URL { root.deletingLastPathComponent().appendingPathComponent(".\(root.lastPathComponent).apigen-staging") }
+    /// Where the old tree goes while the new one takes its place, where exchanging is not atomic.
+    private var retired: URL { root.deletingLastPathComponent().appendingPathComponent(".\(root.lastPathComponent).apigen-retired") }
+
+    /// Undoes what a killed run left: the old tree back in place if it was moved aside, the
+    /// staging folder gone.
+    public func recoverInterruptedRun() {
+        DirectorySwap.recover(root, retired: retired)
+        try? fileManager.removeItem(at: staging)
     }
 
     /// Recreates the current tree under `staging`, but for `skipped` paths: folders are made,
