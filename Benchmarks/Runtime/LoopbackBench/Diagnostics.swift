@@ -21,6 +21,14 @@ enum Diagnostics {
             let item = try await GetItemAPI(id: i, limit: 10).using(lean).start()
             guard item.id == i else { throw WrongAnswer(description: "GET \(i) answered \(item)") }
         }
+        // AsyncHTTPClient's older API (an `HTTPClient.Task`, which the manager's transport uses so
+        // that a call's cancellation can cancel it) against its async `execute`.
+        let rawTask = Arm(name: "raw HTTPClient.Task") { [http = clients.http, port = servers.httpPort] i in
+            let request = try HTTPClient.Request(url: "http://127.0.0.1:\(port)/items/\(i)?limit=10")
+            let response = try await http.execute(request: request, delegate: ResponseAccumulator(request: request), deadline: .now() + .seconds(30)).futureResult.get()
+            let item = try JSON.decoder.decode(Item.self, from: Data(buffer: response.body ?? ByteBuffer()))
+            guard item.id == i else { throw WrongAnswer(description: "GET \(i) answered \(item)") }
+        }
         // What a task of its own per call costs, without the manager.
         let rawInTask = Arm(name: "raw in a task") { i in
             let task = Task.immediate { try await raw.call(i) }
@@ -59,6 +67,7 @@ enum Diagnostics {
                 ("manager vs manager on a minimal transport", clients.managerGET, leanGET),
                 ("manager on a minimal transport vs raw", leanGET, raw),
                 ("raw in a Task.immediate vs raw", rawInTask, raw),
+                ("raw HTTPClient.Task vs raw", rawTask, raw),
                 ("offline: manager, answer after an event-loop hop vs hop and decode", managerArm(hopping), bareHop),
                 ("offline: manager, answer at once vs decode", managerArm(immediate), bareDecode),
                 ("offline: manager, answer 200 µs later vs wait and decode", managerArm(waiting), bareWait),
@@ -109,6 +118,8 @@ struct LeanTransport: APIRuntime.HTTPTransport {
         }
     }
     func shutdown() async {}
+    /// Nothing in the benchmark cancels a call: no task per call, as for the manager's own transport.
+    var observesCallCancellation: Bool { true }
 }
 
 /// Suspends until `loop` has run a task (`delay` from now): the hop a reply from the network takes.
@@ -139,4 +150,6 @@ struct OfflineTransport: APIRuntime.HTTPTransport {
         return APIResponse(status: .ok, headerFields: [.contentType: "application/json"], body: itemJSON(id))
     }
     func shutdown() async {}
+    /// Nothing in the benchmark cancels a call: no task per call, as for the manager's own transport.
+    var observesCallCancellation: Bool { true }
 }

@@ -22,7 +22,7 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
         var headers: [(name: String, value: String)] = []
         var timeout: Duration?
         var tags: Set<String> = []
-        var running: [UInt64: Task<APIReply<Response>, any Error>] = [:]
+        var running: [UInt64: CallCancellation] = [:]
         var nextCallID: UInt64 = 0
     }
 
@@ -91,43 +91,30 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
 
     /// `start()`, with the reply's header and trailer fields: gRPC's initial and trailing metadata
     /// (`grpc-status` included), or a REST reply's headers.
+    ///
+    /// The call runs in the caller's task (a task of its own would cost a thread hand-off when it
+    /// ends); `cancel()` and `APIManager.cancel(tag:)` reach it through its `CallCancellation`.
     public func startWithMetadata() async throws(APIError) -> APIReply<Response> {
         let (manager, tags) = state.withLockedValue { ($0.manager, $0.tags.union(definition.tags)) }
-        let task = Self.startTask { try await manager.perform(self) }
+        let call = CallCancellation()
         let id = state.withLockedValue { state in
             defer { state.nextCallID += 1 }
-            state.running[state.nextCallID] = task
+            state.running[state.nextCallID] = call
             return state.nextCallID
         }
-        let registration = manager.running.add(tags: tags) { task.cancel() }
+        let registration = manager.running.add(tags: tags, call)
         defer {
             manager.running.remove(registration)
             _ = state.withLockedValue { $0.running.removeValue(forKey: id) }
         }
-        do {
-            return try await withTaskCancellationHandler {
-                try await task.value
-            } onCancel: {
-                task.cancel()
+        let outcome = await CallCancellation.$current.withValue(call) { () async -> Result<APIReply<Response>, APIError> in
+            do throws(APIError) {
+                return .success(try await manager.perform(self))
+            } catch {
+                return .failure(error)
             }
-        } catch let error as APIError {
-            throw error
-        } catch {
-            throw APIError(api: definition.name, reason: Task.isCancelled ? .cancelled : .transport(message: "\(error)"), underlying: error)
         }
-    }
-
-    /// A task of its own for the call, so that `cancel()` and `APIManager.cancel(tag:)` can stop it
-    /// without cancelling the caller. Where the platform has it, the task starts at once on the
-    /// caller's thread and runs until it first waits: a call that never waits (a stub, a cache)
-    /// costs no thread switch (half of such a call's time with a plain `Task`).
-    private static func startTask(
-        _ operation: sending @escaping @isolated(any) () async throws -> APIReply<Response>
-    ) -> Task<APIReply<Response>, any Error> {
-        if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
-            return Task.immediate(operation: operation)
-        }
-        return Task(operation: operation)
+        return try outcome.get()
     }
 
     /// `start()` for callback users: `completion` runs once, on no particular thread.
@@ -143,8 +130,8 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
 
     /// Cancels every call of this instance now in flight; each fails with `APIError.Reason.cancelled`.
     public func cancel() {
-        let tasks = state.withLockedValue { Array($0.running.values) }
-        for task in tasks { task.cancel() }
+        let calls = state.withLockedValue { Array($0.running.values) }
+        for call in calls { call.cancel() }
     }
 
     // MARK: Building the request

@@ -155,18 +155,21 @@ final class GRPCTransport: HTTPTransport {
         return { writer in try await writer.write(body) }
     }
 
-    /// A single-message reply as an `APIResponse`; its status goes into the trailers.
+    /// A single-message reply as an `APIResponse`; its status goes into the trailers. It runs in
+    /// the calling task, so that task's cancellation is the caller's (a call cancelled before the
+    /// server's head arrives ends here as UNKNOWN, not CANCELLED).
     private static func reply(_ response: ClientResponse<Data>, to request: APIRequest, deadline: ContinuousClock.Instant) throws -> APIResponse {
+        let callerCancelled = Task.isCancelled
         switch response.accepted {
         case .failure(let error):
-            return try refusal(error, to: request, deadline: deadline, callerCancelled: false)
+            return try refusal(error, to: request, deadline: deadline, callerCancelled: callerCancelled)
         case .success(let contents):
             let headers = GRPCMetadata.fields(from: contents.metadata)
             switch contents.message {
             case .success(let body):
                 return APIResponse(status: .ok, headerFields: headers, body: body, trailerFields: GRPCMetadata.trailers(contents.trailingMetadata, status: .ok))
             case .failure(let error):
-                var refused = try refusal(error, to: request, deadline: deadline, callerCancelled: false)
+                var refused = try refusal(error, to: request, deadline: deadline, callerCancelled: callerCancelled)
                 refused.headerFields = headers
                 return refused
             }

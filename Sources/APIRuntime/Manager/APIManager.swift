@@ -141,7 +141,7 @@ public final class APIManager: Sendable {
         case .follower(let shared):
             let outcome = await shared.wait(api: request.api)
             // Joined a call that every earlier caller had just abandoned: start afresh.
-            if case .failure(let error) = outcome, error.reason == .cancelled, shared.wasAbandoned, !Task.isCancelled {
+            if case .failure(let error) = outcome, error.reason == .cancelled, shared.wasAbandoned, !CallCancellation.isCancelled {
                 return try await execute(request, context: context, identity: identity)
             }
             return try outcome.get()
@@ -156,13 +156,15 @@ public final class APIManager: Sendable {
             return try outcome.get()
         case .leader(let shared):
             // The call runs on its own, so that cancelling the caller who started it does not
-            // cancel the others waiting for it; it stops only when every waiter has gone.
+            // cancel the others waiting for it; it stops only when every waiter has gone. (Nor may
+            // that caller's `cancel()`, so the task does not inherit its `CallCancellation`.)
             let work = Task { [self] in
-                let outcome: Result<APIResponse, APIError>
-                do throws(APIError) {
-                    outcome = .success(try await attempts(request, context: context))
-                } catch {
-                    outcome = .failure(error)
+                let outcome = await CallCancellation.$current.withValue(nil) { () async -> Result<APIResponse, APIError> in
+                    do throws(APIError) {
+                        return .success(try await attempts(request, context: context))
+                    } catch {
+                        return .failure(error)
+                    }
                 }
                 inFlight.finish(identity.key, shared, with: outcome)
             }
@@ -188,7 +190,7 @@ public final class APIManager: Sendable {
             let pause = policy.delay(after: context.attempt, response: try? outcome.get(), random: &random)
             guard clock.now + pause < deadline else { return try outcome.get() }
             do {
-                try await Task.sleep(for: pause)
+                try await CallCancellation.sleep(for: pause)
             } catch {
                 throw APIError(api: request.api, reason: .cancelled, underlying: error)
             }
@@ -225,7 +227,7 @@ public final class APIManager: Sendable {
         if let stub = configuration.stubs?.stub(for: request, definition: definition) {
             if stub.delay > .zero {
                 do {
-                    try await Task.sleep(for: stub.delay)
+                    try await CallCancellation.sleep(for: stub.delay)
                 } catch {
                     throw APIError(api: request.api, reason: .cancelled, underlying: error)
                 }
@@ -242,7 +244,19 @@ public final class APIManager: Sendable {
             throw APIError(api: request.api, reason: .cancelled, underlying: ManagerShutDown())
         }
         defer { sessions.release(lease) }
-        return try await lease.transport.send(request)
+        let transport = lease.transport
+        guard !transport.observesCallCancellation, CallCancellation.current != nil else {
+            return try await transport.send(request)
+        }
+        // Only a task's cancellation stops this transport: a task of its own, which the call's
+        // cancellation cancels.
+        return try await CallCancellation.inTask { () async -> Result<APIResponse, APIError> in
+            do throws(APIError) {
+                return .success(try await transport.send(request))
+            } catch {
+                return .failure(error)
+            }
+        }.get()
     }
 }
 

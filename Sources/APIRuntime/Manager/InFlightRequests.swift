@@ -102,17 +102,17 @@ final class SharedCall: Sendable {
             state.present += 1
             return state.nextWaiter
         }
-        return await withTaskCancellationHandler {
+        return await withCallCancellationHandler {
             await withCheckedContinuation { continuation in
                 let immediate: Result<APIResponse, APIError>? = state.withLockedValue { state in
                     if let outcome = state.outcome { return outcome }
-                    if Task.isCancelled { return .failure(APIError(api: api, reason: .cancelled)) }
+                    if CallCancellation.isCancelled { return .failure(APIError(api: api, reason: .cancelled)) }
                     state.waiters[id] = continuation
                     return nil
                 }
                 if let immediate { continuation.resume(returning: immediate) }
             }
-        } onCancel: {
+        } onCancel: { [state] in
             let (waiter, abandonedWork, onAbandon) = state.withLockedValue { state in
                 state.present -= 1
                 let abandoned = state.present == 0 && state.outcome == nil && state.work != nil

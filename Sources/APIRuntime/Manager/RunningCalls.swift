@@ -4,16 +4,16 @@ import NIOConcurrencyHelpers
 final class RunningCalls: Sendable {
     private struct Entry {
         var tags: Set<String>
-        var cancel: @Sendable () -> Void
+        var call: CallCancellation
     }
 
     /// Guards the table of running calls.
     private let entries = NIOLockedValueBox<(next: UInt64, running: [UInt64: Entry])>((0, [:]))
 
-    func add(tags: Set<String>, cancel: @escaping @Sendable () -> Void) -> UInt64 {
+    func add(tags: Set<String>, _ call: CallCancellation) -> UInt64 {
         entries.withLockedValue { entries in
             defer { entries.next += 1 }
-            entries.running[entries.next] = Entry(tags: tags, cancel: cancel)
+            entries.running[entries.next] = Entry(tags: tags, call: call)
             return entries.next
         }
     }
@@ -26,9 +26,9 @@ final class RunningCalls: Sendable {
     @discardableResult
     func cancel(tag: String?) -> Int {
         let matching = entries.withLockedValue { entries in
-            entries.running.values.filter { tag == nil || $0.tags.contains(tag!) }.map(\.cancel)
+            entries.running.values.filter { tag == nil || $0.tags.contains(tag!) }.map(\.call)
         }
-        for cancel in matching { cancel() }
+        for call in matching { call.cancel() }
         return matching.count
     }
 }

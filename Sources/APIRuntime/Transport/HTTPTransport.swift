@@ -6,6 +6,15 @@ public protocol HTTPTransport: Sendable {
     func send(_ request: APIRequest) async throws(APIError) -> APIResponse
     /// Closes connections once the calls in flight have finished.
     func shutdown() async
+    /// True when `send` also stops when its call is cancelled by `BaseAPI.cancel()` or
+    /// `APIManager.cancel(tag:)`, because it waits through `withCallCancellationHandler`. When
+    /// false (the default) the manager runs each `send` in a task of its own, which those cancel:
+    /// one more thread hand-off a call.
+    var observesCallCancellation: Bool { get }
+}
+
+extension HTTPTransport {
+    public var observesCallCancellation: Bool { false }
 }
 
 /// What a session is keyed by: the scheme, host and port of its base URL.
