@@ -21,8 +21,9 @@ enum Diagnostics {
             let item = try await GetItemAPI(id: i, limit: 10).using(lean).start()
             guard item.id == i else { throw WrongAnswer(description: "GET \(i) answered \(item)") }
         }
-        // AsyncHTTPClient's older API (an `HTTPClient.Task`, which the manager's transport uses so
-        // that a call's cancellation can cancel it) against its async `execute`.
+        // AsyncHTTPClient's older API (an `HTTPClient.Task`, which a call's cancellation could
+        // cancel from outside its task; tried for the manager's transport, measured slower on the
+        // wire) against its async `execute`.
         let rawTask = Arm(name: "raw HTTPClient.Task") { [http = clients.http, port = servers.httpPort] i in
             let request = try HTTPClient.Request(url: "http://127.0.0.1:\(port)/items/\(i)?limit=10")
             let response = try await http.execute(request: request, delegate: ResponseAccumulator(request: request), deadline: .now() + .seconds(30)).futureResult.get()

@@ -107,14 +107,9 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
             manager.running.remove(registration)
             _ = state.withLockedValue { $0.running.removeValue(forKey: id) }
         }
-        let outcome = await CallCancellation.$current.withValue(call) { () async -> Result<APIReply<Response>, APIError> in
-            do throws(APIError) {
-                return .success(try await manager.perform(self))
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try outcome.get()
+        return try await CallCancellation.$current.withValue(call) {
+            await Result { () async throws(APIError) in try await manager.perform(self) }
+        }.get()
     }
 
     /// `start()` for callback users: `completion` runs once, on no particular thread.

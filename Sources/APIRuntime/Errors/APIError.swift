@@ -105,3 +105,15 @@ extension APIError {
         return APIError(api: api, reason: .decoding(codingPath: joined, message: summary + detail), underlying: error)
     }
 }
+
+extension Result where Failure == APIError {
+    /// `Result(catching:)` for async work whose only error is an `APIError`: the outcome of a call
+    /// handed across a task-local scope or a task boundary without losing the error's type.
+    init(catching body: () async throws(APIError) -> Success) async {
+        do {
+            self = .success(try await body())
+        } catch {
+            self = .failure(error)
+        }
+    }
+}

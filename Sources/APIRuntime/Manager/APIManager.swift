@@ -159,12 +159,8 @@ public final class APIManager: Sendable {
             // cancel the others waiting for it; it stops only when every waiter has gone. (Nor may
             // that caller's `cancel()`, so the task does not inherit its `CallCancellation`.)
             let work = Task { [self] in
-                let outcome = await CallCancellation.$current.withValue(nil) { () async -> Result<APIResponse, APIError> in
-                    do throws(APIError) {
-                        return .success(try await attempts(request, context: context))
-                    } catch {
-                        return .failure(error)
-                    }
+                let outcome = await CallCancellation.$current.withValue(nil) {
+                    await Result { () async throws(APIError) in try await attempts(request, context: context) }
                 }
                 inFlight.finish(identity.key, shared, with: outcome)
             }
@@ -250,12 +246,8 @@ public final class APIManager: Sendable {
         }
         // Only a task's cancellation stops this transport: a task of its own, which the call's
         // cancellation cancels.
-        return try await CallCancellation.inTask { () async -> Result<APIResponse, APIError> in
-            do throws(APIError) {
-                return .success(try await transport.send(request))
-            } catch {
-                return .failure(error)
-            }
+        return try await CallCancellation.inTask {
+            await Result { () async throws(APIError) in try await transport.send(request) }
         }.get()
     }
 }

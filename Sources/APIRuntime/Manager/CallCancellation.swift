@@ -7,10 +7,11 @@ import NIOConcurrencyHelpers
 /// cancel it without cancelling the caller, but when that task ended the caller had to be woken on
 /// another thread: a second hand-off a call, 75 of the 148 µs the manager cost over a bare wait
 /// (BENCHMARKS.md §4). Instead each call carries one of these (`current`, a task-local) and every
-/// wait on its path — the transport, a retry's pause, a rate limit's wait, a coalesced call —
-/// goes through `withCallCancellationHandler`, which it cancels as the task's own cancellation
-/// would. Waits that do not (an interceptor's own, a transport that does not observe it) see it
-/// at the call's next wait.
+/// wait on its path — a retry's pause, a rate limit's wait, a coalesced call, a transport that
+/// observes it — goes through `withCallCancellationHandler`, which it cancels as the task's own
+/// cancellation would. A transport that does not (AsyncHTTPClient's async API, grpc-swift: only a
+/// task's cancellation stops them) runs each `send` in a task of its own (`inTask`). An
+/// interceptor's own waits see it at the call's next wait.
 public final class CallCancellation: Sendable {
     /// The call the current task is running; nil outside one, and inside work the call shares with
     /// others (a coalesced call's request), which one caller must not cancel.
