@@ -115,6 +115,71 @@ struct GRPCGenerationTests {
         #expect(workspace.snapshot().isEmpty)
     }
 
+    @Test("protoc's output is reused until a proto it read changes or is found elsewhere; check always runs protoc")
+    func protoCache() throws {
+        let workspace = try Self.workspace(api: Self.shopAPI.replacingOccurrences(of: "importPaths: [protos]", with: "importPaths: [overrides, protos]"))
+        defer { workspace.remove() }
+        try FileManager.default.createDirectory(at: workspace.root.appendingPathComponent("apis/overrides"), withIntermediateDirectories: true)
+        // protoc behind a script that counts its runs, and a cache of this test's own.
+        let protoc = try #require(ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
+            .map { "\($0)/protoc" }.first(where: FileManager.default.isExecutableFile(atPath:)))
+        let log = workspace.root.appendingPathComponent("protoc-runs").path
+        try workspace.write("bin/protoc", "#!/bin/sh\necho run >> '\(log)'\nexec '\(protoc)' \"$@\"\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: workspace.root.appendingPathComponent("bin/protoc").path)
+        var environment: [String: String?] = [
+            "PROTOC": workspace.root.appendingPathComponent("bin/protoc").path,
+            "APIGEN_CACHE_DIR": workspace.root.appendingPathComponent("cache").path,
+        ]
+        if let plugin = Self.builtPlugin { environment["PROTOC_GEN_SWIFT"] = plugin }
+        func protocRuns() -> Int { workspace.read("protoc-runs")?.split(separator: "\n").count ?? 0 }
+        // A proto written this instant is not cached (protoc may have read it mid-write): these
+        // are dated a minute back, as files of a checkout usually are.
+        func settle(_ path: String) throws {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: workspace.root.appendingPathComponent(path).path)
+        }
+        for proto in ["apis/protos/shop.proto", "apis/protos/common/money.proto"] { try settle(proto) }
+        func generate(_ arguments: [String] = []) throws -> APIGenBinary.Result {
+            let result = try APIGenBinary.run(arguments + ["--workspace", "apis/workspace.yaml"], in: workspace.root, environment: environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            return result
+        }
+
+        _ = try generate()
+        #expect(protocRuns() == 2, "descriptors, then protoc-gen-swift")
+        let first = workspace.snapshot()
+        try FileManager.default.removeItem(at: workspace.output)
+        _ = try generate()
+        #expect(protocRuns() == 2, "the same protos: protoc's output comes from the cache")
+        #expect(workspace.snapshot().mapValues(\.contents) == first.mapValues(\.contents))
+
+        // An imported proto changes: compiled again, and the new field is in the messages.
+        try workspace.write("apis/protos/common/money.proto", Self.money.replacingOccurrences(of: "string currency = 2;", with: "string currency = 2; int32 scale = 3;"))
+        try settle("apis/protos/common/money.proto")
+        _ = try generate()
+        #expect(protocRuns() == 4)
+        #expect(workspace.read("Generated/Protos/common_money.pb.swift")?.contains("public var scale: Int32") == true)
+        _ = try generate()
+        #expect(protocRuns() == 4)
+
+        // The same import now found in an earlier import path: compiled again, from that file.
+        try workspace.write("apis/overrides/common/money.proto", Self.money.replacingOccurrences(of: "int64 cents = 1;", with: "int64 units = 1;"))
+        try settle("apis/overrides/common/money.proto")
+        _ = try generate()
+        #expect(protocRuns() == 6)
+        #expect(workspace.read("Generated/Protos/common_money.pb.swift")?.contains("public var units: Int64") == true)
+
+        // A proto edited a moment ago is compiled but not cached: the next run compiles again.
+        try workspace.write("apis/protos/shop.proto", Self.proto + "\n// edited\n")
+        _ = try generate()
+        _ = try generate()
+        #expect(protocRuns() == 10)
+
+        // `check` trusts no cache.
+        let check = try generate(["check"])
+        #expect(check.stdout.contains("apigen: generated code is up to date"), "\(check.stdout)")
+        #expect(protocRuns() == 12)
+    }
+
     /// Generates the good workspace, breaks it with `edit`, runs the apigen binary: exit 1, the
     /// messages on stderr, every generated file as it was.
     func failure(_ edit: (TemporaryWorkspace) throws -> Void, environment: [String: String?] = [:]) throws -> String {

@@ -35,7 +35,8 @@ public enum Generator {
         defer { stages.report() }
         guard let loaded = WorkspaceLoader.load(workspaceFile: workspaceFile, into: &report.diagnostics) else { return report }
         stages.lap("load")
-        guard let protos = ProtoCompiler(generatesSources: mode != .validate).compile(loaded, into: &report.diagnostics) else { return report }
+        let compiler = ProtoCompiler(generatesSources: mode != .validate, cachesOutput: mode == .write)
+        guard let protos = compiler.compile(loaded, into: &report.diagnostics) else { return report }
         stages.lap("protos")
         guard var description = DescriptionBuilder.build(loaded, protos: protos.catalogs, into: &report.diagnostics) else { return report }
         stages.lap("validate")

@@ -18,6 +18,9 @@ struct ProtoCompiler {
 
     /// The `.pb.swift` files are needed (generate, check); `lint` needs only descriptors.
     var generatesSources: Bool
+    /// Whether protoc's output is taken from and kept in the proto cache (`apigen` itself;
+    /// `check` and `lint` always run protoc).
+    var cachesOutput = false
 
     func compile(_ workspace: LoadedWorkspace, into diagnostics: inout Diagnostics) -> Output? {
         var output = Output()
@@ -64,45 +67,74 @@ struct ProtoCompiler {
         }
         guard !diagnostics.hasErrors else { return nil }
 
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("apigen-protoc-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let descriptorFile = scratch.appendingPathComponent("descriptors.pb")
-        let includes = importPaths.map { "--proto_path=\($0.value)" }
+        let cache = cachesOutput ? ProtoCache(tools: tools, importPaths: importPaths.map(\.value), protos: settings.protos.map(\.value)) : nil
         do {
-            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-            let run = try tools.runProtoc(includes + ["--include_imports", "--include_source_info", "--descriptor_set_out=\(descriptorFile.path)"] + settings.protos.map(\.value))
-            guard run.status == 0 else {
-                report(run.errors, importPaths: importPaths.map(\.value), fallback: settings.location, into: &diagnostics)
-                return nil
+            let compiled: ProtoCache.Compiled
+            if let cached = cache?.load() {
+                compiled = cached
+            } else {
+                let started = Date()
+                guard let fresh = try run(tools, importPaths: importPaths.map(\.value), settings, into: &diagnostics) else { return nil }
+                cache?.save(fresh, compiledAt: started)
+                compiled = fresh
             }
-            let set = try Google_Protobuf_FileDescriptorSet(serializedBytes: Data(contentsOf: descriptorFile))
-            let catalog = ProtoCatalog(DescriptorSet(proto: set))
-            guard let plugin = tools.swiftPlugin else { return (catalog, []) }
-
-            // Messages of every proto but the well-known types, which SwiftProtobuf ships.
-            let ownProtos = set.file.map(\.name).filter { !$0.hasPrefix("google/protobuf/") }
-            let swiftOut = scratch.appendingPathComponent("swift")
-            try FileManager.default.createDirectory(at: swiftOut, withIntermediateDirectories: true)
-            let generate = try tools.runProtoc(includes + [
-                "--plugin=protoc-gen-swift=\(plugin.path)",
-                "--swift_out=\(swiftOut.path)",
-                "--swift_opt=Visibility=Public",
-                "--swift_opt=FileNaming=PathToUnderscores",
-            ] + ownProtos)
-            guard generate.status == 0 else {
-                report(generate.errors, importPaths: importPaths.map(\.value), fallback: settings.location, into: &diagnostics)
-                return nil
+            let set = try Google_Protobuf_FileDescriptorSet(serializedBytes: compiled.descriptors)
+            let ownProtos = Self.ownProtos(set)
+            let sources = compiled.swiftFiles.map { file in
+                let proto = ownProtos.first { $0.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: ".proto", with: ".pb.swift") == file.name } ?? file.name
+                return GeneratedFile(path: GeneratedPaths.protoMessages(file.name), contents: "\(Renderer.marker) from \(proto) with protoc-gen-swift. Do not edit.\n" + file.contents)
             }
-            let sources = try FileManager.default.contentsOfDirectory(atPath: swiftOut.path).sorted().map { name in
-                let text = try String(contentsOf: swiftOut.appendingPathComponent(name), encoding: .utf8)
-                let proto = ownProtos.first { $0.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: ".proto", with: ".pb.swift") == name } ?? name
-                return GeneratedFile(path: GeneratedPaths.protoMessages(name), contents: "\(Renderer.marker) from \(proto) with protoc-gen-swift. Do not edit.\n" + text)
-            }
-            return (catalog, sources)
+            return (ProtoCatalog(DescriptorSet(proto: set)), sources)
         } catch {
             diagnostics.error("cannot compile the protos: \(error)", at: settings.location)
             return nil
         }
+    }
+
+    /// The protos whose messages protoc-gen-swift writes: all but the well-known types, which
+    /// SwiftProtobuf ships.
+    private static func ownProtos(_ set: Google_Protobuf_FileDescriptorSet) -> [String] {
+        set.file.map(\.name).filter { !$0.hasPrefix("google/protobuf/") }
+    }
+
+    /// Runs protoc for the descriptors, then, when asked, protoc-gen-swift for the messages.
+    /// nil after reporting protoc's errors.
+    private func run(_ tools: ProtoTools, importPaths: [String], _ settings: GRPCSettings, into diagnostics: inout Diagnostics) throws -> ProtoCache.Compiled? {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("apigen-protoc-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let descriptorFile = scratch.appendingPathComponent("descriptors.pb")
+        let includes = importPaths.map { "--proto_path=\($0)" }
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let run = try tools.runProtoc(includes + ["--include_imports", "--include_source_info", "--descriptor_set_out=\(descriptorFile.path)"] + settings.protos.map(\.value))
+        guard run.status == 0 else {
+            report(run.errors, importPaths: importPaths, fallback: settings.location, into: &diagnostics)
+            return nil
+        }
+        let descriptors = try Data(contentsOf: descriptorFile)
+        let set = try Google_Protobuf_FileDescriptorSet(serializedBytes: descriptors)
+        // What protoc read, as the cache checks it (`ProtoCache.save` keeps it only if none of
+        // these files changed since protoc started).
+        let inputs = set.file.map { ProtoCache.input($0.name, in: importPaths) }
+        var compiled = ProtoCache.Compiled(descriptors: descriptors, swiftFiles: [], inputs: inputs)
+        guard let plugin = tools.swiftPlugin else { return compiled }
+
+        let ownProtos = Self.ownProtos(set)
+        let swiftOut = scratch.appendingPathComponent("swift")
+        try FileManager.default.createDirectory(at: swiftOut, withIntermediateDirectories: true)
+        let generate = try tools.runProtoc(includes + [
+            "--plugin=protoc-gen-swift=\(plugin.path)",
+            "--swift_out=\(swiftOut.path)",
+            "--swift_opt=Visibility=Public",
+            "--swift_opt=FileNaming=PathToUnderscores",
+        ] + ownProtos)
+        guard generate.status == 0 else {
+            report(generate.errors, importPaths: importPaths, fallback: settings.location, into: &diagnostics)
+            return nil
+        }
+        compiled.swiftFiles = try FileManager.default.contentsOfDirectory(atPath: swiftOut.path).sorted().map { name in
+            ProtoCache.SwiftFile(name: name, contents: try String(contentsOf: swiftOut.appendingPathComponent(name), encoding: .utf8))
+        }
+        return compiled
     }
 
     /// protoc's messages (`greeter.proto:12:5: Expected ";".`) as diagnostics at the proto's

@@ -1,4 +1,6 @@
-/// A 128-bit FNV-1a hash of what a file is rendered from, for the render cache. 128 bits make an
+import Foundation
+
+/// A 128-bit FNV-1a hash of what a file is made from, for the render and proto caches. 128 bits make an
 /// accidental match between two different inputs practically impossible; it is not meant to
 /// resist someone crafting one.
 struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
@@ -28,6 +30,12 @@ struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
         let (carry, product) = low.multipliedFullWidth(by: 0x13B)
         high = high &* 0x13B &+ carry &+ (low << 24)
         low = product
+    }
+
+    /// Any bytes, led by their count (0xFF cannot end them as it ends text).
+    mutating func add(_ data: Data) {
+        add(String(data.count))
+        for byte in data { add(byte) }
     }
 
     mutating func add(_ text: String) {
