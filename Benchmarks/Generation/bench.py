@@ -13,6 +13,11 @@ import os, shutil, statistics, subprocess, sys, tempfile, time
 
 RUNS = int(os.environ.get("RUNS", "5"))
 HERE = os.path.dirname(os.path.abspath(__file__))
+# Where the workspaces and both tools' output go: tmpfs by default, so that the figures are the
+# tools' own work. On these machines' ext4 (no journal) creating files is slow for minutes after
+# thousands were deleted anywhere on the disk (see BENCHMARKS.md §1); BENCH_DIR=/tmp measures
+# on disk.
+BENCH_DIR = os.environ.get("BENCH_DIR") or ("/dev/shm" if os.path.isdir("/dev/shm") else None)
 
 def timed(command, prepare=None):
     """Median wall seconds and median peak RSS (MiB) of RUNS runs; `prepare` runs untimed before each."""
@@ -31,15 +36,23 @@ def timed(command, prepare=None):
 def main():
     apigen, peer = sys.argv[1], sys.argv[2]
     sizes = [int(n) for n in sys.argv[3:]] or [100, 1000, 10000]
-    rows = []
+    rows, roots = [], []
     for n in sizes:
-        root = tempfile.mkdtemp(prefix=f"apigen-bench-{n}-")
+        root = tempfile.mkdtemp(prefix=f"apigen-bench-{n}-", dir=BENCH_DIR)
         subprocess.run([sys.executable, os.path.join(HERE, "make_workspace.py"), str(n), root], check=True)
         workspace = os.path.join(root, "apis", "workspace.yaml")
         generated = os.path.join(root, "Generated")
         apigen_run = [apigen, "-q", "-w", workspace]
 
-        cold, cold_mib = timed(apigen_run, prepare=lambda: shutil.rmtree(generated, ignore_errors=True))
+        # Each cold run starts without an output folder: the last run's is moved aside, not
+        # deleted. On ext4 without a journal (these machines) a file created within 30 s of
+        # thousands being deleted waits while the kernel skips their inodes (`recently_deleted`),
+        # which made the benchmark time its own clean-up; everything is deleted at the end.
+        aside = iter(range(RUNS))
+        def move_aside():
+            if os.path.exists(generated):
+                os.rename(generated, os.path.join(root, f"cold-run-{next(aside)}"))
+        cold, cold_mib = timed(apigen_run, prepare=move_aside)
         files = sum(len(f) for _, _, f in os.walk(generated))
         noop, noop_mib = timed(apigen_run)
         first = os.path.join(root, "apis", "items0000.yaml")
@@ -62,6 +75,8 @@ def main():
                                      "--config", os.path.join(root, "openapi", "openapi-generator-config.yaml"),
                                      "--output-directory", peer_out], prepare=fresh_peer)
         rows.append((n, files, cold, noop, edit, cold_mib, peer_cold, peer_mib))
+        roots.append(root)
+    for root in roots:
         shutil.rmtree(root, ignore_errors=True)
 
     print(f"Median of {RUNS} runs each; wall seconds; peak RSS in MiB.\n")

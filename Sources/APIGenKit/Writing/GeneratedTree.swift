@@ -34,7 +34,7 @@ public struct GeneratedTree {
         let existing = generatedContents(skipping: known)
         let wanted = Set(files.map(\.path)).union(known)
         for file in files {
-            let onDisk = existing[file.path] ?? fileManager.contents(atPath: url(file.path).path)
+            let onDisk = existing[file.path] ?? fileManager.contents(atPath: path(file.path))
             if onDisk == Data(file.contents.utf8) {
                 plan.unchanged.append(file.path)
             } else {
@@ -57,11 +57,16 @@ public struct GeneratedTree {
         if exists {
             try mirror(into: staging, skipping: Set(plan.changed.map(\.path)).union(plan.stale))
         }
-        for file in plan.changed {
-            let destination = staging.appendingPathComponent(file.path)
-            try fileManager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Self.write(file.contents, to: destination.path)
+        // Paths are joined as text: `URL.appendingPathComponent` asks the file system whether
+        // each one is a folder, a `stat` per file. Each folder is made once.
+        let stagingPath = staging.path
+        let byFolder = Dictionary(grouping: plan.changed) { file in
+            file.path.lastIndex(of: "/").map { String(file.path[..<$0]) } ?? ""
         }
+        for folder in byFolder.keys where !folder.isEmpty {
+            try fileManager.createDirectory(atPath: stagingPath + "/" + folder, withIntermediateDirectories: true)
+        }
+        try Self.write(Array(byFolder.values), into: stagingPath)
         Self.removeEmptyFolders(in: staging)
         if exists {
             // Afterwards `staging` holds the old tree, which the deferred removal deletes.
@@ -87,12 +92,12 @@ public struct GeneratedTree {
     /// files hard-linked (copied where links are not possible), symbolic links recreated.
     private func mirror(into staging: URL, skipping skipped: Set<String>) throws {
         guard let enumerator = fileManager.enumerator(atPath: root.path) else { return }
+        let stagingPath = staging.path
         while let relative = enumerator.nextObject() as? String {
             guard !skipped.contains(relative) else { continue }
-            let source = root.appendingPathComponent(relative).path
-            let destination = staging.appendingPathComponent(relative).path
-            let type = (try? fileManager.attributesOfItem(atPath: source)[.type]) as? FileAttributeType
-            switch type {
+            let source = path(relative)
+            let destination = stagingPath + "/" + relative
+            switch enumerator.fileAttributes?[.type] as? FileAttributeType {
             case .typeDirectory?:
                 try fileManager.createDirectory(atPath: destination, withIntermediateDirectories: true)
             case .typeSymbolicLink?:
@@ -105,8 +110,8 @@ public struct GeneratedTree {
         }
     }
 
-    private func url(_ path: String) -> URL {
-        root.appendingPathComponent(path)
+    private func path(_ relative: String) -> String {
+        root.path + "/" + relative
     }
 
     /// The Swift files under the root whose first line is apigen's marker, by root-relative path,
@@ -118,12 +123,31 @@ public struct GeneratedTree {
         while let relative = enumerator.nextObject() as? String {
             guard relative.hasSuffix(".swift"), !skipped.contains(relative),
                   enumerator.fileAttributes?[.type] as? FileAttributeType == .typeRegular,
-                  let data = fileManager.contents(atPath: root.appendingPathComponent(relative).path),
+                  let data = fileManager.contents(atPath: path(relative)),
                   data.starts(with: marker)
             else { continue }
             files[relative] = data
         }
         return files
+    }
+
+    /// Writes new files of the staging folder, a folder per core at once: creating thousands of
+    /// files is mostly time in the kernel, which lets one new file into a folder at a time (two
+    /// threads filling one folder spent their time waiting for each other).
+    private static func write(_ folders: [[GeneratedFile]], into root: String) throws {
+        var failures = [(any Error)?](repeating: nil, count: folders.count)
+        failures.withUnsafeMutableBufferPointer { buffer in
+            // Each index is written by exactly one iteration, and read only after all end.
+            nonisolated(unsafe) let buffer = buffer
+            DispatchQueue.concurrentPerform(iterations: folders.count) { index in
+                do {
+                    for file in folders[index] { try write(file.contents, to: root + "/" + file.path) }
+                } catch {
+                    buffer[index] = error
+                }
+            }
+        }
+        if let failure = failures.lazy.compactMap({ $0 }).first { throw failure }
     }
 
     /// Writes a new file of the staging folder. Foundation's `Data.write` syncs each file to disk,
