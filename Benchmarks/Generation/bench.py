@@ -45,9 +45,9 @@ def main():
         apigen_run = [apigen, "-q", "-w", workspace]
 
         # Each cold run starts without an output folder: the last run's is moved aside, not
-        # deleted. On ext4 without a journal (these machines) a file created within 30 s of
-        # thousands being deleted waits while the kernel skips their inodes (`recently_deleted`),
-        # which made the benchmark time its own clean-up; everything is deleted at the end.
+        # deleted. On ext4 without a journal (these machines) a file created soon after thousands
+        # were deleted waits while the kernel skips their inodes (`recently_deleted`), which made
+        # the benchmark time its own clean-up; everything is deleted at the end.
         aside = iter(range(RUNS))
         def move_aside():
             if os.path.exists(generated):

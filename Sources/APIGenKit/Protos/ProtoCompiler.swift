@@ -67,14 +67,15 @@ struct ProtoCompiler {
         }
         guard !diagnostics.hasErrors else { return nil }
 
-        let cache = cachesOutput ? ProtoCache(tools: tools, importPaths: importPaths.map(\.value), protos: settings.protos.map(\.value)) : nil
+        let paths = importPaths.map(\.value)
+        let cache = cachesOutput ? ProtoCache(tools: tools, importPaths: paths, protos: settings.protos.map(\.value)) : nil
         do {
             let compiled: ProtoCache.Compiled
             if let cached = cache?.load() {
                 compiled = cached
             } else {
                 let started = Date()
-                guard let fresh = try run(tools, importPaths: importPaths.map(\.value), settings, into: &diagnostics) else { return nil }
+                guard let fresh = try run(tools, importPaths: paths, settings, into: &diagnostics) else { return nil }
                 cache?.save(fresh, compiledAt: started)
                 compiled = fresh
             }

@@ -53,28 +53,24 @@ struct Renderer: Sendable {
         let manifests = Set([workspace.workspaceFile] + workspace.models.map(\.sourceFile) + workspace.apis.map(\.sourceFile))
         let names = Dictionary(uniqueKeysWithValues: manifests.map { ($0, relative($0)) })
         let base = baseFingerprint
-        var results = [(fingerprint: Fingerprint, path: String, file: GeneratedFile?)?](repeating: nil, count: jobs.count)
+        var results: [(fingerprint: Fingerprint, path: String, file: GeneratedFile?)] = []
+        results.reserveCapacity(jobs.count)
         let chunk = 64
         for start in stride(from: 0, to: jobs.count, by: chunk) {
             let range = start..<min(start + chunk, jobs.count)
-            results.withUnsafeMutableBufferPointer { buffer in
-                // Each index is written by exactly one iteration, and read only after all end.
-                nonisolated(unsafe) let buffer = buffer
-                DispatchQueue.concurrentPerform(iterations: range.count) { offset in
-                    let index = range.lowerBound + offset
-                    let source = self.source(of: jobs[index], names: names)
-                    var fingerprint = base
-                    fingerprint.add(source.template)
-                    fingerprint.add(source.manifest)
-                    fingerprint.add(context: source.context)
-                    let file = isCurrent(source.path, fingerprint) ? nil : render(source)
-                    buffer[index] = (fingerprint, source.path, file)
-                }
+            results += concurrentMap(range.count) { offset in
+                let source = self.source(of: jobs[range.lowerBound + offset], names: names)
+                var fingerprint = base
+                fingerprint.add(source.template)
+                fingerprint.add(source.manifest)
+                fingerprint.add(context: source.context)
+                let file = isCurrent(source.path, fingerprint) ? nil : render(source)
+                return (fingerprint, source.path, file)
             }
             progress?(range.upperBound, jobs.count)
         }
         var output = Output()
-        for case let (fingerprint, path, file)? in results {
+        for (fingerprint, path, file) in results {
             output.fingerprints[path] = fingerprint
             if let file { output.files.append(file) } else { output.current.append(path) }
         }

@@ -1,3 +1,4 @@
+import APIManifest
 import Foundation
 
 /// What a run changes in the output folder, worked out before anything is touched.
@@ -135,16 +136,12 @@ public struct GeneratedTree {
     /// files is mostly time in the kernel, which lets one new file into a folder at a time (two
     /// threads filling one folder spent their time waiting for each other).
     private static func write(_ folders: [[GeneratedFile]], into root: String) throws {
-        var failures = [(any Error)?](repeating: nil, count: folders.count)
-        failures.withUnsafeMutableBufferPointer { buffer in
-            // Each index is written by exactly one iteration, and read only after all end.
-            nonisolated(unsafe) let buffer = buffer
-            DispatchQueue.concurrentPerform(iterations: folders.count) { index in
-                do {
-                    for file in folders[index] { try write(file.contents, to: root + "/" + file.path) }
-                } catch {
-                    buffer[index] = error
-                }
+        let failures = concurrentMap(folders.count) { index -> (any Error)? in
+            do {
+                for file in folders[index] { try write(file.contents, to: root + "/" + file.path) }
+                return nil
+            } catch {
+                return error
             }
         }
         if let failure = failures.lazy.compactMap({ $0 }).first { throw failure }

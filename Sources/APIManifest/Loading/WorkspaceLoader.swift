@@ -34,15 +34,10 @@ public enum WorkspaceLoader {
         // Files parse independently, so they parse on every core; their results and diagnostics
         // are then taken in path order, so every run reports in one order.
         let paths = apiFilePaths(in: directoryPath, excluding: workspaceFile)
-        var results = [(file: APIFileManifest?, diagnostics: Diagnostics)](repeating: (nil, Diagnostics()), count: paths.count)
-        results.withUnsafeMutableBufferPointer { buffer in
-            // Each index is written by exactly one iteration, and read only after all end.
-            nonisolated(unsafe) let buffer = buffer
-            DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-                var local = Diagnostics()
-                let file = loadAPIFile(paths[index], into: &local)
-                buffer[index] = (file, local)
-            }
+        let results = concurrentMap(paths.count) { index in
+            var local = Diagnostics()
+            let file = loadAPIFile(paths[index], into: &local)
+            return (file: file, diagnostics: local)
         }
         for result in results { diagnostics.append(contentsOf: result.diagnostics) }
         return LoadedWorkspace(manifest: manifest, files: results.compactMap(\.file), directory: directory)
