@@ -230,17 +230,38 @@ extension BadInputTests {
         ])
     }
 
-    @Test("Two files whose names differ only in case are an error at the second declaration")
-    func caseInsensitiveFiles() throws {
-        let lines = try diagnostics(for: ["apis/api.yaml": """
-            types:
-              user: { fields: { a: Int } }
-              User: { fields: { b: Int } }
-            apis:
-              A: { method: GET, path: /a, response: user }
-              B: { method: GET, path: /b, response: User }
-            """])
-        #expect(lines == ["apis/api.yaml:3:3: error: 'User' would generate Models/User.swift, whose name differs only in case from the file of 'user' at apis/api.yaml:2:3; case-insensitive file systems would keep one"])
+    @Test("Two generated files with one name, in any folders, or names that differ only in case, are an error at the second declaration")
+    func clashingFileNames() throws {
+        let lines = try diagnostics(for: [
+            "apis/Users.yaml": """
+                types:
+                  Person: { fields: { a: Int } }
+                apis:
+                  A: { method: GET, path: /a, response: Person }
+                """,
+            "apis/users.yaml": """
+                types:
+                  Member: { fields: { b: Int } }
+                apis:
+                  B: { method: GET, path: /b, response: Member }
+                """,
+            "apis/billing/plans.yaml": """
+                types:
+                  Plan: { fields: { c: Int } }
+                apis:
+                  C: { method: GET, path: /c, response: Plan }
+                """,
+            "apis/billing.plans.yaml": """
+                types:
+                  Invoice: { fields: { d: Int } }
+                apis:
+                  D: { method: GET, path: /d, response: Invoice }
+                """,
+        ])
+        #expect(lines == [
+            "apis/billing/plans.yaml:2:3: error: the types of billing/plans.yaml would generate billing/plans/billing.plans.models.swift, and billing.plans/billing.plans.models.swift, the file of the types of billing.plans.yaml at apis/billing.plans.yaml:2:3, has that name too: a module's files need different names",
+            "apis/users.yaml:2:3: error: the types of users.yaml would generate users/users.models.swift, whose name differs only in case from Users/Users.models.swift, the file of the types of Users.yaml at apis/Users.yaml:2:3; case-insensitive file systems would keep one",
+        ])
     }
 
     @Test("RPC APIs: no method, no url, by-position written as a mapping, a list without byPosition, an unknown delegate")
@@ -358,6 +379,6 @@ struct CommandTests {
         try workspace.write("apis/api.yaml", WritingTests.twoAPIs.replacingOccurrences(of: "/ping", with: "/pong"))
         let stale = try APIGenBinary.run(["check"], in: workspace.root)
         #expect(stale.status == 1)
-        #expect(stale.stderr == "Generated/APIs/PingAPI.swift: stale: run 'swift run apigen' and commit the result\n")
+        #expect(stale.stderr == "Generated/api/PingAPI.swift: stale: run 'swift run apigen' and commit the result\n")
     }
 }

@@ -21,8 +21,8 @@ struct RenderCacheTests {
         try workspace.write("apis/api.yaml", WritingTests.twoAPIs.replacingOccurrences(of: "path: /things/{id}", with: "path: /things/{id}/v2"))
         let edited = Generator.run(workspaceFile: workspace.workspaceFile, mode: .write)
         #expect(edited.renderedCount == 1)
-        #expect(edited.plan.changed.map(\.path) == ["APIs/GetThingAPI.swift"])
-        #expect(workspace.read("Generated/APIs/GetThingAPI.swift")?.contains("/things/{id}/v2") == true)
+        #expect(edited.plan.changed.map(\.path) == ["api/GetThingAPI.swift"])
+        #expect(workspace.read("Generated/api/GetThingAPI.swift")?.contains("/things/{id}/v2") == true)
     }
 
     @Test("A generated file changed by hand is rendered again and restored")
@@ -30,7 +30,7 @@ struct RenderCacheTests {
         let workspace = try TemporaryWorkspace(api: WritingTests.twoAPIs)
         defer { workspace.remove() }
         #expect(Generator.run(workspaceFile: workspace.workspaceFile, mode: .write).succeeded)
-        let path = "Generated/APIs/GetThingAPI.swift"
+        let path = "Generated/api/GetThingAPI.swift"
         let original = try #require(workspace.read(path))
         try workspace.write(path, original + "// a person's line\n")
         let report = Generator.run(workspaceFile: workspace.workspaceFile, mode: .write)
@@ -43,7 +43,7 @@ struct RenderCacheTests {
         let workspace = try TemporaryWorkspace(api: WritingTests.twoAPIs)
         defer { workspace.remove() }
         #expect(Generator.run(workspaceFile: workspace.workspaceFile, mode: .write).succeeded)
-        let url = workspace.root.appendingPathComponent("Generated/APIs/GetThingAPI.swift")
+        let url = workspace.root.appendingPathComponent("Generated/api/GetThingAPI.swift")
         let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
         var text = try String(contentsOf: url, encoding: .utf8)
         text = text.replacingOccurrences(of: "GetThing", with: "GetThinG")
@@ -51,7 +51,7 @@ struct RenderCacheTests {
         try FileManager.default.setAttributes([.modificationDate: attributes[.modificationDate]!], ofItemAtPath: url.path)
         let report = Generator.run(workspaceFile: workspace.workspaceFile, mode: .check)
         #expect(report.renderedCount == 4)
-        #expect(report.plan.changed.map(\.path) == ["APIs/GetThingAPI.swift"])
+        #expect(report.plan.changed.map(\.path) == ["api/GetThingAPI.swift"])
     }
 
     @Test("Changed templates re-render every file")

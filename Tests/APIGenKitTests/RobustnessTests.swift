@@ -106,7 +106,7 @@ struct RobustnessTests {
                 headers: *common
             """)
         #expect(report.succeeded, "\(report.diagnostics.all)")
-        let b = report.plan.changed.first { $0.path == "APIs/BAPI.swift" }
+        let b = report.plan.changed.first { $0.path == "api/BAPI.swift" }
         #expect(b?.contents.contains(#"(name: "X-Client", value: "ios")"#) == true)
     }
 }

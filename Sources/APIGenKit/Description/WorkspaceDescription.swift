@@ -71,6 +71,8 @@ public struct ModelDescription: Sendable {
     public var declaredAt: SourceLocation
     public var swiftName: String
     public var sourceFile: String
+    /// The generated file it goes in with the rest of its manifest's types.
+    public var generatedPath: String
     public var docLines: [String]
     public var shape: Shape
 
@@ -99,6 +101,8 @@ public struct APIDescription: Sendable {
     /// `<prefix><Name>API`.
     public var className: String
     public var sourceFile: String
+    /// The generated file it goes in, in its manifest's folder.
+    public var generatedPath: String
     public var docLines: [String]
     public var kind: APIKind
     public var parameters: [ParameterDescription]

@@ -4,9 +4,6 @@
 enum BuiltinTemplates {
     static let all: [String: String] = [
         "enum": #"""
-{{% CONTENT_TYPE: TEXT }}
-import APIRuntime
-
 {{#docLines}}
 /// {{{.}}}
 {{/docLines}}
@@ -112,13 +109,6 @@ public final class {{className}}: BaseAPI<{{{parametersType}}}, {{{responseType}
 
 """#,
         "model": #"""
-{{% CONTENT_TYPE: TEXT }}
-{{#imports}}
-import {{.}}
-{{/imports}}
-{{#hasImports}}
-
-{{/hasImports}}
 {{#docLines}}
 /// {{{.}}}
 {{/docLines}}
@@ -153,6 +143,29 @@ public struct {{swiftName}}: Codable, Sendable, Equatable {
     }
 {{/hasCustomKeys}}
 }
+
+"""#,
+        "models": #"""
+{{% CONTENT_TYPE: TEXT }}
+{{#imports}}
+import {{.}}
+{{/imports}}
+{{#models}}
+{{#hasImports}}
+
+{{/hasImports}}
+{{^hasImports}}
+{{^first()}}
+
+{{/first()}}
+{{/hasImports}}
+{{#isEnum}}
+{{> enum}}
+{{/isEnum}}
+{{^isEnum}}
+{{> model}}
+{{/isEnum}}
+{{/models}}
 
 """#,
         "parameters": #"""

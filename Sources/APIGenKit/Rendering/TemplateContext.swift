@@ -122,6 +122,28 @@ enum TemplateContext {
         }
     }
 
+    /// A manifest's types, for `models.mustache`: the imports they need between them, and each
+    /// one's context for the `model` or `enum` partial.
+    static func models(_ models: [ModelDescription]) -> [String: Any] {
+        var needsRuntime = false
+        var needsFoundation = false
+        for model in models {
+            switch model.shape {
+            case .structure(let fields):
+                needsRuntime = needsRuntime || fields.contains { $0.type.needsRuntime }
+                needsFoundation = needsFoundation || fields.contains { $0.type.needsFoundation }
+            case .enumeration:
+                needsRuntime = true // ParameterValue
+            }
+        }
+        let imports = (needsRuntime ? ["APIRuntime"] : []) + (needsFoundation ? ["Foundation"] : [])
+        return [
+            "imports": imports,
+            "hasImports": !imports.isEmpty,
+            "models": models.map(model),
+        ]
+    }
+
     static func model(_ model: ModelDescription) -> [String: Any] {
         var context: [String: Any] = [
             "swiftName": model.swiftName,
@@ -129,10 +151,6 @@ enum TemplateContext {
         ]
         switch model.shape {
         case .structure(let fields):
-            let imports = (fields.contains { $0.type.needsRuntime } ? ["APIRuntime"] : [])
-                + (fields.contains { $0.type.needsFoundation } ? ["Foundation"] : [])
-            context["imports"] = imports
-            context["hasImports"] = !imports.isEmpty
             context["fields"] = fields.map { field -> [String: Any] in
                 var values: [String: Any] = [
                     "swiftName": field.swiftName,
@@ -149,6 +167,7 @@ enum TemplateContext {
             context["hasCustomKeys"] = fields.contains { $0.jsonKey != $0.swiftName.trimmingBackticks }
             context["inlineArguments"] = fields.count <= inlineArgumentLimit
         case .enumeration(let cases):
+            context["isEnum"] = true
             context["cases"] = cases.map { enumCase -> [String: Any] in
                 var values: [String: Any] = ["swiftName": enumCase.swiftName]
                 if enumCase.rawValue != enumCase.swiftName.trimmingBackticks {

@@ -6,17 +6,21 @@ import Mustache
 /// workspace's templates folder taking its place. Extra `.mustache` files there become partials.
 public struct TemplateSet: Sendable {
     /// The templates apigen renders, and the partials they share, by name (without `.mustache`).
-    public static let names = ["rest", "rpc", "grpc", "model", "enum", "workspace", "parameters", "initializer", "settings"]
+    public static let names = ["rest", "rpc", "grpc", "models", "workspace", "parameters", "initializer", "settings", "model", "enum"]
     /// Templates included by others rather than rendered on their own.
-    public static let partials: Set<String> = ["parameters", "initializer", "settings"]
-    /// What each rendered template makes, for `apigen template list`.
+    public static let partials: Set<String> = ["parameters", "initializer", "settings", "model", "enum"]
+    /// What each template makes, for `apigen template list`.
     public static let purpose = [
-        "rest": "APIs/<Name>API.swift for REST APIs",
-        "rpc": "APIs/<Name>API.swift for JSON-RPC and custom RPC APIs",
-        "grpc": "APIs/<Name>API.swift for gRPC methods",
-        "model": "Models/<Name>.swift for models",
-        "enum": "Models/<Name>.swift for string enums",
-        "workspace": "APIDefaults+Workspace.swift, the workspace defaults",
+        "rest": "renders <manifest>/<Name>API.swift for REST APIs",
+        "rpc": "renders <manifest>/<Name>API.swift for JSON-RPC and custom RPC APIs",
+        "grpc": "renders <manifest>/<Name>API.swift for gRPC methods",
+        "models": "renders <manifest>/<manifest>.models.swift, the types a manifest declares",
+        "workspace": "renders APIDefaults+Workspace.swift, the workspace defaults",
+        "parameters": "partial: an API's Parameters struct, in rest and rpc",
+        "initializer": "partial: an API's initializers, in rest and rpc",
+        "settings": "partial: an API's definition settings, in rest, rpc and grpc",
+        "model": "partial: one struct, in models",
+        "enum": "partial: one string enum, in models",
     ]
 
     let library: MustacheLibrary

@@ -87,6 +87,7 @@ extension DescriptionBuilder {
         guard nameIsValid, let response else { return nil }
         return APIDescription(
             manifestName: api.name.value, declaredAt: api.name.location, className: className, sourceFile: file,
+            generatedPath: GeneratedPaths.api(className, manifest: workspace.relativePath(file)),
             docLines: SwiftLiteral.docLines(api.description?.value ?? protoComment(for: api, file: file).joined(separator: "\n")), kind: api.kind.value,
             parameters: parameters, response: response, headers: headers,
             timeoutSeconds: timeout, frequency: api.frequency?.value,

@@ -61,16 +61,20 @@ extension DescriptionBuilder {
         }
     }
 
-    /// Two generated files whose names differ only in case would overwrite each other on macOS.
-    mutating func checkFileNames(_ files: [(path: String, manifestName: String, location: SourceLocation)]) {
-        var seen: [String: (name: String, location: SourceLocation)] = [:]
+    /// Two generated files may not share a name, even in different folders: the compiler wants
+    /// a module's file names different, and its object files go in one folder. Nor may names
+    /// differ only in case, which overwrite each other on macOS. `what` names what a file is
+    /// generated for.
+    mutating func checkFileNames(_ files: [(path: String, what: String, location: SourceLocation)]) {
+        var seen: [String: (path: String, what: String, location: SourceLocation)] = [:]
         for file in files {
-            if let other = seen.updateValue((file.manifestName, file.location), forKey: file.path.lowercased()) {
-                diagnostics.error(
-                    "'\(file.manifestName)' would generate \(file.path), whose name differs only in case from the file of '\(other.name)' at \(other.location); case-insensitive file systems would keep one",
-                    at: file.location
-                )
-            }
+            let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
+            guard let other = seen.updateValue(file, forKey: name.lowercased()) else { continue }
+            let otherName = other.path.split(separator: "/").last.map(String.init) ?? other.path
+            let clash = otherName == name
+                ? "and \(other.path), the file of \(other.what) at \(other.location), has that name too: a module's files need different names"
+                : "whose name differs only in case from \(other.path), the file of \(other.what) at \(other.location); case-insensitive file systems would keep one"
+            diagnostics.error("\(file.what) would generate \(file.path), \(clash)", at: file.location)
         }
     }
 

@@ -40,10 +40,16 @@ public struct DescriptionBuilder {
         let models = workspace.files.flatMap { file in file.types.compactMap { describeModel($0, file: file.file) } }
         checkValueCycles()
         let apis = describeAPIs()
-        checkFileNames(
-            models.map { (GeneratedPaths.model($0.swiftName), $0.manifestName, $0.declaredAt) }
-                + apis.map { (GeneratedPaths.api($0.className), $0.manifestName, $0.declaredAt) }
-        )
+        // A manifest's types share one file: it is checked once, at the first of them. (A new
+        // manifest starts a new file even when the name is the same, as for billing/plans.yaml
+        // and billing.plans.yaml, whose clash is what the check reports.)
+        var modelFiles: [(path: String, what: String, location: SourceLocation)] = []
+        var lastManifest: String?
+        for model in models where lastManifest != model.sourceFile {
+            lastManifest = model.sourceFile
+            modelFiles.append((model.generatedPath, "the types of " + workspace.relativePath(model.sourceFile), model.declaredAt))
+        }
+        checkFileNames(modelFiles + apis.map { ($0.generatedPath, "'\($0.manifestName)'", $0.declaredAt) })
         for file in workspace.files {
             for type in file.types where !types.referenced.contains(type.name.value) {
                 diagnostics.warning("type '\(type.name.value)' is not used by any API or model", at: type.name.location)

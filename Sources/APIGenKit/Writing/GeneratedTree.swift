@@ -68,7 +68,7 @@ public struct GeneratedTree {
             try fileManager.createDirectory(atPath: stagingPath + "/" + folder, withIntermediateDirectories: true)
         }
         try Self.write(Array(byFolder.values), into: stagingPath)
-        Self.removeEmptyFolders(in: staging)
+        Self.removeEmptyFolders(of: plan.stale, in: stagingPath)
         if exists {
             // Afterwards `staging` holds the old tree, which the deferred removal deletes.
             try DirectorySwap.exchange(root, with: staging, retired: retired)
@@ -168,14 +168,20 @@ public struct GeneratedTree {
         }
     }
 
-    /// Folders emptied by removing stale files go too (never the root itself).
-    private static func removeEmptyFolders(in root: URL) {
-        let fileManager = FileManager.default
-        for folder in GeneratedPaths.folders {
-            let url = root.appendingPathComponent(folder)
-            if let contents = try? fileManager.contentsOfDirectory(atPath: url.path), contents.isEmpty {
-                try? fileManager.removeItem(at: url)
+    /// Folders emptied by removing stale files go too, deepest first (never the root itself).
+    /// `rmdir` removes only empty folders, so one that still holds anything, a person's file
+    /// included, stays.
+    private static func removeEmptyFolders(of stale: [String], in root: String) {
+        var folders: Set<String> = []
+        for path in stale {
+            var folder = Substring(path)
+            while let slash = folder.lastIndex(of: "/") {
+                folder = folder[..<slash]
+                folders.insert(String(folder))
             }
+        }
+        for folder in folders.sorted(by: { $0.count > $1.count }) {
+            rmdir(root + "/" + folder)
         }
     }
 }

@@ -17,6 +17,20 @@ public struct LoadedWorkspace: Sendable {
         if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL }
         return directory.appendingPathComponent(path).standardizedFileURL
     }
+
+    /// `apis/billing/users.yaml` → `billing/users.yaml`: a manifest's path as the workspace's
+    /// folder sees it, so generated names and headers do not depend on the working directory.
+    public func relativePath(_ path: String) -> String {
+        Self.relativePath(path, in: directory)
+    }
+
+    /// `path` relative to `directory` when inside it, else its last component.
+    public static func relativePath(_ path: String, in directory: URL) -> String {
+        let full = URL(fileURLWithPath: path).standardizedFileURL.path
+        let base = directory.standardizedFileURL.path
+        let prefix = base.hasSuffix("/") ? base : base + "/"
+        return full.hasPrefix(prefix) ? String(full.dropFirst(prefix.count)) : (path as NSString).lastPathComponent
+    }
 }
 
 /// Finds and reads a workspace: the workspace file, then every other `.yaml`/`.yml` file under its folder.

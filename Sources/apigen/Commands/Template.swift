@@ -13,7 +13,7 @@ struct Template: ParsableCommand {
 
         func run() {
             for name in TemplateSet.names {
-                let role = TemplateSet.partials.contains(name) ? "partial, shared by rest and rpc" : "renders \(TemplateSet.purpose[name] ?? name)"
+                let role = TemplateSet.purpose[name] ?? name
                 print("\(name).mustache".padding(toLength: 22, withPad: " ", startingAt: 0) + role)
             }
         }
