@@ -230,6 +230,17 @@ extension BadInputTests {
         ])
     }
 
+    @Test("An API whose class a declared type already names is an error at the API")
+    func classNamedByType() throws {
+        let lines = try diagnostics(for: ["apis/api.yaml": """
+            types:
+              PingAPI: { fields: { ok: Bool } }
+            apis:
+              Ping: { method: GET, path: /ping, response: PingAPI }
+            """])
+        #expect(lines == ["apis/api.yaml:4:3: error: API 'Ping' would generate class 'PingAPI', which type 'PingAPI' already names"])
+    }
+
     @Test("Two generated files with one name, in any folders, or names that differ only in case, are an error at the second declaration")
     func clashingFileNames() throws {
         let lines = try diagnostics(for: [

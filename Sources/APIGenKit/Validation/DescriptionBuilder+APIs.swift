@@ -25,8 +25,8 @@ extension DescriptionBuilder {
 
     mutating func describeAPI(_ api: APIDeclaration, className: String, file: String) -> APIDescription? {
         let nameIsValid = checkTypeName(className, at: api.name.location)
-        if let model = types.declared.first(where: { $0.value.swiftName == className }) {
-            diagnostics.error("API '\(api.name.value)' would generate class '\(className)', which type '\(model.key)' already names", at: api.name.location)
+        if let model = types.manifestNames[className] {
+            diagnostics.error("API '\(api.name.value)' would generate class '\(className)', which type '\(model)' already names", at: api.name.location)
         }
         if let baseURL = api.baseURL { checkBaseURL(baseURL) }
         api.headers.forEach { checkHeader($0) }

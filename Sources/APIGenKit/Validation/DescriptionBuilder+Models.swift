@@ -19,9 +19,9 @@ extension DescriptionBuilder {
                       swiftNames.claim(swiftName, for: name, into: &diagnostics)
                 else { continue }
                 if case .enumeration = type.shape {
-                    types.declared[name.value] = (swiftName, .enumeration)
+                    types.declare(name.value, swiftName: swiftName, kind: .enumeration)
                 } else {
-                    types.declared[name.value] = (swiftName, .model)
+                    types.declare(name.value, swiftName: swiftName, kind: .model)
                 }
             }
         }

@@ -18,9 +18,18 @@ struct TypeResolver {
     }
 
     /// Declared types by manifest name: their Swift name and kind.
-    var declared: [String: (swiftName: String, kind: NamedKind)] = [:]
+    private(set) var declared: [String: (swiftName: String, kind: NamedKind)] = [:]
+    /// Declared types' manifest names by Swift name, so that an API's class name is checked
+    /// against them in one lookup (a scan per API made validation quadratic: 10,000 APIs and
+    /// types spent 0.3 s of CPU in it).
+    private(set) var manifestNames: [String: String] = [:]
     /// Manifest names of the models some field, parameter or response uses.
     private(set) var referenced: Set<String> = []
+
+    mutating func declare(_ name: String, swiftName: String, kind: NamedKind) {
+        declared[name] = (swiftName, kind)
+        manifestNames[swiftName] = name
+    }
 
     func kind(of name: String) -> NamedKind? {
         if Self.scalars[name] != nil { return .scalar }

@@ -6,6 +6,16 @@ public struct LoadedWorkspace: Sendable {
     public var files: [APIFileManifest]
     /// The folder holding the workspace file; relative paths in it are resolved against this.
     public var directory: URL
+    /// Each API file's `relativePath`, worked out once: the builder asks for it per API and per
+    /// type, and working it out is a URL standardization each time.
+    private let relativePaths: [String: String]
+
+    public init(manifest: WorkspaceManifest, files: [APIFileManifest], directory: URL) {
+        self.manifest = manifest
+        self.files = files
+        self.directory = directory
+        self.relativePaths = Dictionary(files.map { ($0.file, Self.relativePath($0.file, in: directory)) }, uniquingKeysWith: { first, _ in first })
+    }
 
     public var outputDirectory: URL { resolve(manifest.output.value) }
     public var templatesDirectory: URL? { manifest.templates.map { resolve($0.value) } }
@@ -21,12 +31,13 @@ public struct LoadedWorkspace: Sendable {
     /// `apis/billing/users.yaml` → `billing/users.yaml`: a manifest's path as the workspace's
     /// folder sees it, so generated names and headers do not depend on the working directory.
     public func relativePath(_ path: String) -> String {
-        Self.relativePath(path, in: directory)
+        relativePaths[path] ?? Self.relativePath(path, in: directory)
     }
 
     /// `path` relative to `directory` when inside it, else its last component.
     public static func relativePath(_ path: String, in directory: URL) -> String {
-        let full = URL(fileURLWithPath: path).standardizedFileURL.path
+        // A file, said so: without the hint URL asks the file system whether it is a folder.
+        let full = URL(fileURLWithPath: path, isDirectory: false).standardizedFileURL.path
         let base = directory.standardizedFileURL.path
         let prefix = base.hasSuffix("/") ? base : base + "/"
         return full.hasPrefix(prefix) ? String(full.dropFirst(prefix.count)) : (path as NSString).lastPathComponent
