@@ -82,6 +82,22 @@ public struct ModelDescription: Sendable {
     }
 }
 
+extension [ModelDescription] {
+    /// The types by the manifest declaring them, one generated file each, in declaration order
+    /// (a manifest's types are consecutive).
+    var byManifest: [ArraySlice<ModelDescription>] {
+        var groups: [ArraySlice<ModelDescription>] = []
+        var start = startIndex
+        while start < endIndex {
+            let manifest = self[start].sourceFile
+            let end = self[start...].firstIndex { $0.sourceFile != manifest } ?? endIndex
+            groups.append(self[start..<end])
+            start = end
+        }
+        return groups
+    }
+}
+
 public struct FieldDescription: Sendable {
     public var swiftName: String
     public var jsonKey: String

@@ -49,7 +49,7 @@ struct Renderer: Sendable {
         progress: ((Int, Int) -> Void)? = nil,
         isCurrent: @Sendable (String, Fingerprint) -> Bool = { _, _ in false }
     ) -> Output {
-        let jobs = [Job.workspace(workspace)] + Self.modelFiles(workspace.models).map(Job.models) + workspace.apis.map(Job.api)
+        let jobs = [Job.workspace(workspace)] + workspace.models.byManifest.map { Job.models(Array($0)) } + workspace.apis.map(Job.api)
         // A handful of manifests name thousands of files: work out each one's header name once.
         let manifests = Set([workspace.workspaceFile] + workspace.models.map(\.sourceFile) + workspace.apis.map(\.sourceFile))
         let names = Dictionary(uniqueKeysWithValues: manifests.map { ($0, LoadedWorkspace.relativePath($0, in: workspaceDirectory)) })
@@ -136,20 +136,5 @@ struct Renderer: Sendable {
         contents += Substring(bytes[..<end])
         contents += "\n"
         return GeneratedFile(path: path, contents: contents)
-    }
-
-    /// The models grouped by the file they go in, in the order they are declared.
-    private static func modelFiles(_ models: [ModelDescription]) -> [[ModelDescription]] {
-        var files: [[ModelDescription]] = []
-        var index: [String: Int] = [:]
-        for model in models {
-            if let at = index[model.generatedPath] {
-                files[at].append(model)
-            } else {
-                index[model.generatedPath] = files.count
-                files.append([model])
-            }
-        }
-        return files
     }
 }

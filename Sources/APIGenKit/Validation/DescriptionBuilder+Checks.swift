@@ -66,12 +66,11 @@ extension DescriptionBuilder {
     /// differ only in case, which overwrite each other on macOS. `what` names what a file is
     /// generated for.
     mutating func checkFileNames(_ files: [(path: String, what: String, location: SourceLocation)]) {
-        var seen: [String: (path: String, what: String, location: SourceLocation)] = [:]
+        var seen: [String: (name: String, path: String, what: String, location: SourceLocation)] = [:]
         for file in files {
-            let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
-            guard let other = seen.updateValue(file, forKey: name.lowercased()) else { continue }
-            let otherName = other.path.split(separator: "/").last.map(String.init) ?? other.path
-            let clash = otherName == name
+            let name = (file.path as NSString).lastPathComponent
+            guard let other = seen.updateValue((name, file.path, file.what, file.location), forKey: name.lowercased()) else { continue }
+            let clash = other.name == name
                 ? "and \(other.path), the file of \(other.what) at \(other.location), has that name too: a module's files need different names"
                 : "whose name differs only in case from \(other.path), the file of \(other.what) at \(other.location); case-insensitive file systems would keep one"
             diagnostics.error("\(file.what) would generate \(file.path), \(clash)", at: file.location)

@@ -40,14 +40,9 @@ public struct DescriptionBuilder {
         let models = workspace.files.flatMap { file in file.types.compactMap { describeModel($0, file: file.file) } }
         checkValueCycles()
         let apis = describeAPIs()
-        // A manifest's types share one file: it is checked once, at the first of them. (A new
-        // manifest starts a new file even when the name is the same, as for billing/plans.yaml
-        // and billing.plans.yaml, whose clash is what the check reports.)
-        var modelFiles: [(path: String, what: String, location: SourceLocation)] = []
-        var lastManifest: String?
-        for model in models where lastManifest != model.sourceFile {
-            lastManifest = model.sourceFile
-            modelFiles.append((model.generatedPath, "the types of " + workspace.relativePath(model.sourceFile), model.declaredAt))
+        // A manifest's types share one file: it is checked once, at the first of them.
+        let modelFiles = models.byManifest.map(\.first!).map { first in
+            (first.generatedPath, "the types of " + workspace.relativePath(first.sourceFile), first.declaredAt)
         }
         checkFileNames(modelFiles + apis.map { ($0.generatedPath, "'\($0.manifestName)'", $0.declaredAt) })
         for file in workspace.files {
