@@ -3,9 +3,9 @@ import Foundation
 /// Everything read from a workspace: its settings and every API file, in path order.
 public struct LoadedWorkspace: Sendable {
     public var manifest: WorkspaceManifest
-    public var files: [APIFileManifest]
+    public let files: [APIFileManifest]
     /// The folder holding the workspace file; relative paths in it are resolved against this.
-    public var directory: URL
+    public let directory: URL
     /// Each API file's `relativePath`, worked out once: the builder asks for it per API and per
     /// type, and working it out is a URL standardization each time.
     private let relativePaths: [String: String]
