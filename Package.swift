@@ -21,7 +21,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
-        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -36,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport.git", from: "2.9.2"),
         // Test-only: protobuf (de)serializers for the real gRPC server the client is tested against.
         .package(url: "https://github.com/grpc/grpc-swift-protobuf.git", from: "2.4.1"),
+        // Test-only: the Mustache implementation apigen's own renderer is checked against.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         // Test-only: the real loopback HTTP server the generated client is tested against.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     ],
@@ -50,7 +51,6 @@ let package = Package(
             name: "APIGenKit",
             dependencies: [
                 "APIManifest",
-                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "SwiftProtobufPluginLibrary", package: "swift-protobuf"),
             ],
             swiftSettings: strictSettings
@@ -121,7 +121,7 @@ let package = Package(
         ),
         .testTarget(
             name: "APIGenKitTests",
-            dependencies: ["APIGenKit", "APIManifest", "apigen"],
+            dependencies: ["APIGenKit", "APIManifest", "apigen", .product(name: "Mustache", package: "swift-mustache")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -164,7 +164,26 @@ struct WritingTests {
         #expect(!report.succeeded)
         let error = try #require(report.diagnostics.errors.first)
         #expect(error.location.file.hasSuffix("templates/rest.mustache"))
-        #expect(error.message.hasPrefix("template 'rest' does not parse"))
+        #expect((error.location.line, error.location.column) == (2, 1))
+        #expect(error.message == "template 'rest' does not parse: section 'parameters' is not closed: no {{/parameters}}")
+        #expect(workspace.snapshot().isEmpty)
+    }
+
+    @Test("A template that includes a missing partial, or itself, is an error at the tag, and nothing is written")
+    func brokenPartials() throws {
+        let workspace = try TemporaryWorkspace(files: [
+            "apis/workspace.yaml": TemporaryWorkspace.defaultWorkspaceFile + "\ntemplates: ../templates\n",
+            "apis/api.yaml": Self.twoAPIs,
+            "templates/rest.mustache": "{{% CONTENT_TYPE: TEXT }}\n    {{> parameter }}\n",
+            "templates/settings.mustache": "{{#headers}}\n{{> settings}}\n{{/headers}}\n",
+        ])
+        defer { workspace.remove() }
+        let report = Generator.run(workspaceFile: workspace.workspaceFile, mode: .write)
+        let errors = report.diagnostics.errors.map { "\(($0.location.file as NSString).lastPathComponent):\($0.location.line):\($0.location.column): \($0.message)" }
+        #expect(errors == [
+            "rest.mustache:2:5: template 'rest' includes the partial 'parameter', which does not exist",
+            "settings.mustache:2:1: template 'settings' includes itself (settings → settings), so rendering it would never end",
+        ])
         #expect(workspace.snapshot().isEmpty)
     }
 }

@@ -45,27 +45,27 @@ struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
 
     /// A template context: dictionaries with their keys sorted, arrays in order, scalars as text,
     /// each tagged with its kind so that no two different contexts read the same.
-    mutating func add(context value: Any) {
+    mutating func add(context value: TemplateValue) {
         switch value {
-        case let dictionary as [String: Any]:
+        case .object(let fields):
             add(UInt8(ascii: "{"))
-            for key in dictionary.keys.sorted() {
+            for key in fields.keys.sorted() {
                 add(key)
-                add(context: dictionary[key]!)
+                add(context: fields[key]!)
             }
             add(UInt8(ascii: "}"))
-        case let array as [Any]:
+        case .list(let items):
             add(UInt8(ascii: "["))
-            for element in array { add(context: element) }
+            for item in items { add(context: item) }
             add(UInt8(ascii: "]"))
-        case let text as String:
+        case .string(let text):
             add(UInt8(ascii: "s"))
             add(text)
-        case let flag as Bool:
+        case .bool(let flag):
             add(UInt8(ascii: flag ? "t" : "f"))
-        default:
-            add(UInt8(ascii: "o"))
-            add(String(describing: value))
+        case .int(let number):
+            add(UInt8(ascii: "i"))
+            add(String(number))
         }
     }
 }

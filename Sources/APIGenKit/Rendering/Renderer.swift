@@ -36,7 +36,7 @@ struct Renderer: Sendable {
     private struct Source {
         var path: String
         var template: String
-        var context: [String: Any]
+        var context: TemplateValue
         /// The manifest its header names.
         var manifest: String
     }

@@ -6,79 +6,79 @@ enum TemplateContext {
     /// Up to this many arguments, an initializer fits on one line.
     static let inlineArgumentLimit = 3
 
-    static func workspace(_ workspace: WorkspaceDescription, workspaceFile: String) -> [String: Any] {
+    static func workspace(_ workspace: WorkspaceDescription, workspaceFile: String) -> TemplateValue {
         let defaults = workspace.defaults
-        var context: [String: Any] = [
-            "module": workspace.module,
-            "workspaceFile": workspaceFile,
-            "hasHeaders": !defaults.headers.isEmpty,
-            "headers": defaults.headers.map(header),
+        var context: [String: TemplateValue] = [
+            "module": .string(workspace.module),
+            "workspaceFile": .string(workspaceFile),
+            "hasHeaders": .bool(!defaults.headers.isEmpty),
+            "headers": .list(defaults.headers.map(header)),
         ]
-        context["frequency"] = defaults.frequency?.rawValue
-        context["retry"] = defaults.retry.map(retryExpression)
-        context["rateLimit"] = defaults.rateLimit.map(rateLimitExpression)
-        context["baseURLLiteral"] = defaults.baseURL.map(SwiftLiteral.string)
-        context["timeout"] = defaults.timeoutSeconds.map(SwiftLiteral.duration(seconds:))
-        context["maxConnectionsPerHost"] = defaults.maxConnectionsPerHost.map(String.init)
-        return context
+        context["frequency"] = defaults.frequency.map { .string($0.rawValue) }
+        context["retry"] = defaults.retry.map { .string(retryExpression($0)) }
+        context["rateLimit"] = defaults.rateLimit.map { .string(rateLimitExpression($0)) }
+        context["baseURLLiteral"] = defaults.baseURL.map { .string(SwiftLiteral.string($0)) }
+        context["timeout"] = defaults.timeoutSeconds.map { .string(SwiftLiteral.duration(seconds: $0)) }
+        context["maxConnectionsPerHost"] = defaults.maxConnectionsPerHost.map { .string(String($0)) }
+        return .object(context)
     }
 
-    static func api(_ api: APIDescription) -> [String: Any] {
+    static func api(_ api: APIDescription) -> TemplateValue {
         let needsFoundation = api.parameters.contains { $0.type.needsFoundation } || api.response.type.needsFoundation
-        var context: [String: Any] = [
+        var context: [String: TemplateValue] = [
             "imports": needsFoundation ? ["APIRuntime", "Foundation"] : ["APIRuntime"],
-            "docLines": api.docLines,
-            "hasDocLines": !api.docLines.isEmpty,
-            "className": api.className,
-            "responseType": api.response.type.spelling,
-            "decoding": api.response.decoding.rawValue,
-            "nameLiteral": SwiftLiteral.string(api.manifestName),
-            "parameters": api.parameters.map { parameter($0, builder: builderMethod($0, api)) },
-            "hasParameters": !api.parameters.isEmpty,
-            "inlineArguments": api.parameters.count <= inlineArgumentLimit,
-            "hasHeaders": !api.headers.isEmpty,
-            "headers": api.headers.map(header),
+            "docLines": .strings(api.docLines),
+            "hasDocLines": .bool(!api.docLines.isEmpty),
+            "className": .string(api.className),
+            "responseType": .string(api.response.type.spelling),
+            "decoding": .string(api.response.decoding.rawValue),
+            "nameLiteral": .string(SwiftLiteral.string(api.manifestName)),
+            "parameters": .list(api.parameters.map { parameter($0, builder: builderMethod($0, api)) }),
+            "hasParameters": .bool(!api.parameters.isEmpty),
+            "inlineArguments": .bool(api.parameters.count <= inlineArgumentLimit),
+            "hasHeaders": .bool(!api.headers.isEmpty),
+            "headers": .list(api.headers.map(header)),
         ]
-        context["baseURLLiteral"] = api.baseURL.map(SwiftLiteral.string)
-        context["timeout"] = api.timeoutSeconds.map(SwiftLiteral.duration(seconds:))
-        context["frequency"] = api.frequency?.rawValue
-        context["retry"] = api.retry.map(retryExpression)
-        context["rateLimit"] = api.rateLimit.map(rateLimitExpression)
-        context["significantHeaders"] = api.significantHeaders.isEmpty ? nil : stringArray(api.significantHeaders)
-        context["tags"] = api.tags.isEmpty ? nil : stringArray(api.tags)
-        context["skippedInterceptors"] = api.skippedInterceptors.isEmpty ? nil : stringArray(api.skippedInterceptors)
-        context["sample"] = api.sample.map(sampleExpression)
+        context["baseURLLiteral"] = api.baseURL.map { .string(SwiftLiteral.string($0)) }
+        context["timeout"] = api.timeoutSeconds.map { .string(SwiftLiteral.duration(seconds: $0)) }
+        context["frequency"] = api.frequency.map { .string($0.rawValue) }
+        context["retry"] = api.retry.map { .string(retryExpression($0)) }
+        context["rateLimit"] = api.rateLimit.map { .string(rateLimitExpression($0)) }
+        context["significantHeaders"] = stringArray(api.significantHeaders)
+        context["tags"] = stringArray(api.tags)
+        context["skippedInterceptors"] = stringArray(api.skippedInterceptors)
+        context["sample"] = api.sample.map { .string(sampleExpression($0)) }
         if let rest = api.rest {
-            context["method"] = rest.method.rawValue
-            context["methodCase"] = rest.method.rawValue.lowercased()
-            context["path"] = SwiftLiteral.docLines(rest.path).joined()
-            context["pathLiteral"] = SwiftLiteral.string(rest.path)
+            context["method"] = .string(rest.method.rawValue)
+            context["methodCase"] = .string(rest.method.rawValue.lowercased())
+            context["path"] = .string(SwiftLiteral.docLines(rest.path).joined())
+            context["pathLiteral"] = .string(SwiftLiteral.string(rest.path))
         }
         if let grpc = api.grpc {
-            context["shape"] = grpc.shape
-            context["rpcMethod"] = SwiftLiteral.docLines(grpc.method).joined()
-            context["rpcMethodLiteral"] = SwiftLiteral.string(grpc.method)
-            context["pathLiteral"] = SwiftLiteral.string("/" + grpc.method)
-            context["requestType"] = grpc.requestType
-            context["parametersType"] = grpc.clientStreams ? "GRPCRequestStream<\(grpc.requestType)>" : grpc.requestType
-            context["clientStreams"] = grpc.clientStreams
-            context["serverStreams"] = grpc.serverStreams
-            context["isIdempotent"] = grpc.isIdempotent
+            context["shape"] = .string(grpc.shape)
+            context["rpcMethod"] = .string(SwiftLiteral.docLines(grpc.method).joined())
+            context["rpcMethodLiteral"] = .string(SwiftLiteral.string(grpc.method))
+            context["pathLiteral"] = .string(SwiftLiteral.string("/" + grpc.method))
+            context["requestType"] = .string(grpc.requestType)
+            context["parametersType"] = .string(grpc.clientStreams ? "GRPCRequestStream<\(grpc.requestType)>" : grpc.requestType)
+            context["clientStreams"] = .bool(grpc.clientStreams)
+            context["serverStreams"] = .bool(grpc.serverStreams)
+            context["isIdempotent"] = .bool(grpc.isIdempotent)
         }
         if let rpc = api.rpc {
-            context["protocolName"] = api.kind == .jsonrpc ? "JSON-RPC" : rpc.delegateType
-            context["delegateType"] = rpc.delegateType
-            context["rpcMethod"] = SwiftLiteral.docLines(rpc.method).joined()
-            context["rpcMethodLiteral"] = SwiftLiteral.string(rpc.method)
-            context["isNotification"] = rpc.isNotification
-            context["path"] = rpc.path.isEmpty ? nil : SwiftLiteral.docLines(rpc.path).joined()
-            context["pathLiteral"] = SwiftLiteral.string(rpc.path)
-            context["hasEnvelope"] = !rpc.envelope.isEmpty
-            context["envelope"] = rpc.envelope.map { field -> [String: Any] in
-                ["nameLiteral": SwiftLiteral.string(field.name), "jsonLiteral": SwiftLiteral.string(field.json)]
-            }
+            context["protocolName"] = .string(api.kind == .jsonrpc ? "JSON-RPC" : rpc.delegateType)
+            context["delegateType"] = .string(rpc.delegateType)
+            context["rpcMethod"] = .string(SwiftLiteral.docLines(rpc.method).joined())
+            context["rpcMethodLiteral"] = .string(SwiftLiteral.string(rpc.method))
+            context["isNotification"] = .bool(rpc.isNotification)
+            context["path"] = rpc.path.isEmpty ? nil : .string(SwiftLiteral.docLines(rpc.path).joined())
+            context["pathLiteral"] = .string(SwiftLiteral.string(rpc.path))
+            context["hasEnvelope"] = .bool(!rpc.envelope.isEmpty)
+            context["envelope"] = .list(rpc.envelope.map { field in
+                ["nameLiteral": .string(SwiftLiteral.string(field.name)), "jsonLiteral": .string(SwiftLiteral.string(field.json))]
+            })
         }
-        return context
+        return .object(context)
     }
 
     // MARK: Policies as Swift expressions
@@ -107,8 +107,9 @@ enum TemplateContext {
         return "StubResponse(\(arguments.joined(separator: ", ")))"
     }
 
-    static func stringArray(_ strings: [String]) -> String {
-        "[" + strings.map(SwiftLiteral.string).joined(separator: ", ") + "]"
+    /// `["a", "b"]`, or nothing for no strings (a section that renders nothing).
+    static func stringArray(_ strings: [String]) -> TemplateValue? {
+        strings.isEmpty ? nil : .string("[" + strings.map(SwiftLiteral.string).joined(separator: ", ") + "]")
     }
 
     /// The `RequestBuilder` method that puts a parameter where it travels.
@@ -124,7 +125,7 @@ enum TemplateContext {
 
     /// A manifest's types, for `models.mustache`: the imports they need between them, and each
     /// one's context for the `model` or `enum` partial.
-    static func models(_ models: [ModelDescription]) -> [String: Any] {
+    static func models(_ models: [ModelDescription]) -> TemplateValue {
         var needsRuntime = false
         var needsFoundation = false
         for model in models {
@@ -138,59 +139,59 @@ enum TemplateContext {
         }
         let imports = (needsRuntime ? ["APIRuntime"] : []) + (needsFoundation ? ["Foundation"] : [])
         return [
-            "imports": imports,
-            "hasImports": !imports.isEmpty,
-            "models": models.map(model),
+            "imports": .strings(imports),
+            "hasImports": .bool(!imports.isEmpty),
+            "models": .list(models.map(model)),
         ]
     }
 
-    static func model(_ model: ModelDescription) -> [String: Any] {
-        var context: [String: Any] = [
-            "swiftName": model.swiftName,
-            "docLines": model.docLines,
+    static func model(_ model: ModelDescription) -> TemplateValue {
+        var context: [String: TemplateValue] = [
+            "swiftName": .string(model.swiftName),
+            "docLines": .strings(model.docLines),
         ]
         switch model.shape {
         case .structure(let fields):
-            context["fields"] = fields.map { field -> [String: Any] in
-                var values: [String: Any] = [
-                    "swiftName": field.swiftName,
-                    "label": argumentLabel(field.swiftName),
-                    "type": field.type.spelling,
-                    "isOptional": field.type.isOptional,
-                    "docLines": field.docLines,
+            context["fields"] = .list(fields.map { field in
+                var values: [String: TemplateValue] = [
+                    "swiftName": .string(field.swiftName),
+                    "label": .string(argumentLabel(field.swiftName)),
+                    "type": .string(field.type.spelling),
+                    "isOptional": .bool(field.type.isOptional),
+                    "docLines": .strings(field.docLines),
                 ]
                 if field.jsonKey != field.swiftName.trimmingBackticks {
-                    values["customKeyLiteral"] = SwiftLiteral.string(field.jsonKey)
+                    values["customKeyLiteral"] = .string(SwiftLiteral.string(field.jsonKey))
                 }
-                return values
-            }
-            context["hasCustomKeys"] = fields.contains { $0.jsonKey != $0.swiftName.trimmingBackticks }
-            context["inlineArguments"] = fields.count <= inlineArgumentLimit
+                return .object(values)
+            })
+            context["hasCustomKeys"] = .bool(fields.contains { $0.jsonKey != $0.swiftName.trimmingBackticks })
+            context["inlineArguments"] = .bool(fields.count <= inlineArgumentLimit)
         case .enumeration(let cases):
             context["isEnum"] = true
-            context["cases"] = cases.map { enumCase -> [String: Any] in
-                var values: [String: Any] = ["swiftName": enumCase.swiftName]
+            context["cases"] = .list(cases.map { enumCase in
+                var values: [String: TemplateValue] = ["swiftName": .string(enumCase.swiftName)]
                 if enumCase.rawValue != enumCase.swiftName.trimmingBackticks {
-                    values["customRawValueLiteral"] = SwiftLiteral.string(enumCase.rawValue)
+                    values["customRawValueLiteral"] = .string(SwiftLiteral.string(enumCase.rawValue))
                 }
-                return values
-            }
+                return .object(values)
+            })
         }
-        return context
+        return .object(context)
     }
 
-    private static func parameter(_ parameter: ParameterDescription, builder: String) -> [String: Any] {
-        var values: [String: Any] = [
-            "swiftName": parameter.swiftName,
-            "label": argumentLabel(parameter.swiftName),
-            "type": parameter.type.spelling,
-            "isOptional": parameter.type.isOptional,
-            "docLines": parameter.docLines,
-            "builderMethod": builder,
+    private static func parameter(_ parameter: ParameterDescription, builder: String) -> TemplateValue {
+        var values: [String: TemplateValue] = [
+            "swiftName": .string(parameter.swiftName),
+            "label": .string(argumentLabel(parameter.swiftName)),
+            "type": .string(parameter.type.spelling),
+            "isOptional": .bool(parameter.type.isOptional),
+            "docLines": .strings(parameter.docLines),
+            "builderMethod": .string(builder),
         ]
         // By-position parameters have no name on the wire.
-        if builder != "positional" { values["wireNameLiteral"] = SwiftLiteral.string(parameter.wireName) }
-        return values
+        if builder != "positional" { values["wireNameLiteral"] = .string(SwiftLiteral.string(parameter.wireName)) }
+        return .object(values)
     }
 
     /// The name as an argument label in a call: keywords need no backticks there, but for three.
@@ -199,8 +200,8 @@ enum TemplateContext {
         return ["inout", "var", "let"].contains(bare) ? swiftName : bare
     }
 
-    private static func header(_ header: HeaderDescription) -> [String: Any] {
-        ["nameLiteral": SwiftLiteral.string(header.name), "valueLiteral": SwiftLiteral.string(header.value)]
+    private static func header(_ header: HeaderDescription) -> TemplateValue {
+        ["nameLiteral": .string(SwiftLiteral.string(header.name)), "valueLiteral": .string(SwiftLiteral.string(header.value))]
     }
 }
 

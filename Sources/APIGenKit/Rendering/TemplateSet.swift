@@ -1,6 +1,5 @@
 import APIManifest
 import Foundation
-import Mustache
 
 /// The templates a run renders with: the built-in set, with any file of the same name in the
 /// workspace's templates folder taking its place. Extra `.mustache` files there become partials.
@@ -23,7 +22,7 @@ public struct TemplateSet: Sendable {
         "enum": "partial: one string enum, in models",
     ]
 
-    let library: MustacheLibrary
+    let library: TemplateLibrary
     /// Every template's name and text: what rendering depends on besides a file's context.
     let fingerprint: Fingerprint
     /// Which templates came from the workspace's folder rather than the built-in set.
@@ -45,19 +44,23 @@ public struct TemplateSet: Sendable {
                 overridden.append(name)
             }
         }
-        var library = MustacheLibrary()
+        var templates: [String: Template] = [:]
         var fingerprint = Fingerprint()
         for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
             fingerprint.add(name)
             fingerprint.add(source.text)
             do {
-                library.register(try MustacheTemplate(string: source.text), named: name)
-            } catch let error as MustacheTemplate.ParserError {
-                let location = SourceLocation(file: source.file, line: error.context.lineNumber, column: error.context.columnNumber)
-                diagnostics.error("template '\(name)' does not parse: \(error.error)", at: location)
+                templates[name] = try Template(source.text)
             } catch {
-                diagnostics.error("template '\(name)' does not parse: \(error)", at: .file(source.file))
+                let location = SourceLocation(file: source.file, line: error.line, column: error.column)
+                diagnostics.error("template '\(name)' does not parse: \(error.message)", at: location)
             }
+        }
+        guard !diagnostics.hasErrors else { return nil }
+        let library = TemplateLibrary(templates)
+        for problem in library.problems {
+            let file = sources[problem.template]?.file ?? "<built-in>"
+            diagnostics.error("template '\(problem.template)' \(problem.message)", at: SourceLocation(file: file, line: problem.line, column: problem.column))
         }
         guard !diagnostics.hasErrors else { return nil }
         return TemplateSet(library: library, fingerprint: fingerprint, overridden: overridden)
@@ -66,7 +69,7 @@ public struct TemplateSet: Sendable {
     /// The built-in templates' text by name, as `apigen` carries them.
     public static var builtinSources: [String: String] { BuiltinTemplates.all }
 
-    func render(_ name: String, _ context: [String: Any]) -> String {
-        library.render(context, withTemplate: name) ?? ""
+    func render(_ name: String, _ context: TemplateValue) -> String {
+        library.render(name, context)
     }
 }
