@@ -182,6 +182,42 @@ struct TemplateEngineTests {
         ])
     }
 
+    @Test("Random template text parses or is an error at a real line and column; what parses renders")
+    func randomTemplates() {
+        let pieces = ["{{", "}}", "{{{", "}}}", "#", "^", "/", "!", ">", "&", "=", "%", "<", "$", "(", ")", ".", " ", "\n", "\r\n",
+                      "\t", "a", "list", "b.c", "é", "first()", "uppercased(a)", "{{=<% %>=}}", "<%", "%>", "{{#list}}", "{{/list}}",
+                      "{{^a}}", "{{/a}}", "{{>p}}", "  {{>p}}\n", "{{% CONTENT_TYPE: TEXT }}"]
+        var random = SplitMix64(seed: 7)
+        var parsed = 0
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 1...24, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            do {
+                let template = try Template(text)
+                parsed += 1
+                var templates = ["main": template]
+                templates["p"] = try Template("[{{.}}]\n{{#list}}{{.}}{{/list}}")
+                _ = TemplateLibrary(templates).render("main", ["a": "x", "list": ["1", "2"], "b": ["c": true]])
+            } catch {
+                // By bytes, as the parser counts: "\r\n" is one Character, which splitting on "\n" would miss.
+                let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+                #expect((1...lines.count).contains(error.line), "\(error) in \(text.debugDescription)")
+                guard (1...lines.count).contains(error.line) else { continue }
+                #expect(error.column >= 1 && error.column <= lines[error.line - 1].count + 1, "\(error) in \(text.debugDescription)")
+                #expect(!error.message.isEmpty)
+            }
+        }
+        #expect(parsed > 300)  // The mix exercises rendering too, not only errors.
+    }
+
+    @Test("Sections nested past the bound are an error, not a stack overflow")
+    func deepNesting() {
+        let depth = TemplateParser.maximumNesting + 1
+        let text = String(repeating: "{{#a}}", count: depth) + String(repeating: "{{/a}}", count: depth)
+        #expect(throws: TemplateSyntaxError(message: "sections nest more than 100 deep", line: 1, column: 1 + 6 * 100)) { try Template(text) }
+        let fine = String(repeating: "{{#a}}", count: depth - 1) + "x" + String(repeating: "{{/a}}", count: depth - 1)
+        #expect(TemplateLibrary(["main": try! Template(fine)]).render("main", ["a": true]) == "x")
+    }
+
     // MARK: Helpers
 
     private func render(_ testCase: Case) throws -> String {

@@ -10,6 +10,9 @@ struct TemplateParser {
     private var frames = [Frame(name: "", subject: nil, inverted: false, offset: 0)]
     private(set) var partials: [(name: String, line: Int, column: Int)] = []
 
+    /// How deep sections may nest; apigen's own templates nest four deep.
+    static let maximumNesting = 100
+
     private struct Frame {
         var name: String
         var subject: TemplateName?
@@ -88,6 +91,10 @@ struct TemplateParser {
         case .value(let escaped):
             frames[frames.count - 1].nodes.append(.value(try name(content, at: offset), escaped: escaped))
         case .section(let inverted):
+            // Rendering recurses once a section: a bound keeps a hostile template from overflowing the stack.
+            guard frames.count <= Self.maximumNesting else {
+                throw error("sections nest more than \(Self.maximumNesting) deep", at: offset)
+            }
             frames.append(Frame(name: content, subject: try name(content, at: offset), inverted: inverted, offset: offset))
         case .close:
             guard frames.count > 1, let section = frames.last, let subject = section.subject else {
