@@ -187,6 +187,7 @@ struct TemplateEngineTests {
         let pieces = ["{{", "}}", "{{{", "}}}", "#", "^", "/", "!", ">", "&", "=", "%", "<", "$", "(", ")", ".", " ", "\n", "\r\n",
                       "\t", "a", "list", "b.c", "é", "first()", "uppercased(a)", "{{=<% %>=}}", "<%", "%>", "{{#list}}", "{{/list}}",
                       "{{^a}}", "{{/a}}", "{{>p}}", "  {{>p}}\n", "{{% CONTENT_TYPE: TEXT }}"]
+        let partial = try! Template("[{{.}}]\n{{#list}}{{.}}{{/list}}")
         var random = SplitMix64(seed: 7)
         var parsed = 0
         for _ in 0..<3_000 {
@@ -194,9 +195,7 @@ struct TemplateEngineTests {
             do {
                 let template = try Template(text)
                 parsed += 1
-                var templates = ["main": template]
-                templates["p"] = try Template("[{{.}}]\n{{#list}}{{.}}{{/list}}")
-                _ = TemplateLibrary(templates).render("main", ["a": "x", "list": ["1", "2"], "b": ["c": true]])
+                _ = TemplateLibrary(["main": template, "p": partial]).render("main", ["a": "x", "list": ["1", "2"], "b": ["c": true]])
             } catch {
                 // By bytes, as the parser counts: "\r\n" is one Character, which splitting on "\n" would miss.
                 let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
@@ -216,6 +215,23 @@ struct TemplateEngineTests {
         #expect(throws: TemplateSyntaxError(message: "sections nest more than 100 deep", line: 1, column: 1 + 6 * 100)) { try Template(text) }
         let fine = String(repeating: "{{#a}}", count: depth - 1) + "x" + String(repeating: "{{/a}}", count: depth - 1)
         #expect(TemplateLibrary(["main": try! Template(fine)]).render("main", ["a": true]) == "x")
+    }
+
+    @Test("Templates that include many others are checked in time linear in their includes")
+    func denseIncludes() throws {
+        // Each of 40 templates includes every later one: no cycle, but 2^38 paths from the first,
+        // which a search that followed every path would never finish.
+        let names = (0..<40).map { String(format: "t%02d", $0) }
+        var templates: [String: Template] = [:]
+        for (index, name) in names.enumerated() {
+            templates[name] = try Template(names[(index + 1)...].map { "{{>\($0)}}" }.joined())
+        }
+        #expect(TemplateLibrary(templates).problems.isEmpty)
+        // Closing the loop makes every template part of a cycle, each reported once.
+        templates["t39"] = try Template("{{>t00}}")
+        let problems = TemplateLibrary(templates).problems
+        #expect(problems.count == 40)
+        #expect(problems.allSatisfy { $0.message.hasPrefix("includes itself") })
     }
 
     // MARK: Helpers

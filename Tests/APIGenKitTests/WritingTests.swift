@@ -152,13 +152,19 @@ struct WritingTests {
         #expect(workspace.snapshot().isEmpty)
     }
 
-    @Test("A template that does not parse is an error at its line, and nothing is written")
-    func brokenTemplate() throws {
-        let workspace = try TemporaryWorkspace(files: [
+    /// A workspace of `twoAPIs` whose templates folder holds `templates` (file name: text).
+    private func workspace(withTemplates templates: [String: String]) throws -> TemporaryWorkspace {
+        var files = [
             "apis/workspace.yaml": TemporaryWorkspace.defaultWorkspaceFile + "\ntemplates: ../templates\n",
             "apis/api.yaml": Self.twoAPIs,
-            "templates/rest.mustache": "line one\n{{#parameters}}\nnever closed\n",
-        ])
+        ]
+        for (name, text) in templates { files["templates/" + name] = text }
+        return try TemporaryWorkspace(files: files)
+    }
+
+    @Test("A template that does not parse is an error at its line, and nothing is written")
+    func brokenTemplate() throws {
+        let workspace = try workspace(withTemplates: ["rest.mustache": "line one\n{{#parameters}}\nnever closed\n"])
         defer { workspace.remove() }
         let report = Generator.run(workspaceFile: workspace.workspaceFile, mode: .write)
         #expect(!report.succeeded)
@@ -171,11 +177,9 @@ struct WritingTests {
 
     @Test("A template that includes a missing partial, or itself, is an error at the tag, and nothing is written")
     func brokenPartials() throws {
-        let workspace = try TemporaryWorkspace(files: [
-            "apis/workspace.yaml": TemporaryWorkspace.defaultWorkspaceFile + "\ntemplates: ../templates\n",
-            "apis/api.yaml": Self.twoAPIs,
-            "templates/rest.mustache": "{{% CONTENT_TYPE: TEXT }}\n    {{> parameter }}\n",
-            "templates/settings.mustache": "{{#headers}}\n{{> settings}}\n{{/headers}}\n",
+        let workspace = try workspace(withTemplates: [
+            "rest.mustache": "{{% CONTENT_TYPE: TEXT }}\n    {{> parameter }}\n",
+            "settings.mustache": "{{#headers}}\n{{> settings}}\n{{/headers}}\n",
         ])
         defer { workspace.remove() }
         let report = Generator.run(workspaceFile: workspace.workspaceFile, mode: .write)

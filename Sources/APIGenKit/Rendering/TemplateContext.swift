@@ -153,13 +153,7 @@ enum TemplateContext {
         switch model.shape {
         case .structure(let fields):
             context["fields"] = .list(fields.map { field in
-                var values: [String: TemplateValue] = [
-                    "swiftName": .string(field.swiftName),
-                    "label": .string(argumentLabel(field.swiftName)),
-                    "type": .string(field.type.spelling),
-                    "isOptional": .bool(field.type.isOptional),
-                    "docLines": .strings(field.docLines),
-                ]
+                var values = member(field.swiftName, field.type, docLines: field.docLines)
                 if field.jsonKey != field.swiftName.trimmingBackticks {
                     values["customKeyLiteral"] = .string(SwiftLiteral.string(field.jsonKey))
                 }
@@ -181,17 +175,22 @@ enum TemplateContext {
     }
 
     private static func parameter(_ parameter: ParameterDescription, builder: String) -> TemplateValue {
-        var values: [String: TemplateValue] = [
-            "swiftName": .string(parameter.swiftName),
-            "label": .string(argumentLabel(parameter.swiftName)),
-            "type": .string(parameter.type.spelling),
-            "isOptional": .bool(parameter.type.isOptional),
-            "docLines": .strings(parameter.docLines),
-            "builderMethod": .string(builder),
-        ]
+        var values = member(parameter.swiftName, parameter.type, docLines: parameter.docLines)
+        values["builderMethod"] = .string(builder)
         // By-position parameters have no name on the wire.
         if builder != "positional" { values["wireNameLiteral"] = .string(SwiftLiteral.string(parameter.wireName)) }
         return .object(values)
+    }
+
+    /// What the property and initializer templates read of a model's field or an API's parameter.
+    private static func member(_ swiftName: String, _ type: SwiftType, docLines: [String]) -> [String: TemplateValue] {
+        [
+            "swiftName": .string(swiftName),
+            "label": .string(argumentLabel(swiftName)),
+            "type": .string(type.spelling),
+            "isOptional": .bool(type.isOptional),
+            "docLines": .strings(docLines),
+        ]
     }
 
     /// The name as an argument label in a call: keywords need no backticks there, but for three.

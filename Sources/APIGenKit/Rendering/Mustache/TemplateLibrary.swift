@@ -24,7 +24,7 @@ struct TemplateLibrary: Sendable {
             for partial in template.partials where templates[partial.name] == nil {
                 problems.append(Problem(template: name, line: partial.line, column: partial.column, message: "includes the partial '\(partial.name)', which does not exist"))
             }
-            if let cycle = cycle(from: name, through: [name]) {
+            if let cycle = cycle(from: name) {
                 let include = template.partials.first { $0.name == cycle[1] }!
                 let chain = cycle.joined(separator: " → ")
                 problems.append(Problem(template: name, line: include.line, column: include.column, message: "includes itself (\(chain)), so rendering it would never end"))
@@ -33,14 +33,21 @@ struct TemplateLibrary: Sendable {
         return problems
     }
 
-    /// The chain of partials from `path`'s last template back to `start`, if there is one.
-    private func cycle(from start: String, through path: [String]) -> [String]? {
-        for partial in Set(templates[path.last!]?.partials.map(\.name) ?? []).sorted() {
-            if partial == start { return path + [start] }
-            if path.contains(partial) { continue }  // A cycle that does not pass through `start`: its own members report it.
-            if let cycle = cycle(from: start, through: path + [partial]) { return cycle }
+    /// A chain of partials from `start` back to itself, if there is one. Each template is entered
+    /// once: a template already searched cannot lead back to `start` by another way, so the
+    /// search is linear in the includes, not in the paths through them (which a folder of
+    /// templates that all include each other would make countless).
+    private func cycle(from start: String) -> [String]? {
+        var visited: Set<String> = [start]
+        func search(_ path: [String]) -> [String]? {
+            for partial in Set(templates[path.last!]?.partials.map(\.name) ?? []).sorted() {
+                if partial == start { return path + [start] }
+                guard visited.insert(partial).inserted else { continue }
+                if let cycle = search(path + [partial]) { return cycle }
+            }
+            return nil
         }
-        return nil
+        return search([start])
     }
 
     /// The text `name` renders for `context`, escaping HTML in `{{values}}` until a

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads Mustache text (https://github.com/mustache/spec: interpolation, sections, inverted
 /// sections, comments, partials, set delimiters) plus swift-mustache's `{{% CONTENT_TYPE: … }}`
 /// pragma and transforms. Works on UTF-8 bytes; every tag's syntax is Mustache's ASCII.
@@ -60,7 +62,7 @@ struct TemplateParser {
                 throw error("tag is not closed: no '\(String(decoding: closing, as: UTF8.self))' after it", at: tagStart)
             }
             let tagEnd = contentEnd + closing.count
-            let content = String(decoding: source[cursor..<contentEnd], as: UTF8.self).trimmingWhitespace
+            let content = String(decoding: source[cursor..<contentEnd], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 
             // A standalone tag's line (its indentation and line ending) is not output.
             var textEnd = tagStart
@@ -123,7 +125,7 @@ struct TemplateParser {
             open = Array(parts[0].utf8)
             close = Array(parts[1].utf8)
         case .pragma:
-            let parts = content.split(separator: ":", maxSplits: 1).map(\.trimmingWhitespace)
+            let parts = content.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             guard parts.count == 2, parts[0] == "CONTENT_TYPE", parts[1] == "TEXT" || parts[1] == "HTML" else {
                 throw error("unknown pragma '\(content)': apigen knows CONTENT_TYPE: TEXT and CONTENT_TYPE: HTML", at: offset)
             }
@@ -210,12 +212,5 @@ struct TemplateParser {
     private func error(_ message: String, at offset: Int) -> TemplateSyntaxError {
         let (line, column) = lineAndColumn(of: offset)
         return TemplateSyntaxError(message: message, line: line, column: column)
-    }
-}
-
-extension StringProtocol {
-    var trimmingWhitespace: String {
-        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
-        return String(self[first...last])
     }
 }

@@ -68,6 +68,7 @@ struct TemplateRendering {
 
     private func resolve(_ name: TemplateName) -> TemplateValue? {
         var value: TemplateValue?
+        var transforms = name.transforms[...]
         switch name.subject {
         case .current:
             value = stack.last
@@ -78,12 +79,11 @@ struct TemplateRendering {
                 value = fields[key]
             }
         case .listPosition:
-            guard let position = positions.last, let first = name.transforms.first else { return nil }
+            // The innermost transform reads the position itself: `first()`, `index()`.
+            guard let position = positions.last, let first = transforms.popFirst() else { return nil }
             value = first.apply(toPosition: position.index, of: position.count)
-            for transform in name.transforms.dropFirst() { value = value.flatMap(transform.apply) }
-            return value
         }
-        for transform in name.transforms { value = value.flatMap(transform.apply) }
+        for transform in transforms { value = value.flatMap(transform.apply) }
         return value
     }
 
