@@ -61,8 +61,11 @@ public struct SwiftType: Sendable, Equatable {
     public var isOptional: Bool
     /// Whether it mentions Date, URL, UUID or Data, which need Foundation.
     public var needsFoundation: Bool
-    /// Whether it mentions JSONValue, from APIRuntime.
-    public var needsRuntime: Bool = false
+
+    /// The type an optional wraps (`[User]` for `[User]?`); the type itself when not optional.
+    public var unwrappedSpelling: String {
+        isOptional && spelling.hasSuffix("?") ? String(spelling.dropLast()) : spelling
+    }
 }
 
 public struct ModelDescription: Sendable {

@@ -42,8 +42,8 @@ public final class {{className}}: BaseAPI<{{{parametersType}}}, {{{responseType}
 {{^clientStreams}}
 
     /// Calls the method with `request`.
-    public init(_ request: {{{requestType}}} = {{{requestType}}}()) {
-        super.init(parameters: request, definition: Self.definition, response: .{{decoding}})
+    public convenience init(_ request: {{{requestType}}} = {{{requestType}}}()) {
+        self.init(parameters: request, definition: Self.definition, response: .{{decoding}})
     }
 
     /// Calls the method with the request `configure` fills in: `{{className}} { $0.field = value }`.
@@ -60,8 +60,8 @@ public final class {{className}}: BaseAPI<{{{parametersType}}}, {{{responseType}
 {{#clientStreams}}
 
     /// Calls the method with the request messages `requests` writes as the call goes.
-    public init(_ requests: {{{parametersType}}}) {
-        super.init(parameters: requests, definition: Self.definition, response: .{{decoding}})
+    public convenience init(_ requests: {{{parametersType}}}) {
+        self.init(parameters: requests, definition: Self.definition, response: .{{decoding}})
     }
 
     /// Calls the method with `messages`, in order.
@@ -83,16 +83,16 @@ public final class {{className}}: BaseAPI<{{{parametersType}}}, {{{responseType}
 """#,
         "initializer": #"""
 {{#inlineArguments}}
-    public init({{#parameters}}{{swiftName}}: {{{type}}}{{#isOptional}} = nil{{/isOptional}}{{^last()}}, {{/last()}}{{/parameters}}) {
+    public convenience init({{#parameters}}{{swiftName}}: {{{type}}}{{#isOptional}} = nil{{/isOptional}}{{^last()}}, {{/last()}}{{/parameters}}) {
 {{/inlineArguments}}
 {{^inlineArguments}}
-    public init(
+    public convenience init(
 {{#parameters}}
         {{swiftName}}: {{{type}}}{{#isOptional}} = nil{{/isOptional}}{{^last()}},{{/last()}}
 {{/parameters}}
     ) {
 {{/inlineArguments}}
-        super.init(
+        self.init(
             parameters: Parameters({{#parameters}}{{label}}: {{swiftName}}{{^last()}}, {{/last()}}{{/parameters}}),
             definition: Self.definition,
             response: .{{decoding}}
@@ -134,14 +134,30 @@ public struct {{swiftName}}: Codable, Sendable, Equatable {
         self.{{swiftName}} = {{swiftName}}
 {{/fields}}
     }
-{{#hasCustomKeys}}
 
-    enum CodingKeys: String, CodingKey {
+    public init(from decoder: any Decoder) throws {
 {{#fields}}
-        case {{swiftName}}{{#customKeyLiteral}} = {{{.}}}{{/customKeyLiteral}}
+{{#first()}}
+        let fields = try decoder.container(keyedBy: FieldKey.self)
+{{/first()}}
+        self.{{swiftName}} = try fields.decode{{#isOptional}}IfPresent{{/isOptional}}({{{decodedType}}}.self, forKey: {{{keyLiteral}}})
+{{/fields}}
+{{^fields}}
+        _ = try decoder.container(keyedBy: FieldKey.self)
 {{/fields}}
     }
-{{/hasCustomKeys}}
+
+    public func encode(to encoder: any Encoder) throws {
+{{#fields}}
+{{#first()}}
+        var fields = encoder.container(keyedBy: FieldKey.self)
+{{/first()}}
+        try fields.encode{{#isOptional}}IfPresent{{/isOptional}}(self.{{swiftName}}, forKey: {{{keyLiteral}}})
+{{/fields}}
+{{^fields}}
+        _ = encoder.container(keyedBy: FieldKey.self)
+{{/fields}}
+    }
 }
 
 """#,
@@ -170,15 +186,15 @@ import {{.}}
 """#,
         "parameters": #"""
 {{^hasParameters}}
-    public struct Parameters: Sendable, Equatable {}
+    public struct Parameters: Sendable {}
 {{/hasParameters}}
 {{#hasParameters}}
-    public struct Parameters: Sendable, Equatable {
+    public struct Parameters: Sendable {
 {{#parameters}}
 {{#docLines}}
         /// {{{.}}}
 {{/docLines}}
-        public var {{swiftName}}: {{{type}}}
+        public let {{swiftName}}: {{{type}}}
 {{/parameters}}
     }
 {{/hasParameters}}

@@ -126,18 +126,13 @@ enum TemplateContext {
     /// A manifest's types, for `models.mustache`: the imports they need between them, and each
     /// one's context for the `model` or `enum` partial.
     static func models(_ models: [ModelDescription]) -> TemplateValue {
-        var needsRuntime = false
-        var needsFoundation = false
-        for model in models {
-            switch model.shape {
-            case .structure(let fields):
-                needsRuntime = needsRuntime || fields.contains { $0.type.needsRuntime }
-                needsFoundation = needsFoundation || fields.contains { $0.type.needsFoundation }
-            case .enumeration:
-                needsRuntime = true // ParameterValue
-            }
+        // Every type needs the runtime: a struct's coding keys are its `FieldKey`s, an enum is a
+        // `ParameterValue`.
+        let needsFoundation = models.contains { model in
+            guard case .structure(let fields) = model.shape else { return false }
+            return fields.contains { $0.type.needsFoundation }
         }
-        let imports = (needsRuntime ? ["APIRuntime"] : []) + (needsFoundation ? ["Foundation"] : [])
+        let imports = models.isEmpty ? [] : ["APIRuntime"] + (needsFoundation ? ["Foundation"] : [])
         return [
             "imports": .strings(imports),
             "hasImports": .bool(!imports.isEmpty),
@@ -154,6 +149,10 @@ enum TemplateContext {
         case .structure(let fields):
             context["fields"] = .list(fields.map { field in
                 var values = member(field.swiftName, field.type, docLines: field.docLines)
+                // What the written-out `init(from:)` and `encode(to:)` need: the key on the wire,
+                // and the type without its `?` for `decodeIfPresent`.
+                values["keyLiteral"] = .string(SwiftLiteral.string(field.jsonKey))
+                values["decodedType"] = .string(field.type.unwrappedSpelling)
                 if field.jsonKey != field.swiftName.trimmingBackticks {
                     values["customKeyLiteral"] = .string(SwiftLiteral.string(field.jsonKey))
                 }

@@ -52,8 +52,7 @@ struct TypeResolver {
         return SwiftType(
             spelling: spelling(expression.value),
             isOptional: expression.value.isOptional,
-            needsFoundation: expression.value.names.contains { Self.scalars[$0] == true },
-            needsRuntime: expression.value.names.contains { Self.swiftSpelling[$0] != nil }
+            needsFoundation: expression.value.names.contains { Self.scalars[$0] == true }
         )
     }
 

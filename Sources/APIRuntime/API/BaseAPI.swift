@@ -29,6 +29,10 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
     /// Guards every mutable property of this instance.
     private let state = NIOLockedValueBox(State())
 
+    /// Generated subclasses declare only convenience initializers, which call this one, so they
+    /// inherit it rather than override it: an override, and the stubs Swift emits for each
+    /// designated initializer a subclass does not inherit, were a fifth of an API file's compile
+    /// time (BENCHMARKS.md §2, session 8).
     public init(parameters: Parameters, definition: APIDefinition, response: ResponseDecoder<Response>) {
         self.parameters = parameters
         self.definition = definition
@@ -42,40 +46,44 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
     open func encodeParameters(into request: inout RequestBuilder) throws(APIError) {}
 
     // MARK: Per-call overrides
+    //
+    // These and the calls below are `final`: subclasses override only `rpcDelegate` and
+    // `encodeParameters`, and every overridable member is a vtable entry each generated class
+    // compiles again.
 
     /// The manager that sends this API; `APIManager.shared` unless set.
-    public var manager: APIManager {
+    public final var manager: APIManager {
         get { state.withLockedValue { $0.manager } }
         set { state.withLockedValue { $0.manager = newValue } }
     }
 
     /// Replaces the base URL of the API and the workspace for this instance.
-    public var baseURL: String? {
+    public final var baseURL: String? {
         get { state.withLockedValue { $0.baseURL } }
         set { state.withLockedValue { $0.baseURL = newValue } }
     }
 
     /// Headers sent after (and so replacing) the workspace's, the API's and the parameters'.
-    public var headers: [(name: String, value: String)] {
+    public final var headers: [(name: String, value: String)] {
         get { state.withLockedValue { $0.headers } }
         set { state.withLockedValue { $0.headers = newValue } }
     }
 
     /// Replaces the timeout of the API and the workspace for this instance.
-    public var timeout: Duration? {
+    public final var timeout: Duration? {
         get { state.withLockedValue { $0.timeout } }
         set { state.withLockedValue { $0.timeout = newValue } }
     }
 
     /// Tags of this call, added to the manifest's `tags:`; `APIManager.cancel(tag:)` cancels by them.
-    public var tags: Set<String> {
+    public final var tags: Set<String> {
         get { state.withLockedValue { $0.tags } }
         set { state.withLockedValue { $0.tags = newValue } }
     }
 
     /// Sets `manager` and returns the instance, for one-line calls in tests.
     @discardableResult
-    public func using(_ manager: APIManager) -> Self {
+    public final func using(_ manager: APIManager) -> Self {
         self.manager = manager
         return self
     }
@@ -85,7 +93,7 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
     /// Sends the call and returns its decoded response. Cancelling the calling task cancels the
     /// wire request; so does `cancel()`.
     @discardableResult
-    public func start() async throws(APIError) -> Response {
+    public final func start() async throws(APIError) -> Response {
         try await startWithMetadata().value
     }
 
@@ -94,7 +102,7 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
     ///
     /// The call runs in the caller's task (a task of its own would cost a thread hand-off when it
     /// ends); `cancel()` and `APIManager.cancel(tag:)` reach it through its `CallCancellation`.
-    public func startWithMetadata() async throws(APIError) -> APIReply<Response> {
+    public final func startWithMetadata() async throws(APIError) -> APIReply<Response> {
         let (manager, tags) = state.withLockedValue { ($0.manager, $0.tags.union(definition.tags)) }
         let call = CallCancellation()
         let id = state.withLockedValue { state in
@@ -113,7 +121,7 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
     }
 
     /// `start()` for callback users: `completion` runs once, on no particular thread.
-    public func start(completion: @escaping @Sendable (Result<Response, APIError>) -> Void) {
+    public final func start(completion: @escaping @Sendable (Result<Response, APIError>) -> Void) {
         Task {
             do throws(APIError) {
                 completion(.success(try await start()))
@@ -124,7 +132,7 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
     }
 
     /// Cancels every call of this instance now in flight; each fails with `APIError.Reason.cancelled`.
-    public func cancel() {
+    public final func cancel() {
         let calls = state.withLockedValue { Array($0.running.values) }
         for call in calls { call.cancel() }
     }
@@ -132,7 +140,7 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
     // MARK: Building the request
 
     /// The wire request, with base URL overrides of `manager`, the one that will send it.
-    func makeRequest(for manager: APIManager) throws(APIError) -> APIRequest {
+    final func makeRequest(for manager: APIManager) throws(APIError) -> APIRequest {
         var builder = RequestBuilder()
         try encodeParameters(into: &builder)
         let current = state.withLockedValue { $0 }

@@ -2,17 +2,10 @@
 struct JSONFields: Encodable, Sendable {
     var fields: [(key: String, value: any Encodable & Sendable)] = []
 
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
+        var container = encoder.container(keyedBy: FieldKey.self)
         for field in fields {
-            try container.encode(field.value, forKey: Key(stringValue: field.key))
+            try container.encode(field.value, forKey: FieldKey(stringValue: field.key))
         }
     }
 }

@@ -7,7 +7,7 @@ import APIRuntime
 /// `HEAD /health`
 public final class CheckHealthAPI: BaseAPI<CheckHealthAPI.Parameters, NoContent>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {}
+    public struct Parameters: Sendable {}
 
     public static let definition = APIDefinition(
         name: "CheckHealth",
@@ -17,8 +17,8 @@ public final class CheckHealthAPI: BaseAPI<CheckHealthAPI.Parameters, NoContent>
         defaults: .workspace
     )
 
-    public init() {
-        super.init(
+    public convenience init() {
+        self.init(
             parameters: Parameters(),
             definition: Self.definition,
             response: .noContent

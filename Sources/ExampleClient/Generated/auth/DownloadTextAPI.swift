@@ -7,8 +7,8 @@ import APIRuntime
 /// `GET /files/{name}`
 public final class DownloadTextAPI: BaseAPI<DownloadTextAPI.Parameters, String>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
-        public var name: String
+    public struct Parameters: Sendable {
+        public let name: String
     }
 
     public static let definition = APIDefinition(
@@ -19,8 +19,8 @@ public final class DownloadTextAPI: BaseAPI<DownloadTextAPI.Parameters, String>,
         defaults: .workspace
     )
 
-    public init(name: String) {
-        super.init(
+    public convenience init(name: String) {
+        self.init(
             parameters: Parameters(name: name),
             definition: Self.definition,
             response: .text

@@ -7,11 +7,11 @@ import APIRuntime
 /// `POST /oauth/token`
 public final class SignInAPI: BaseAPI<SignInAPI.Parameters, Token>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
-        public var grantType: String
-        public var username: String
-        public var password: String
-        public var scope: [String]?
+    public struct Parameters: Sendable {
+        public let grantType: String
+        public let username: String
+        public let password: String
+        public let scope: [String]?
     }
 
     public static let definition = APIDefinition(
@@ -26,13 +26,13 @@ public final class SignInAPI: BaseAPI<SignInAPI.Parameters, Token>, @unchecked S
         defaults: .workspace
     )
 
-    public init(
+    public convenience init(
         grantType: String,
         username: String,
         password: String,
         scope: [String]? = nil
     ) {
-        super.init(
+        self.init(
             parameters: Parameters(grantType: grantType, username: username, password: password, scope: scope),
             definition: Self.definition,
             response: .json

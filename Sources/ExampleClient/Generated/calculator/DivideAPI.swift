@@ -7,10 +7,10 @@ import APIRuntime
 /// JSON-RPC method `math.divide`
 public final class DivideAPI: BaseAPI<DivideAPI.Parameters, Double>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
-        public var dividend: Double
+    public struct Parameters: Sendable {
+        public let dividend: Double
         /// Must not be zero.
-        public var divisor: Double
+        public let divisor: Double
     }
 
     public static let definition = APIDefinition(
@@ -31,8 +31,8 @@ public final class DivideAPI: BaseAPI<DivideAPI.Parameters, Double>, @unchecked 
 
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
-    public init(dividend: Double, divisor: Double) {
-        super.init(
+    public convenience init(dividend: Double, divisor: Double) {
+        self.init(
             parameters: Parameters(dividend: dividend, divisor: divisor),
             definition: Self.definition,
             response: .json

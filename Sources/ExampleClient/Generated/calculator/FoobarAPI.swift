@@ -7,7 +7,7 @@ import APIRuntime
 /// JSON-RPC method `foobar` at `/jsonrpc`
 public final class FoobarAPI: BaseAPI<FoobarAPI.Parameters, JSONValue>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {}
+    public struct Parameters: Sendable {}
 
     public static let definition = APIDefinition(
         name: "Foobar",
@@ -19,8 +19,8 @@ public final class FoobarAPI: BaseAPI<FoobarAPI.Parameters, JSONValue>, @uncheck
 
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
-    public init() {
-        super.init(
+    public convenience init() {
+        self.init(
             parameters: Parameters(),
             definition: Self.definition,
             response: .json

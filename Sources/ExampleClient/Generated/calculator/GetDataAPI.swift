@@ -7,7 +7,7 @@ import APIRuntime
 /// JSON-RPC method `get_data` at `/jsonrpc`
 public final class GetDataAPI: BaseAPI<GetDataAPI.Parameters, [JSONValue]>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {}
+    public struct Parameters: Sendable {}
 
     public static let definition = APIDefinition(
         name: "GetData",
@@ -19,8 +19,8 @@ public final class GetDataAPI: BaseAPI<GetDataAPI.Parameters, [JSONValue]>, @unc
 
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
-    public init() {
-        super.init(
+    public convenience init() {
+        self.init(
             parameters: Parameters(),
             definition: Self.definition,
             response: .json

@@ -5,8 +5,8 @@ import APIRuntime
 /// JSON-RPC notification `notify_hello` at `/jsonrpc`
 public final class NotifyHelloAPI: BaseAPI<NotifyHelloAPI.Parameters, NoContent>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
-        public var value: Int
+    public struct Parameters: Sendable {
+        public let value: Int
     }
 
     public static let definition = APIDefinition(
@@ -19,8 +19,8 @@ public final class NotifyHelloAPI: BaseAPI<NotifyHelloAPI.Parameters, NoContent>
 
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
-    public init(value: Int) {
-        super.init(
+    public convenience init(value: Int) {
+        self.init(
             parameters: Parameters(value: value),
             definition: Self.definition,
             response: .noContent

@@ -7,9 +7,9 @@ import APIRuntime
 /// JSON-RPC method `subtract` at `/jsonrpc`
 public final class SubtractAPI: BaseAPI<SubtractAPI.Parameters, Int>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
-        public var minuend: Int
-        public var subtrahend: Int
+    public struct Parameters: Sendable {
+        public let minuend: Int
+        public let subtrahend: Int
     }
 
     public static let definition = APIDefinition(
@@ -22,8 +22,8 @@ public final class SubtractAPI: BaseAPI<SubtractAPI.Parameters, Int>, @unchecked
 
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
-    public init(minuend: Int, subtrahend: Int) {
-        super.init(
+    public convenience init(minuend: Int, subtrahend: Int) {
+        self.init(
             parameters: Parameters(minuend: minuend, subtrahend: subtrahend),
             definition: Self.definition,
             response: .json

@@ -5,10 +5,10 @@ import APIRuntime
 /// JSON-RPC method `sum` at `/jsonrpc`
 public final class SumAPI: BaseAPI<SumAPI.Parameters, Int>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
-        public var a: Int
-        public var b: Int
-        public var c: Int
+    public struct Parameters: Sendable {
+        public let a: Int
+        public let b: Int
+        public let c: Int
     }
 
     public static let definition = APIDefinition(
@@ -21,8 +21,8 @@ public final class SumAPI: BaseAPI<SumAPI.Parameters, Int>, @unchecked Sendable 
 
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
-    public init(a: Int, b: Int, c: Int) {
-        super.init(
+    public convenience init(a: Int, b: Int, c: Int) {
+        self.init(
             parameters: Parameters(a: a, b: b, c: c),
             definition: Self.definition,
             response: .json

@@ -7,12 +7,12 @@ import APIRuntime
 /// JSON-RPC notification `update` at `/jsonrpc`
 public final class UpdateAPI: BaseAPI<UpdateAPI.Parameters, NoContent>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
-        public var a: Int
-        public var b: Int
-        public var c: Int
-        public var d: Int
-        public var e: Int
+    public struct Parameters: Sendable {
+        public let a: Int
+        public let b: Int
+        public let c: Int
+        public let d: Int
+        public let e: Int
     }
 
     public static let definition = APIDefinition(
@@ -25,14 +25,14 @@ public final class UpdateAPI: BaseAPI<UpdateAPI.Parameters, NoContent>, @uncheck
 
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
-    public init(
+    public convenience init(
         a: Int,
         b: Int,
         c: Int,
         d: Int,
         e: Int
     ) {
-        super.init(
+        self.init(
             parameters: Parameters(a: a, b: b, c: c, d: d, e: e),
             definition: Self.definition,
             response: .noContent

@@ -7,8 +7,8 @@ import APIRuntime
 /// CommandEnvelope method `members.count`
 public final class CountMembersAPI: BaseAPI<CountMembersAPI.Parameters, Int>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
-        public var group: String
+    public struct Parameters: Sendable {
+        public let group: String
     }
 
     public static let definition = APIDefinition(
@@ -22,8 +22,8 @@ public final class CountMembersAPI: BaseAPI<CountMembersAPI.Parameters, Int>, @u
 
     public override var rpcDelegate: (any RPCDelegate)? { CommandEnvelope() }
 
-    public init(group: String) {
-        super.init(
+    public convenience init(group: String) {
+        self.init(
             parameters: Parameters(group: group),
             definition: Self.definition,
             response: .json

@@ -23,8 +23,8 @@ public final class GetFeatureAPI: BaseAPI<Geo_Point, Routeguide_Feature>, @unche
     public override var rpcDelegate: (any RPCDelegate)? { GRPCProtocol() }
 
     /// Calls the method with `request`.
-    public init(_ request: Geo_Point = Geo_Point()) {
-        super.init(parameters: request, definition: Self.definition, response: .protobuf)
+    public convenience init(_ request: Geo_Point = Geo_Point()) {
+        self.init(parameters: request, definition: Self.definition, response: .protobuf)
     }
 
     /// Calls the method with the request `configure` fills in: `GetFeatureAPI { $0.field = value }`.

@@ -23,8 +23,8 @@ public final class ListFeaturesAPI: BaseAPI<Geo_Rectangle, GRPCResponseStream<Ro
     public override var rpcDelegate: (any RPCDelegate)? { GRPCProtocol() }
 
     /// Calls the method with `request`.
-    public init(_ request: Geo_Rectangle = Geo_Rectangle()) {
-        super.init(parameters: request, definition: Self.definition, response: .grpcStream())
+    public convenience init(_ request: Geo_Rectangle = Geo_Rectangle()) {
+        self.init(parameters: request, definition: Self.definition, response: .grpcStream())
     }
 
     /// Calls the method with the request `configure` fills in: `ListFeaturesAPI { $0.field = value }`.

@@ -23,8 +23,8 @@ public final class RecordRouteAPI: BaseAPI<GRPCRequestStream<Geo_Point>, Routegu
     public override var rpcDelegate: (any RPCDelegate)? { GRPCProtocol() }
 
     /// Calls the method with the request messages `requests` writes as the call goes.
-    public init(_ requests: GRPCRequestStream<Geo_Point>) {
-        super.init(parameters: requests, definition: Self.definition, response: .protobuf)
+    public convenience init(_ requests: GRPCRequestStream<Geo_Point>) {
+        self.init(parameters: requests, definition: Self.definition, response: .protobuf)
     }
 
     /// Calls the method with `messages`, in order.

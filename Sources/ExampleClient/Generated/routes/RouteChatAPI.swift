@@ -23,8 +23,8 @@ public final class RouteChatAPI: BaseAPI<GRPCRequestStream<Routeguide_RouteNote>
     public override var rpcDelegate: (any RPCDelegate)? { GRPCProtocol() }
 
     /// Calls the method with the request messages `requests` writes as the call goes.
-    public init(_ requests: GRPCRequestStream<Routeguide_RouteNote>) {
-        super.init(parameters: requests, definition: Self.definition, response: .grpcStream())
+    public convenience init(_ requests: GRPCRequestStream<Routeguide_RouteNote>) {
+        self.init(parameters: requests, definition: Self.definition, response: .grpcStream())
     }
 
     /// Calls the method with `messages`, in order.

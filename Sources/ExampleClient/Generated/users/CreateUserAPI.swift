@@ -8,12 +8,12 @@ import Foundation
 /// `POST /users`
 public final class CreateUserAPI: BaseAPI<CreateUserAPI.Parameters, User>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
-        public var name: String
-        public var email: String?
-        public var role: Role
-        public var address: Address?
-        public var idempotencyKey: UUID
+    public struct Parameters: Sendable {
+        public let name: String
+        public let email: String?
+        public let role: Role
+        public let address: Address?
+        public let idempotencyKey: UUID
     }
 
     public static let definition = APIDefinition(
@@ -24,14 +24,14 @@ public final class CreateUserAPI: BaseAPI<CreateUserAPI.Parameters, User>, @unch
         defaults: .workspace
     )
 
-    public init(
+    public convenience init(
         name: String,
         email: String? = nil,
         role: Role,
         address: Address? = nil,
         idempotencyKey: UUID
     ) {
-        super.init(
+        self.init(
             parameters: Parameters(name: name, email: email, role: role, address: address, idempotencyKey: idempotencyKey),
             definition: Self.definition,
             response: .json

@@ -7,8 +7,8 @@ import APIRuntime
 /// `DELETE /users/{id}`
 public final class DeleteUserAPI: BaseAPI<DeleteUserAPI.Parameters, NoContent>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
-        public var id: Int
+    public struct Parameters: Sendable {
+        public let id: Int
     }
 
     public static let definition = APIDefinition(
@@ -19,8 +19,8 @@ public final class DeleteUserAPI: BaseAPI<DeleteUserAPI.Parameters, NoContent>, 
         defaults: .workspace
     )
 
-    public init(id: Int) {
-        super.init(
+    public convenience init(id: Int) {
+        self.init(
             parameters: Parameters(id: id),
             definition: Self.definition,
             response: .noContent

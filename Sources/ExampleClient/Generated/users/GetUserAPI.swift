@@ -7,8 +7,8 @@ import APIRuntime
 /// `GET /users/{id}`
 public final class GetUserAPI: BaseAPI<GetUserAPI.Parameters, User>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
-        public var id: Int
+    public struct Parameters: Sendable {
+        public let id: Int
     }
 
     public static let definition = APIDefinition(
@@ -21,8 +21,8 @@ public final class GetUserAPI: BaseAPI<GetUserAPI.Parameters, User>, @unchecked 
         defaults: .workspace
     )
 
-    public init(id: Int) {
-        super.init(
+    public convenience init(id: Int) {
+        self.init(
             parameters: Parameters(id: id),
             definition: Self.definition,
             response: .json

@@ -7,14 +7,14 @@ import APIRuntime
 /// `GET /users`
 public final class ListUsersAPI: BaseAPI<ListUsersAPI.Parameters, UserPage>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
+    public struct Parameters: Sendable {
         /// Only users with this role.
-        public var role: Role?
+        public let role: Role?
         /// Users carrying every one of these tags.
-        public var tags: [String]?
-        public var limit: Int?
-        public var cursor: String?
-        public var requestID: String?
+        public let tags: [String]?
+        public let limit: Int?
+        public let cursor: String?
+        public let requestID: String?
     }
 
     public static let definition = APIDefinition(
@@ -27,14 +27,14 @@ public final class ListUsersAPI: BaseAPI<ListUsersAPI.Parameters, UserPage>, @un
         defaults: .workspace
     )
 
-    public init(
+    public convenience init(
         role: Role? = nil,
         tags: [String]? = nil,
         limit: Int? = nil,
         cursor: String? = nil,
         requestID: String? = nil
     ) {
-        super.init(
+        self.init(
             parameters: Parameters(role: role, tags: tags, limit: limit, cursor: cursor, requestID: requestID),
             definition: Self.definition,
             response: .json

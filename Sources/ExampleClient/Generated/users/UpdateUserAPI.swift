@@ -7,11 +7,11 @@ import APIRuntime
 /// `PATCH /users/{id}`
 public final class UpdateUserAPI: BaseAPI<UpdateUserAPI.Parameters, User>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
-        public var id: Int
-        public var name: String?
-        public var tags: [String]?
-        public var etag: String
+    public struct Parameters: Sendable {
+        public let id: Int
+        public let name: String?
+        public let tags: [String]?
+        public let etag: String
     }
 
     public static let definition = APIDefinition(
@@ -21,13 +21,13 @@ public final class UpdateUserAPI: BaseAPI<UpdateUserAPI.Parameters, User>, @unch
         defaults: .workspace
     )
 
-    public init(
+    public convenience init(
         id: Int,
         name: String? = nil,
         tags: [String]? = nil,
         etag: String
     ) {
-        super.init(
+        self.init(
             parameters: Parameters(id: id, name: name, tags: tags, etag: etag),
             definition: Self.definition,
             response: .json

@@ -35,15 +35,28 @@ public struct User: Codable, Sendable, Equatable {
         self.avatar = avatar
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case name
-        case email = "email_address"
-        case role
-        case address
-        case tags
-        case createdAt = "created_at"
-        case avatar
+    public init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: FieldKey.self)
+        self.id = try fields.decode(Int.self, forKey: "id")
+        self.name = try fields.decode(String.self, forKey: "name")
+        self.email = try fields.decodeIfPresent(String.self, forKey: "email_address")
+        self.role = try fields.decode(Role.self, forKey: "role")
+        self.address = try fields.decodeIfPresent(Address.self, forKey: "address")
+        self.tags = try fields.decode([String].self, forKey: "tags")
+        self.createdAt = try fields.decode(Date.self, forKey: "created_at")
+        self.avatar = try fields.decodeIfPresent(URL.self, forKey: "avatar")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = encoder.container(keyedBy: FieldKey.self)
+        try fields.encode(self.id, forKey: "id")
+        try fields.encode(self.name, forKey: "name")
+        try fields.encodeIfPresent(self.email, forKey: "email_address")
+        try fields.encode(self.role, forKey: "role")
+        try fields.encodeIfPresent(self.address, forKey: "address")
+        try fields.encode(self.tags, forKey: "tags")
+        try fields.encode(self.createdAt, forKey: "created_at")
+        try fields.encodeIfPresent(self.avatar, forKey: "avatar")
     }
 }
 
@@ -66,11 +79,20 @@ public struct Address: Codable, Sendable, Equatable {
         self.location = location
     }
 
-    enum CodingKeys: String, CodingKey {
-        case street
-        case city
-        case postalCode = "postal_code"
-        case location
+    public init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: FieldKey.self)
+        self.street = try fields.decode(String.self, forKey: "street")
+        self.city = try fields.decode(String.self, forKey: "city")
+        self.postalCode = try fields.decode(String.self, forKey: "postal_code")
+        self.location = try fields.decodeIfPresent(Coordinates.self, forKey: "location")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = encoder.container(keyedBy: FieldKey.self)
+        try fields.encode(self.street, forKey: "street")
+        try fields.encode(self.city, forKey: "city")
+        try fields.encode(self.postalCode, forKey: "postal_code")
+        try fields.encodeIfPresent(self.location, forKey: "location")
     }
 }
 
@@ -81,6 +103,18 @@ public struct Coordinates: Codable, Sendable, Equatable {
     public init(latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = longitude
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: FieldKey.self)
+        self.latitude = try fields.decode(Double.self, forKey: "latitude")
+        self.longitude = try fields.decode(Double.self, forKey: "longitude")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = encoder.container(keyedBy: FieldKey.self)
+        try fields.encode(self.latitude, forKey: "latitude")
+        try fields.encode(self.longitude, forKey: "longitude")
     }
 }
 
@@ -103,9 +137,17 @@ public struct UserPage: Codable, Sendable, Equatable {
         self.nextCursor = nextCursor
     }
 
-    enum CodingKeys: String, CodingKey {
-        case items
-        case total
-        case nextCursor = "next_cursor"
+    public init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: FieldKey.self)
+        self.items = try fields.decode([User].self, forKey: "items")
+        self.total = try fields.decode(Int.self, forKey: "total")
+        self.nextCursor = try fields.decodeIfPresent(String.self, forKey: "next_cursor")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = encoder.container(keyedBy: FieldKey.self)
+        try fields.encode(self.items, forKey: "items")
+        try fields.encode(self.total, forKey: "total")
+        try fields.encodeIfPresent(self.nextCursor, forKey: "next_cursor")
     }
 }

@@ -21,8 +21,8 @@ public final class SayHelloAPI: BaseAPI<Helloworld_HelloRequest, Helloworld_Hell
     public override var rpcDelegate: (any RPCDelegate)? { GRPCProtocol() }
 
     /// Calls the method with `request`.
-    public init(_ request: Helloworld_HelloRequest = Helloworld_HelloRequest()) {
-        super.init(parameters: request, definition: Self.definition, response: .protobuf)
+    public convenience init(_ request: Helloworld_HelloRequest = Helloworld_HelloRequest()) {
+        self.init(parameters: request, definition: Self.definition, response: .protobuf)
     }
 
     /// Calls the method with the request `configure` fills in: `SayHelloAPI { $0.field = value }`.

@@ -5,10 +5,10 @@ import APIRuntime
 /// `GET /items/{id}`
 public final class GetItemAPI: BaseAPI<GetItemAPI.Parameters, Item>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
-        public var id: Int
-        public var limit: Int?
-        public var filter: String?
+    public struct Parameters: Sendable {
+        public let id: Int
+        public let limit: Int?
+        public let filter: String?
     }
 
     public static let definition = APIDefinition(
@@ -18,8 +18,8 @@ public final class GetItemAPI: BaseAPI<GetItemAPI.Parameters, Item>, @unchecked 
         defaults: .workspace
     )
 
-    public init(id: Int, limit: Int? = nil, filter: String? = nil) {
-        super.init(
+    public convenience init(id: Int, limit: Int? = nil, filter: String? = nil) {
+        self.init(
             parameters: Parameters(id: id, limit: limit, filter: filter),
             definition: Self.definition,
             response: .json

@@ -5,9 +5,9 @@ import APIRuntime
 /// JSON-RPC method `add` at `/rpc`
 public final class AddAPI: BaseAPI<AddAPI.Parameters, Int>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
-        public var a: Int
-        public var b: Int
+    public struct Parameters: Sendable {
+        public let a: Int
+        public let b: Int
     }
 
     public static let definition = APIDefinition(
@@ -20,8 +20,8 @@ public final class AddAPI: BaseAPI<AddAPI.Parameters, Int>, @unchecked Sendable 
 
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
-    public init(a: Int, b: Int) {
-        super.init(
+    public convenience init(a: Int, b: Int) {
+        self.init(
             parameters: Parameters(a: a, b: b),
             definition: Self.definition,
             response: .json

@@ -5,10 +5,10 @@ import APIRuntime
 /// `POST /items`
 public final class CreateItemAPI: BaseAPI<CreateItemAPI.Parameters, Item>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
-        public var name: String
-        public var price: Double
-        public var tags: [String]?
+    public struct Parameters: Sendable {
+        public let name: String
+        public let price: Double
+        public let tags: [String]?
     }
 
     public static let definition = APIDefinition(
@@ -18,8 +18,8 @@ public final class CreateItemAPI: BaseAPI<CreateItemAPI.Parameters, Item>, @unch
         defaults: .workspace
     )
 
-    public init(name: String, price: Double, tags: [String]? = nil) {
-        super.init(
+    public convenience init(name: String, price: Double, tags: [String]? = nil) {
+        self.init(
             parameters: Parameters(name: name, price: price, tags: tags),
             definition: Self.definition,
             response: .json

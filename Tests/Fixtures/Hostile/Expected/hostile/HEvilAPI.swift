@@ -8,10 +8,10 @@ import APIRuntime
 /// `POST /evil/"quoted"/\(x)/{id}/ünï`
 public final class HEvilAPI: BaseAPI<HEvilAPI.Parameters, HMood>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
-        public var id: String
-        public var headerValue: String
-        public var bodyField: HPayload
+    public struct Parameters: Sendable {
+        public let id: String
+        public let headerValue: String
+        public let bodyField: HPayload
     }
 
     public static let definition = APIDefinition(
@@ -24,8 +24,8 @@ public final class HEvilAPI: BaseAPI<HEvilAPI.Parameters, HMood>, @unchecked Sen
         defaults: .workspace
     )
 
-    public init(id: String, headerValue: String, bodyField: HPayload) {
-        super.init(
+    public convenience init(id: String, headerValue: String, bodyField: HPayload) {
+        self.init(
             parameters: Parameters(id: id, headerValue: headerValue, bodyField: bodyField),
             definition: Self.definition,
             response: .json

@@ -21,11 +21,20 @@ public struct HPayload: Codable, Sendable, Equatable {
         self.`default` = `default`
     }
 
-    enum CodingKeys: String, CodingKey {
-        case weirdKeyQuoted = "key \"quoted\", \\back\\slash\\ and \\(x)"
-        case naiveCafe = "naïve café"
-        case _2fa = "2fa"
-        case `default`
+    public init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: FieldKey.self)
+        self.weirdKeyQuoted = try fields.decode(String.self, forKey: "key \"quoted\", \\back\\slash\\ and \\(x)")
+        self.naiveCafe = try fields.decode(Int.self, forKey: "naïve café")
+        self._2fa = try fields.decode(Bool.self, forKey: "2fa")
+        self.`default` = try fields.decode(HMood.self, forKey: "default")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = encoder.container(keyedBy: FieldKey.self)
+        try fields.encode(self.weirdKeyQuoted, forKey: "key \"quoted\", \\back\\slash\\ and \\(x)")
+        try fields.encode(self.naiveCafe, forKey: "naïve café")
+        try fields.encode(self._2fa, forKey: "2fa")
+        try fields.encode(self.`default`, forKey: "default")
     }
 }
 

@@ -7,9 +7,9 @@ import APIRuntime
 /// `GET /echo/{text}`
 public final class RefEchoAPI: BaseAPI<RefEchoAPI.Parameters, String>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
-        public var text: String
-        public var times: Int
+    public struct Parameters: Sendable {
+        public let text: String
+        public let times: Int
     }
 
     public static let definition = APIDefinition(
@@ -19,8 +19,8 @@ public final class RefEchoAPI: BaseAPI<RefEchoAPI.Parameters, String>, @unchecke
         defaults: .workspace
     )
 
-    public init(text: String, times: Int) {
-        super.init(
+    public convenience init(text: String, times: Int) {
+        self.init(
             parameters: Parameters(text: text, times: times),
             definition: Self.definition,
             response: .text

@@ -6,12 +6,12 @@ import Foundation
 /// `GET /items`
 public final class RefListItemsAPI: BaseAPI<RefListItemsAPI.Parameters, [RefItem]>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
-        public var status: [RefStatus]?
-        public var since: Date?
+    public struct Parameters: Sendable {
+        public let status: [RefStatus]?
+        public let since: Date?
         /// A keyword as a parameter name.
-        public var `in`: Int?
-        public var locale: String
+        public let `in`: Int?
+        public let locale: String
     }
 
     public static let definition = APIDefinition(
@@ -24,13 +24,13 @@ public final class RefListItemsAPI: BaseAPI<RefListItemsAPI.Parameters, [RefItem
         defaults: .workspace
     )
 
-    public init(
+    public convenience init(
         status: [RefStatus]? = nil,
         since: Date? = nil,
         `in`: Int? = nil,
         locale: String
     ) {
-        super.init(
+        self.init(
             parameters: Parameters(status: status, since: since, in: `in`, locale: locale),
             definition: Self.definition,
             response: .json

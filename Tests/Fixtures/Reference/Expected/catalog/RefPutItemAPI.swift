@@ -8,11 +8,11 @@ import Foundation
 /// `PUT /items/{id}/versions/{version}`
 public final class RefPutItemAPI: BaseAPI<RefPutItemAPI.Parameters, NoContent>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
-        public var id: UUID
-        public var version: Int
-        public var item: RefItem
-        public var note: String?
+    public struct Parameters: Sendable {
+        public let id: UUID
+        public let version: Int
+        public let item: RefItem
+        public let note: String?
     }
 
     public static let definition = APIDefinition(
@@ -25,13 +25,13 @@ public final class RefPutItemAPI: BaseAPI<RefPutItemAPI.Parameters, NoContent>, 
         defaults: .workspace
     )
 
-    public init(
+    public convenience init(
         id: UUID,
         version: Int,
         item: RefItem,
         note: String? = nil
     ) {
-        super.init(
+        self.init(
             parameters: Parameters(id: id, version: version, item: item, note: note),
             definition: Self.definition,
             response: .noContent

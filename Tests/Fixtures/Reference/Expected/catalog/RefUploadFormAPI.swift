@@ -5,11 +5,11 @@ import APIRuntime
 /// `POST /upload`
 public final class RefUploadFormAPI: BaseAPI<RefUploadFormAPI.Parameters, [String: Int]>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
-        public var title: String
-        public var tags: [String]
-        public var draft: Bool?
-        public var kind: RefKind
+    public struct Parameters: Sendable {
+        public let title: String
+        public let tags: [String]
+        public let draft: Bool?
+        public let kind: RefKind
     }
 
     public static let definition = APIDefinition(
@@ -19,13 +19,13 @@ public final class RefUploadFormAPI: BaseAPI<RefUploadFormAPI.Parameters, [Strin
         defaults: .workspace
     )
 
-    public init(
+    public convenience init(
         title: String,
         tags: [String],
         draft: Bool? = nil,
         kind: RefKind
     ) {
-        super.init(
+        self.init(
             parameters: Parameters(title: title, tags: tags, draft: draft, kind: kind),
             definition: Self.definition,
             response: .json

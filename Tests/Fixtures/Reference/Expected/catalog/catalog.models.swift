@@ -36,15 +36,28 @@ public struct RefItem: Codable, Sendable, Equatable {
         self.children = children
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case `default`
-        case price = "price_eur"
-        case sizes
-        case attributes
-        case payload
-        case kind
-        case children
+    public init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: FieldKey.self)
+        self.id = try fields.decode(UUID.self, forKey: "id")
+        self.`default` = try fields.decode(Bool.self, forKey: "default")
+        self.price = try fields.decode(Double.self, forKey: "price_eur")
+        self.sizes = try fields.decode([Int64].self, forKey: "sizes")
+        self.attributes = try fields.decode([String: [String]].self, forKey: "attributes")
+        self.payload = try fields.decodeIfPresent(Data.self, forKey: "payload")
+        self.kind = try fields.decode(RefKind.self, forKey: "kind")
+        self.children = try fields.decode([RefItem].self, forKey: "children")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = encoder.container(keyedBy: FieldKey.self)
+        try fields.encode(self.id, forKey: "id")
+        try fields.encode(self.`default`, forKey: "default")
+        try fields.encode(self.price, forKey: "price_eur")
+        try fields.encode(self.sizes, forKey: "sizes")
+        try fields.encode(self.attributes, forKey: "attributes")
+        try fields.encodeIfPresent(self.payload, forKey: "payload")
+        try fields.encode(self.kind, forKey: "kind")
+        try fields.encode(self.children, forKey: "children")
     }
 }
 

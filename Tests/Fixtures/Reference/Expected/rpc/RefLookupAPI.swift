@@ -7,9 +7,9 @@ import APIRuntime
 /// JSON-RPC method `catalog.lookup` at `/rpc`
 public final class RefLookupAPI: BaseAPI<RefLookupAPI.Parameters, [RefItem]>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
-        public var query: String
-        public var limit: Int?
+    public struct Parameters: Sendable {
+        public let query: String
+        public let limit: Int?
     }
 
     public static let definition = APIDefinition(
@@ -25,8 +25,8 @@ public final class RefLookupAPI: BaseAPI<RefLookupAPI.Parameters, [RefItem]>, @u
 
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
-    public init(query: String, limit: Int? = nil) {
-        super.init(
+    public convenience init(query: String, limit: Int? = nil) {
+        self.init(
             parameters: Parameters(query: query, limit: limit),
             definition: Self.definition,
             response: .json

@@ -6,11 +6,11 @@ import Foundation
 /// JSON-RPC method `catalog.move` at `/rpc`
 public final class RefMoveAPI: BaseAPI<RefMoveAPI.Parameters, Bool>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
-        public var item: UUID
+    public struct Parameters: Sendable {
+        public let item: UUID
         /// nil is sent as null to keep positions.
-        public var target: String?
-        public var `default`: Bool
+        public let target: String?
+        public let `default`: Bool
     }
 
     public static let definition = APIDefinition(
@@ -24,8 +24,8 @@ public final class RefMoveAPI: BaseAPI<RefMoveAPI.Parameters, Bool>, @unchecked 
 
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
-    public init(item: UUID, target: String? = nil, `default`: Bool) {
-        super.init(
+    public convenience init(item: UUID, target: String? = nil, `default`: Bool) {
+        self.init(
             parameters: Parameters(item: item, target: target, default: `default`),
             definition: Self.definition,
             response: .json

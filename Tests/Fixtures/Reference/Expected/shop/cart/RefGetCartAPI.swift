@@ -7,7 +7,7 @@ import APIRuntime
 /// `GET /cart`
 public final class RefGetCartAPI: BaseAPI<RefGetCartAPI.Parameters, RefCart>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {}
+    public struct Parameters: Sendable {}
 
     public static let definition = APIDefinition(
         name: "GetCart",
@@ -16,8 +16,8 @@ public final class RefGetCartAPI: BaseAPI<RefGetCartAPI.Parameters, RefCart>, @u
         defaults: .workspace
     )
 
-    public init() {
-        super.init(
+    public convenience init() {
+        self.init(
             parameters: Parameters(),
             definition: Self.definition,
             response: .json

@@ -7,9 +7,9 @@ import APIRuntime
 /// `GET /greetings/{name}`
 public final class GetGreetingAPI: BaseAPI<GetGreetingAPI.Parameters, Greeting>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable, Equatable {
-        public var name: String
-        public var language: String?
+    public struct Parameters: Sendable {
+        public let name: String
+        public let language: String?
     }
 
     public static let definition = APIDefinition(
@@ -19,8 +19,8 @@ public final class GetGreetingAPI: BaseAPI<GetGreetingAPI.Parameters, Greeting>,
         defaults: .workspace
     )
 
-    public init(name: String, language: String? = nil) {
-        super.init(
+    public convenience init(name: String, language: String? = nil) {
+        self.init(
             parameters: Parameters(name: name, language: language),
             definition: Self.definition,
             response: .json

@@ -1,0 +1,106 @@
+import APIRuntime
+import Foundation
+import ReferenceClient
+import Testing
+
+/// Generated models write out `init(from:)` and `encode(to:)` with `FieldKey` literals instead of
+/// deriving `Codable` (a fraction of the compile time). These tests hold them to what the derived
+/// conformance did: same bytes, same nil handling, same errors.
+@Suite("Generated models code as derived Codable does")
+struct ModelCodingTests {
+    /// `RefItem` as the generator wrote it before session 8: derived `Codable`, a `CodingKeys` enum
+    /// for the renamed field.
+    struct DerivedItem: Codable, Equatable {
+        var id: UUID
+        var `default`: Bool
+        var price: Double
+        var sizes: [Int64]
+        var attributes: [String: [String]]
+        var payload: Data?
+        var kind: RefKind
+        var children: [DerivedItem]
+
+        enum CodingKeys: String, CodingKey {
+            case id, `default`, price = "price_eur", sizes, attributes, payload, kind, children
+        }
+
+        init(_ item: RefItem) {
+            self.init(
+                id: item.id, default: item.default, price: item.price, sizes: item.sizes,
+                attributes: item.attributes, payload: item.payload, kind: item.kind, children: item.children.map(DerivedItem.init)
+            )
+        }
+
+        init(id: UUID, default: Bool, price: Double, sizes: [Int64], attributes: [String: [String]], payload: Data?, kind: RefKind, children: [DerivedItem]) {
+            self.id = id
+            self.default = `default`
+            self.price = price
+            self.sizes = sizes
+            self.attributes = attributes
+            self.payload = payload
+            self.kind = kind
+            self.children = children
+        }
+    }
+
+    static let child = RefItem(
+        id: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, default: false, price: 0.5,
+        sizes: [], attributes: [:], payload: Data([0, 255]), kind: .subscription, children: []
+    )
+    static let item = RefItem(
+        id: UUID(uuidString: "00000000-0000-0000-0000-00000000002A")!, default: true, price: 9.5,
+        sizes: [1, -2], attributes: ["color": ["red", "blue"]], kind: .digital, children: [child]
+    )
+
+    @Test("Encoding gives the derived conformance's bytes: the renamed key, a nil optional left out, nested models")
+    func encodesAsDerived() throws {
+        let encoder = JSONCoding.makeEncoder()
+        let written = try encoder.encode(Self.item)
+        #expect(written == (try encoder.encode(DerivedItem(Self.item))))
+        let text = String(decoding: written, as: UTF8.self)
+        #expect(text.contains(#""price_eur":9.5"#))
+        #expect(!text.contains(#""price":"#))
+        #expect(text.contains(#""payload":"AP8=""#)) // the child's
+        #expect(text.components(separatedBy: #""payload""#).count == 2) // the parent's nil is left out
+    }
+
+    @Test("Decoding reads what the derived conformance wrote; a missing or null optional is nil")
+    func decodesAsDerived() throws {
+        let decoder = JSONCoding.makeDecoder()
+        let derivedBytes = try JSONCoding.makeEncoder().encode(DerivedItem(Self.item))
+        #expect(try decoder.decode(RefItem.self, from: derivedBytes) == Self.item)
+
+        let withNull = #"{"id":"00000000-0000-0000-0000-000000000001","default":false,"price_eur":1,"sizes":[],"attributes":{},"payload":null,"kind":"PHYSICAL","children":[]}"#
+        let decoded = try decoder.decode(RefItem.self, from: Data(withNull.utf8))
+        #expect(decoded.payload == nil)
+        #expect(decoded.price == 1)
+        #expect(decoded.kind == .physical)
+    }
+
+    @Test("A missing required field is DecodingError.keyNotFound naming its wire name, as derived")
+    func missingField() throws {
+        let missing = #"{"id":"00000000-0000-0000-0000-000000000001","default":false,"sizes":[],"attributes":{},"kind":"PHYSICAL","children":[]}"#
+        #expect {
+            try JSONCoding.makeDecoder().decode(RefItem.self, from: Data(missing.utf8))
+        } throws: { error in
+            guard case DecodingError.keyNotFound(let key, _) = error else { return false }
+            return key.stringValue == "price_eur"
+        }
+        // A wrong type names the field's path, as the derived conformance does.
+        let wrongType = missing.replacingOccurrences(of: #""sizes":[]"#, with: #""sizes":"none","price_eur":2"#)
+        #expect {
+            try JSONCoding.makeDecoder().decode(RefItem.self, from: Data(wrongType.utf8))
+        } throws: { error in
+            guard case DecodingError.typeMismatch(_, let context) = error else { return false }
+            return context.codingPath.map(\.stringValue) == ["sizes"]
+        }
+    }
+
+    @Test("FieldKey is a string key only")
+    func fieldKey() {
+        let key: FieldKey = "user_id"
+        #expect(key.stringValue == "user_id")
+        #expect(key.intValue == nil)
+        #expect(FieldKey(intValue: 0) == nil)
+    }
+}
