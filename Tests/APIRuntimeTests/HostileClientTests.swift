@@ -23,6 +23,19 @@ struct HostileClientTests {
         #expect(Set(json?.keys ?? [:].keys) == [#"key "quoted", \back\slash\ and \(x)"#, "naïve café", "2fa", "default"])
     }
 
+    @Test("A model without fields is an empty JSON object both ways; fields named like the coding locals round-trip")
+    func codingEdges() throws {
+        let encoder = JSONCoding.makeEncoder()
+        #expect(String(decoding: try encoder.encode(HNothing()), as: UTF8.self) == "{}")
+        #expect(try JSONCoding.makeDecoder().decode(HNothing.self, from: Data("{}".utf8)) == HNothing())
+        #expect(throws: DecodingError.self) { try JSONCoding.makeDecoder().decode(HNothing.self, from: Data("[]".utf8)) }
+
+        let shadows = HShadows(fields: 3, decoder: "d", encoder: [HNothing()])
+        let text = String(decoding: try encoder.encode(shadows), as: UTF8.self)
+        #expect(text == #"{"decoder":"d","encoder":[{}],"fields":3}"#)
+        #expect(try JSONCoding.makeDecoder().decode(HShadows.self, from: Data(text.utf8)) == shadows)
+    }
+
     @Test("A very long API name gets a shortened file but its full class name")
     func longName() {
         let name = "HVery" + String(repeating: "Long", count: 75) + "NameAPI"

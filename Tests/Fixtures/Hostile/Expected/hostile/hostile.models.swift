@@ -8,17 +8,20 @@ public struct HPayload: Codable, Sendable, Equatable {
     public var naiveCafe: Int
     public var _2fa: Bool
     public var `default`: HMood
+    public var shadows: HShadows?
 
     public init(
         weirdKeyQuoted: String,
         naiveCafe: Int,
         _2fa: Bool,
-        `default`: HMood
+        `default`: HMood,
+        shadows: HShadows? = nil
     ) {
         self.weirdKeyQuoted = weirdKeyQuoted
         self.naiveCafe = naiveCafe
         self._2fa = _2fa
         self.`default` = `default`
+        self.shadows = shadows
     }
 
     public init(from decoder: any Decoder) throws {
@@ -27,6 +30,7 @@ public struct HPayload: Codable, Sendable, Equatable {
         self.naiveCafe = try fields.decode(Int.self, forKey: "naïve café")
         self._2fa = try fields.decode(Bool.self, forKey: "2fa")
         self.`default` = try fields.decode(HMood.self, forKey: "default")
+        self.shadows = try fields.decodeIfPresent(HShadows.self, forKey: "shadows")
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -35,6 +39,47 @@ public struct HPayload: Codable, Sendable, Equatable {
         try fields.encode(self.naiveCafe, forKey: "naïve café")
         try fields.encode(self._2fa, forKey: "2fa")
         try fields.encode(self.`default`, forKey: "default")
+        try fields.encodeIfPresent(self.shadows, forKey: "shadows")
+    }
+}
+
+public struct HNothing: Codable, Sendable, Equatable {
+
+    public init() {
+    }
+
+    public init(from decoder: any Decoder) throws {
+        _ = try decoder.container(keyedBy: FieldKey.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        _ = encoder.container(keyedBy: FieldKey.self)
+    }
+}
+
+public struct HShadows: Codable, Sendable, Equatable {
+    public var fields: Int
+    public var decoder: String?
+    public var encoder: [HNothing]
+
+    public init(fields: Int, decoder: String? = nil, encoder: [HNothing]) {
+        self.fields = fields
+        self.decoder = decoder
+        self.encoder = encoder
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: FieldKey.self)
+        self.fields = try fields.decode(Int.self, forKey: "fields")
+        self.decoder = try fields.decodeIfPresent(String.self, forKey: "decoder")
+        self.encoder = try fields.decode([HNothing].self, forKey: "encoder")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = encoder.container(keyedBy: FieldKey.self)
+        try fields.encode(self.fields, forKey: "fields")
+        try fields.encodeIfPresent(self.decoder, forKey: "decoder")
+        try fields.encode(self.encoder, forKey: "encoder")
     }
 }
 
