@@ -23,24 +23,6 @@ struct ModelCodingTests {
         enum CodingKeys: String, CodingKey {
             case id, `default`, price = "price_eur", sizes, attributes, payload, kind, children
         }
-
-        init(_ item: RefItem) {
-            self.init(
-                id: item.id, default: item.default, price: item.price, sizes: item.sizes,
-                attributes: item.attributes, payload: item.payload, kind: item.kind, children: item.children.map(DerivedItem.init)
-            )
-        }
-
-        init(id: UUID, default: Bool, price: Double, sizes: [Int64], attributes: [String: [String]], payload: Data?, kind: RefKind, children: [DerivedItem]) {
-            self.id = id
-            self.default = `default`
-            self.price = price
-            self.sizes = sizes
-            self.attributes = attributes
-            self.payload = payload
-            self.kind = kind
-            self.children = children
-        }
     }
 
     static let child = RefItem(
@@ -102,5 +84,15 @@ struct ModelCodingTests {
         #expect(key.stringValue == "user_id")
         #expect(key.intValue == nil)
         #expect(FieldKey(intValue: 0) == nil)
+    }
+}
+
+// In an extension, so that `DerivedItem` keeps its implicit memberwise initializer.
+extension ModelCodingTests.DerivedItem {
+    init(_ item: RefItem) {
+        self.init(
+            id: item.id, default: item.default, price: item.price, sizes: item.sizes,
+            attributes: item.attributes, payload: item.payload, kind: item.kind, children: item.children.map(Self.init)
+        )
     }
 }
