@@ -11,10 +11,18 @@ variant's files as primaries and every other file of the module given too, as in
 ROOT is a scratch package that bench.py made (COMPILE_BENCH_ROOT). A VARIANT is a folder of
 files named as files of ROOT/Generated (same relative paths) that stand in for them; they are the
 primaries. ROUNDS (default 5) alternating runs each; prints min and median CPU seconds.
+
+COUNT=instructions runs each job once under valgrind's callgrind instead and prints the
+instructions it executed: about 20 s a job, but the same count every run, where CPU time on these
+shared machines moves by a fifth between runs (apt-get install valgrind).
+
+Every job writes its objects into a folder of its own: the frontend skips LLVM for an object
+whose existing file holds the same IR (it compares a hash), which would time a re-run at half.
 """
-import glob, os, resource, shlex, statistics, subprocess, sys, tempfile
+import glob, os, re, resource, shlex, shutil, statistics, subprocess, sys, tempfile
 
 ROUNDS = int(os.environ.get("ROUNDS", "5"))
+COUNT_INSTRUCTIONS = os.environ.get("COUNT") == "instructions"
 # Outputs of the captured command that one standalone job must not write (or cannot, for
 # a file list it no longer uses).
 DROPPED_WITH_VALUE = {
@@ -49,7 +57,6 @@ def main():
     generated = os.path.join(root, "Generated")
     files = sorted(glob.glob(os.path.join(generated, "**", "*.swift"), recursive=True))
     flags = frontend_flags(root)
-    out = tempfile.mkdtemp(prefix="one-job-")
 
     def job(variant):
         replaced = {}
@@ -61,20 +68,37 @@ def main():
         arguments = []
         for path in files:
             arguments += ["-primary-file", replaced[path]] if path in replaced else [path]
+        out = tempfile.mkdtemp(prefix="one-job-")
         for index, _ in enumerate(replaced):
             arguments += ["-o", os.path.join(out, f"{index}.o")]
+        command = flags + arguments + ["-c"]
+        profile = os.path.join(out, "callgrind.out")
+        if COUNT_INSTRUCTIONS:
+            command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={profile}"] + command
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        result = subprocess.run(flags + arguments + ["-c"], capture_output=True, text=True)
+        result = subprocess.run(command, capture_output=True, text=True)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if result.returncode != 0:
             sys.exit(f"{variant}: the job failed\n{result.stderr[-3000:]}")
+        if COUNT_INSTRUCTIONS:
+            count = int(re.search(r"^summary: (\d+)", open(profile).read(), re.M).group(1))
+            shutil.rmtree(out)
+            return count
+        shutil.rmtree(out)
         return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
+    width = max(len(os.path.basename(v)) for v in variants)
+    if COUNT_INSTRUCTIONS:
+        first = None
+        for variant in variants:
+            count = job(variant)
+            first = first or count
+            print(f"{os.path.basename(variant):{width}}  {count / 1e9:.3f} G instructions  {count / first:.2f}x", flush=True)
+        return
     seconds = {variant: [] for variant in variants}
     for _ in range(ROUNDS):
         for variant in variants:
             seconds[variant].append(job(variant))
-    width = max(len(os.path.basename(v)) for v in variants)
     for variant, times in seconds.items():
         print(f"{os.path.basename(variant):{width}}  CPU s min {min(times):.2f}  median {statistics.median(times):.2f}")
 

@@ -123,6 +123,8 @@ struct ManifestReadingTests {
                   x: { type: Int, in: cookie }
             types:
               T: { fields: { a: Int }, enum: [x] }
+              E: { enum: [x], mutable: true }
+              M: { fields: { a: Int }, mutable: maybe }
             """)
         #expect(errors == [
             "api.yaml:3:13: error: unknown HTTP method 'get' (did you mean 'GET'?); expected one of: GET, POST, PUT, PATCH, DELETE, HEAD",
@@ -132,6 +134,8 @@ struct ManifestReadingTests {
             "api.yaml:8:3: error: API 'B' needs 'method:' (GET, POST, PUT, PATCH, DELETE or HEAD)",
             "api.yaml:11:27: error: unknown parameter location 'cookie'; expected one of: path, query, header, body",
             "api.yaml:13:3: error: type 'T' has both 'fields:' and 'enum:'; a type is a model or an enum",
+            "api.yaml:14:28: error: 'mutable:' is for models; the cases of type 'E' are constants",
+            "api.yaml:15:37: error: mutable must be true or false, found 'maybe'",
         ])
     }
 
@@ -142,6 +146,7 @@ struct ManifestReadingTests {
             module: Client
             prefix: EX
             output: ../Generated
+            mutableModels: true
             defaults:
               baseURL: https://example.com
               timeout: 30
@@ -152,6 +157,7 @@ struct ManifestReadingTests {
         #expect(diagnostics.all.isEmpty)
         #expect(manifest?.module.value == "Client")
         #expect(manifest?.prefix?.value == "EX")
+        #expect(manifest?.mutableModels?.value == true)
         #expect(manifest?.defaults.maxConnectionsPerHost?.value == 8)
         #expect(manifest?.defaults.frequency?.value == .reject)
 
@@ -163,7 +169,7 @@ struct ManifestReadingTests {
               frequency: sometimes
             """, file: "workspace.yaml", into: &bad)
         #expect(bad.sorted.map(\.description) == [
-            "workspace.yaml:1:1: error: unknown key 'modul' in the workspace file (did you mean 'module'?); expected one of: module, prefix, output, templates, sources, defaults",
+            "workspace.yaml:1:1: error: unknown key 'modul' in the workspace file (did you mean 'module'?); expected one of: module, prefix, output, templates, sources, mutableModels, defaults",
             "workspace.yaml:1:1: error: the workspace file needs 'module:'",
             "workspace.yaml:1:1: error: the workspace file needs 'output:'",
             "workspace.yaml:3:26: error: maxConnectionsPerHost must be at least 1, found 0",

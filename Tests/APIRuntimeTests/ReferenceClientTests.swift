@@ -26,6 +26,17 @@ struct ReferenceClientTests {
         }
     }
 
+    @Test("A model declared mutable: true is edited after decoding (its fields are var; others' are let)")
+    func editMutableModel() async throws {
+        try await withServer({ _ in .json(#"{"lines": [{"sku": "a", "quantity": 1}], "total": 3}"#) }) { server, manager in
+            var cart = try await RefGetCartAPI().using(manager).start()
+            cart.lines.append(RefCartLine(sku: "b", quantity: 2))
+            cart.total += 4
+            #expect(cart == RefCart(lines: [RefCartLine(sku: "a", quantity: 1), RefCartLine(sku: "b", quantity: 2)], total: 7))
+            #expect(try #require(server.requests.first).target == "/api/cart")
+        }
+    }
+
     @Test("A form with a list, a Bool and an enum raw value; a dictionary response; the workspace's trailing-slash base URL")
     func uploadForm() async throws {
         try await withServer({ _ in .json(#"{"a": 1}"#) }) { server, manager in

@@ -78,6 +78,9 @@ public struct ModelDescription: Sendable {
     public var generatedPath: String
     public var docLines: [String]
     public var shape: Shape
+    /// A model's fields are `var` (`mutable: true`, or the workspace's `mutableModels: true`);
+    /// `let` otherwise, which compiles without a setter and a `modify` accessor per field.
+    public var isMutable: Bool = false
 
     public enum Shape: Sendable {
         case structure(fields: [FieldDescription])

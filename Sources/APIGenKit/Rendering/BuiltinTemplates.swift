@@ -117,7 +117,7 @@ public struct {{swiftName}}: Codable, Sendable, Equatable {
 {{#docLines}}
     /// {{{.}}}
 {{/docLines}}
-    public var {{swiftName}}: {{{type}}}
+    public {{binding}} {{swiftName}}: {{{type}}}
 {{/fields}}
 
 {{#inlineArguments}}

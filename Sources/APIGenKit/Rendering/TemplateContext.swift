@@ -151,13 +151,16 @@ enum TemplateContext {
                 var values = member(field.swiftName, field.type, docLines: field.docLines)
                 // What the written-out `init(from:)` and `encode(to:)` need: the key on the wire,
                 // and the type without its `?` for `decodeIfPresent`.
-                values["keyLiteral"] = .string(SwiftLiteral.string(field.jsonKey))
+                let keyLiteral = SwiftLiteral.string(field.jsonKey)
+                values["keyLiteral"] = .string(keyLiteral)
                 values["decodedType"] = .string(field.type.unwrappedSpelling)
+                values["binding"] = .string(model.isMutable ? "var" : "let")
                 if field.jsonKey != field.swiftName.trimmingBackticks {
-                    values["customKeyLiteral"] = .string(SwiftLiteral.string(field.jsonKey))
+                    values["customKeyLiteral"] = .string(keyLiteral)
                 }
                 return .object(values)
             })
+            context["isMutable"] = .bool(model.isMutable)
             context["hasCustomKeys"] = .bool(fields.contains { $0.jsonKey != $0.swiftName.trimmingBackticks })
             context["inlineArguments"] = .bool(fields.count <= inlineArgumentLimit)
         case .enumeration(let cases):

@@ -68,7 +68,8 @@ extension DescriptionBuilder {
         }
         return ModelDescription(
             manifestName: type.name.value, declaredAt: type.name.location, swiftName: swiftName, sourceFile: file,
-            generatedPath: GeneratedPaths.models(manifest: workspace.relativePath(file)), docLines: SwiftLiteral.docLines(type.description?.value), shape: shape
+            generatedPath: GeneratedPaths.models(manifest: workspace.relativePath(file)), docLines: SwiftLiteral.docLines(type.description?.value), shape: shape,
+            isMutable: (type.mutable ?? workspace.manifest.mutableModels)?.value ?? false
         )
     }
 

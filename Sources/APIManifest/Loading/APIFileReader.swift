@@ -2,7 +2,7 @@
 enum APIFileReader {
     static let fileKeys = ["types", "apis", "grpc"]
     static let grpcKeys = ["protos", "importPaths", "target", "tls", "deadline", "metadata"]
-    static let modelKeys = ["description", "fields", "enum"]
+    static let modelKeys = ["description", "fields", "enum", "mutable"]
     static let fieldKeys = ["type", "json", "description"]
     static let commonAPIKeys = [
         "kind", "description", "baseURL", "parameters", "response", "headers", "timeout", "frequency",
@@ -87,13 +87,17 @@ enum APIFileReader {
         guard let mapping = entry.value.requireMapping(context, into: &diagnostics) else { return nil }
         mapping.reportUnknownKeys(allowed: modelKeys, in: context, into: &diagnostics)
         let description = mapping["description"]?.string("description", into: &diagnostics)
+        let mutable = mapping["mutable"]?.boolean("mutable", into: &diagnostics)
 
         switch (mapping["fields"], mapping["enum"]) {
         case (let fields?, nil):
             guard let fieldMapping = fields.requireMapping("fields of \(context)", into: &diagnostics) else { return nil }
             let declarations = fieldMapping.entries.compactMap { readField($0, into: &diagnostics) }
-            return TypeDeclaration(name: entry.key, description: description, shape: .model(fields: declarations))
+            return TypeDeclaration(name: entry.key, description: description, shape: .model(fields: declarations), mutable: mutable)
         case (nil, let cases?):
+            if let mutable {
+                diagnostics.error("'mutable:' is for models; the cases of \(context) are constants", at: mutable.location)
+            }
             guard let declarations = readEnumCases(cases, context: context, into: &diagnostics) else { return nil }
             return TypeDeclaration(name: entry.key, description: description, shape: .enumeration(cases: declarations))
         case (.some, .some):

@@ -1,6 +1,6 @@
 /// Reads the workspace file's node tree into a `WorkspaceManifest`.
 enum WorkspaceReader {
-    static let keys = ["module", "prefix", "output", "templates", "sources", "defaults"]
+    static let keys = ["module", "prefix", "output", "templates", "sources", "mutableModels", "defaults"]
     static let defaultsKeys = ["baseURL", "timeout", "headers", "maxConnectionsPerHost", "frequency", "retry", "rateLimit"]
 
     static func read(_ root: YAMLNode, into diagnostics: inout Diagnostics) -> WorkspaceManifest? {
@@ -12,6 +12,7 @@ enum WorkspaceReader {
         let prefix = mapping["prefix"]?.possiblyEmptyString("prefix", into: &diagnostics)
         let templates = mapping["templates"]?.string("templates", into: &diagnostics)
         let sources = mapping["sources"]?.string("sources", into: &diagnostics)
+        let mutableModels = mapping["mutableModels"]?.boolean("mutableModels", into: &diagnostics)
 
         var defaults = WorkspaceManifest.Defaults()
         if let node = mapping["defaults"], let values = node.requireMapping("defaults", into: &diagnostics) {
@@ -34,7 +35,7 @@ enum WorkspaceReader {
         guard let module, let output else { return nil }
         return WorkspaceManifest(
             file: root.file, module: module, prefix: prefix, output: output,
-            templates: templates, sources: sources, defaults: defaults
+            templates: templates, sources: sources, mutableModels: mutableModels, defaults: defaults
         )
     }
 

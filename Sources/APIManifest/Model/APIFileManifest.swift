@@ -39,6 +39,8 @@ public struct TypeDeclaration: Sendable {
     public var name: Located<String>
     public var description: Located<String>?
     public var shape: Shape
+    /// `mutable:` of a model: its fields `var` rather than `let`; nil inherits `mutableModels:`.
+    public var mutable: Located<Bool>?
 
     public enum Shape: Sendable {
         case model(fields: [FieldDeclaration])

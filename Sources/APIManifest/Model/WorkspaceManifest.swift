@@ -15,6 +15,8 @@ public struct WorkspaceManifest: Sendable {
     /// The hand-written Swift of the generated module, where custom RPC delegates are declared.
     /// Defaults to the folder holding `output`.
     public var sources: Located<String>?
+    /// Whether models' fields are `var` (editable) rather than `let`, unless a model says.
+    public var mutableModels: Located<Bool>?
     public var defaults: Defaults
 
     public struct Defaults: Sendable {

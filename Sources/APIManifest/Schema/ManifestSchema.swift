@@ -93,7 +93,7 @@ public enum ManifestSchema {
         var schema: [String: Any]
         switch key {
         case "timeout", "deadline": schema = ["type": "number", "exclusiveMinimum": 0]
-        case "tls": schema = ["type": "boolean"]
+        case "tls", "mutable", "mutableModels": schema = ["type": "boolean"]
         case "metadata": schema = ["type": "object", "additionalProperties": ["type": ["string", "number", "boolean"]]]
         case "protos", "importPaths": schema = ["type": "array", "items": ["type": "string", "minLength": 1]]
         case "maxConnectionsPerHost": schema = ["type": "integer", "minimum": 1]
@@ -169,6 +169,8 @@ public enum ManifestSchema {
         "output": "The generated folder, relative to this file. apigen owns it.",
         "templates": "A folder of Mustache templates overriding the built-in ones, file by file.",
         "sources": "The module's hand-written Swift, where custom RPC delegates are declared.",
+        "mutableModels": "true: models' fields are var (editable) instead of let, unless a model sets mutable.",
+        "mutable": "true: this model's fields are var (editable) instead of let; false: let. Default: the workspace's mutableModels.",
         "defaults": "Settings every API inherits.",
         "baseURL": "An absolute http or https URL without a query.",
         "timeout": "Seconds; decimals allowed.",

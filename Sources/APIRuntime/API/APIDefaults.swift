@@ -1,16 +1,18 @@
 /// The defaults a workspace gives every API it declares (the `defaults:` of `workspace.yaml`).
-public struct APIDefaults: Sendable {
-    public var baseURL: String?
+///
+/// An immutable class for the reason `APIDefinition` is one: each definition copies it.
+public final class APIDefaults: Sendable {
+    public let baseURL: String?
     /// How long a call may take in all; nil leaves it to the manager's configuration.
-    public var timeout: Duration?
-    public var headers: [(name: String, value: String)]
-    public var maxConnectionsPerHost: Int
+    public let timeout: Duration?
+    public let headers: [(name: String, value: String)]
+    public let maxConnectionsPerHost: Int
     /// What to do with a call identical to one in flight; nil leaves it to the manager's configuration.
-    public var frequency: FrequencyPolicy?
+    public let frequency: FrequencyPolicy?
     /// How failed calls are retried; nil leaves it to the manager's configuration.
-    public var retry: RetryPolicy?
+    public let retry: RetryPolicy?
     /// How often calls may be made; nil leaves it to the manager's configuration.
-    public var rateLimit: RateLimit?
+    public let rateLimit: RateLimit?
 
     public init(
         baseURL: String? = nil,

@@ -4,33 +4,38 @@ import HTTPTypes
 ///
 /// Generated code declares one per API as a `static let`; settings it leaves nil fall back to the
 /// workspace defaults, and a call can override them again on its instance.
-public struct APIDefinition: Sendable {
-    public var name: String
-    public var method: HTTPRequest.Method
+///
+/// An immutable class rather than a struct: every API instance holds its definition, and a
+/// struct of sixteen fields made Swift emit an outlined copy and destroy of them (420 LLVM
+/// instructions) into each generated API file; a class reference copies as one retain
+/// (BENCHMARKS.md §2, session 9). Being immutable, it keeps a value's meaning.
+public final class APIDefinition: Sendable {
+    public let name: String
+    public let method: HTTPRequest.Method
     /// The path template, with `{name}` placeholders filled from path parameters.
-    public var path: String
-    public var baseURL: String?
-    public var headers: [(name: String, value: String)]
-    public var timeout: Duration?
-    public var frequency: FrequencyPolicy?
+    public let path: String
+    public let baseURL: String?
+    public let headers: [(name: String, value: String)]
+    public let timeout: Duration?
+    public let frequency: FrequencyPolicy?
     /// How failed calls are retried; nil falls back to the workspace's, then the manager's.
-    public var retry: RetryPolicy?
+    public let retry: RetryPolicy?
     /// How often calls may be made; nil falls back to the workspace's, then the manager's.
-    public var rateLimit: RateLimit?
+    public let rateLimit: RateLimit?
     /// Headers whose values make two calls different for the frequency policy (a user id, say).
-    public var significantHeaders: [String]
+    public let significantHeaders: [String]
     /// Groups to cancel together: `APIManager.cancel(tag:)`.
-    public var tags: [String]
+    public let tags: [String]
     /// Names of global interceptors this API goes without (a sign-in call skips `authentication`).
-    public var skippedInterceptors: [String]
+    public let skippedInterceptors: [String]
     /// What the API answers when the manager answers from samples instead of the network.
-    public var sample: StubResponse?
+    public let sample: StubResponse?
     /// The remote method of an RPC API (JSON-RPC or a custom protocol); nil for REST.
-    public var rpc: RPCMethod?
+    public let rpc: RPCMethod?
     /// Whether the workspace's default headers are sent. gRPC APIs say no: those are HTTP
     /// headers for REST and JSON-RPC, and gRPC metadata come from the gRPC manifest instead.
-    public var inheritsDefaultHeaders: Bool
-    public var defaults: APIDefaults
+    public let inheritsDefaultHeaders: Bool
+    public let defaults: APIDefaults
 
     public init(
         name: String,

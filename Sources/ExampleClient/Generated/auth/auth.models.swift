@@ -4,10 +4,10 @@ import APIRuntime
 
 /// An OAuth 2 access token.
 public struct Token: Codable, Sendable, Equatable {
-    public var accessToken: String
-    public var tokenType: String
-    public var expiresIn: Int
-    public var scopes: [String: Bool]
+    public let accessToken: String
+    public let tokenType: String
+    public let expiresIn: Int
+    public let scopes: [String: Bool]
 
     public init(
         accessToken: String,

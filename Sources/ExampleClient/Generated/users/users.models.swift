@@ -5,15 +5,15 @@ import Foundation
 
 /// A registered user.
 public struct User: Codable, Sendable, Equatable {
-    public var id: Int
-    public var name: String
+    public let id: Int
+    public let name: String
     /// Absent until the user confirms an address.
-    public var email: String?
-    public var role: Role
-    public var address: Address?
-    public var tags: [String]
-    public var createdAt: Date
-    public var avatar: URL?
+    public let email: String?
+    public let role: Role
+    public let address: Address?
+    public let tags: [String]
+    public let createdAt: Date
+    public let avatar: URL?
 
     public init(
         id: Int,
@@ -62,10 +62,10 @@ public struct User: Codable, Sendable, Equatable {
 
 /// A postal address.
 public struct Address: Codable, Sendable, Equatable {
-    public var street: String
-    public var city: String
-    public var postalCode: String
-    public var location: Coordinates?
+    public let street: String
+    public let city: String
+    public let postalCode: String
+    public let location: Coordinates?
 
     public init(
         street: String,
@@ -97,8 +97,8 @@ public struct Address: Codable, Sendable, Equatable {
 }
 
 public struct Coordinates: Codable, Sendable, Equatable {
-    public var latitude: Double
-    public var longitude: Double
+    public let latitude: Double
+    public let longitude: Double
 
     public init(latitude: Double, longitude: Double) {
         self.latitude = latitude
@@ -127,9 +127,9 @@ public enum Role: String, Codable, Sendable, CaseIterable, ParameterValue {
 
 /// One page of a user listing.
 public struct UserPage: Codable, Sendable, Equatable {
-    public var items: [User]
-    public var total: Int
-    public var nextCursor: String?
+    public let items: [User]
+    public let total: Int
+    public let nextCursor: String?
 
     public init(items: [User], total: Int, nextCursor: String? = nil) {
         self.items = items

@@ -3,10 +3,10 @@
 import APIRuntime
 
 public struct Item: Codable, Sendable, Equatable {
-    public var id: Int
-    public var name: String
-    public var price: Double
-    public var tags: [String]?
+    public let id: Int
+    public let name: String
+    public let price: Double
+    public let tags: [String]?
 
     public init(
         id: Int,

@@ -4,11 +4,11 @@ import APIRuntime
 
 /// Ends a comment */ and opens /* one; """ and #"raw"# and \(interpolation) and \ and tab, RTL  override , zero width
 public struct HPayload: Codable, Sendable, Equatable {
-    public var weirdKeyQuoted: String
-    public var naiveCafe: Int
-    public var _2fa: Bool
-    public var `default`: HMood
-    public var shadows: HShadows?
+    public let weirdKeyQuoted: String
+    public let naiveCafe: Int
+    public let _2fa: Bool
+    public let `default`: HMood
+    public let shadows: HShadows?
 
     public init(
         weirdKeyQuoted: String,
@@ -58,9 +58,9 @@ public struct HNothing: Codable, Sendable, Equatable {
 }
 
 public struct HShadows: Codable, Sendable, Equatable {
-    public var fields: Int
-    public var decoder: String?
-    public var encoder: [HNothing]
+    public let fields: Int
+    public let decoder: String?
+    public let encoder: [HNothing]
 
     public init(fields: Int, decoder: String? = nil, encoder: [HNothing]) {
         self.fields = fields

@@ -6,15 +6,15 @@ import Foundation
 /// An item of the catalog.
 /// Descriptions keep their lines; "quotes" and \backslashes\ stay text.
 public struct RefItem: Codable, Sendable, Equatable {
-    public var id: UUID
+    public let id: UUID
     /// A Swift keyword as a field name.
-    public var `default`: Bool
-    public var price: Double
-    public var sizes: [Int64]
-    public var attributes: [String: [String]]
-    public var payload: Data?
-    public var kind: RefKind
-    public var children: [RefItem]
+    public let `default`: Bool
+    public let price: Double
+    public let sizes: [Int64]
+    public let attributes: [String: [String]]
+    public let payload: Data?
+    public let kind: RefKind
+    public let children: [RefItem]
 
     public init(
         id: UUID,

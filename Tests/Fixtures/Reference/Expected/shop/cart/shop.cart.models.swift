@@ -26,8 +26,8 @@ public struct RefCart: Codable, Sendable, Equatable {
 }
 
 public struct RefCartLine: Codable, Sendable, Equatable {
-    public var sku: String
-    public var quantity: Int
+    public let sku: String
+    public let quantity: Int
 
     public init(sku: String, quantity: Int) {
         self.sku = sku

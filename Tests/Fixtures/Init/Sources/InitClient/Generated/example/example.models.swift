@@ -4,8 +4,8 @@ import APIRuntime
 
 /// What the server says back.
 public struct Greeting: Codable, Sendable, Equatable {
-    public var message: String
-    public var language: String?
+    public let message: String
+    public let language: String?
 
     public init(message: String, language: String? = nil) {
         self.message = message
