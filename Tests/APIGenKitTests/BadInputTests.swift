@@ -241,6 +241,21 @@ extension BadInputTests {
         #expect(lines == ["apis/api.yaml:4:3: error: API 'Ping' would generate class 'PingAPI', which type 'PingAPI' already names"])
     }
 
+    @Test("A type named like one the generated code uses (its coding types, Decoder) is an error at the type")
+    func typeShadowsRuntime() throws {
+        let lines = try diagnostics(for: ["apis/api.yaml": """
+            types:
+              FieldReader: { fields: { a: Int } }
+              Decoder: { enum: [x] }
+              Reader: { fields: { a: Int } }
+            """])
+        // (Each type also gets a warning: no API uses it.)
+        #expect(lines.filter { $0.contains(": error: ") } == [
+            "apis/api.yaml:2:3: error: 'FieldReader' is a name generated code relies on; choose another",
+            "apis/api.yaml:3:3: error: 'Decoder' is a name generated code relies on; choose another",
+        ])
+    }
+
     @Test("Two generated files with one name, in any folders, or names that differ only in case, are an error at the second declaration")
     func clashingFileNames() throws {
         let lines = try diagnostics(for: [

@@ -138,24 +138,24 @@ public struct {{swiftName}}: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
 {{#fields}}
 {{#first()}}
-        let fields = try decoder.container(keyedBy: FieldKey.self)
+        let fields = try FieldReader(decoder)
 {{/first()}}
         self.{{swiftName}} = try fields.decode{{#isOptional}}IfPresent{{/isOptional}}({{{decodedType}}}.self, forKey: {{{keyLiteral}}})
 {{/fields}}
 {{^fields}}
-        _ = try decoder.container(keyedBy: FieldKey.self)
+        _ = try FieldReader(decoder)
 {{/fields}}
     }
 
     public func encode(to encoder: any Encoder) throws {
 {{#fields}}
 {{#first()}}
-        var fields = encoder.container(keyedBy: FieldKey.self)
+        var fields = FieldWriter(encoder)
 {{/first()}}
         try fields.encode{{#isOptional}}IfPresent{{/isOptional}}(self.{{swiftName}}, forKey: {{{keyLiteral}}})
 {{/fields}}
 {{^fields}}
-        _ = encoder.container(keyedBy: FieldKey.self)
+        _ = FieldWriter(encoder)
 {{/fields}}
     }
 }

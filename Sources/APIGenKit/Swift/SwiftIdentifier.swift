@@ -55,6 +55,7 @@ enum SwiftIdentifier {
         "String", "Int", "Int64", "Double", "Bool", "Date", "URL", "UUID", "Data", "Array", "Dictionary",
         "Optional", "Codable", "Sendable", "Equatable", "BaseAPI", "APIDefinition", "APIDefaults", "APIError",
         "APIManager", "RequestBuilder", "ResponseDecoder", "NoContent", "ParameterValue", "Parameters",
+        "FieldKey", "FieldReader", "FieldWriter", "Decoder", "Encoder", "JSONValue",
         "Foundation", "APIRuntime", "Swift", "Type", "Protocol",
     ]
 }

@@ -22,7 +22,7 @@ public struct Token: Codable, Sendable, Equatable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let fields = try decoder.container(keyedBy: FieldKey.self)
+        let fields = try FieldReader(decoder)
         self.accessToken = try fields.decode(String.self, forKey: "access_token")
         self.tokenType = try fields.decode(String.self, forKey: "token_type")
         self.expiresIn = try fields.decode(Int.self, forKey: "expires_in")
@@ -30,7 +30,7 @@ public struct Token: Codable, Sendable, Equatable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var fields = encoder.container(keyedBy: FieldKey.self)
+        var fields = FieldWriter(encoder)
         try fields.encode(self.accessToken, forKey: "access_token")
         try fields.encode(self.tokenType, forKey: "token_type")
         try fields.encode(self.expiresIn, forKey: "expires_in")

@@ -36,7 +36,7 @@ public struct User: Codable, Sendable, Equatable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let fields = try decoder.container(keyedBy: FieldKey.self)
+        let fields = try FieldReader(decoder)
         self.id = try fields.decode(Int.self, forKey: "id")
         self.name = try fields.decode(String.self, forKey: "name")
         self.email = try fields.decodeIfPresent(String.self, forKey: "email_address")
@@ -48,7 +48,7 @@ public struct User: Codable, Sendable, Equatable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var fields = encoder.container(keyedBy: FieldKey.self)
+        var fields = FieldWriter(encoder)
         try fields.encode(self.id, forKey: "id")
         try fields.encode(self.name, forKey: "name")
         try fields.encodeIfPresent(self.email, forKey: "email_address")
@@ -80,7 +80,7 @@ public struct Address: Codable, Sendable, Equatable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let fields = try decoder.container(keyedBy: FieldKey.self)
+        let fields = try FieldReader(decoder)
         self.street = try fields.decode(String.self, forKey: "street")
         self.city = try fields.decode(String.self, forKey: "city")
         self.postalCode = try fields.decode(String.self, forKey: "postal_code")
@@ -88,7 +88,7 @@ public struct Address: Codable, Sendable, Equatable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var fields = encoder.container(keyedBy: FieldKey.self)
+        var fields = FieldWriter(encoder)
         try fields.encode(self.street, forKey: "street")
         try fields.encode(self.city, forKey: "city")
         try fields.encode(self.postalCode, forKey: "postal_code")
@@ -106,13 +106,13 @@ public struct Coordinates: Codable, Sendable, Equatable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let fields = try decoder.container(keyedBy: FieldKey.self)
+        let fields = try FieldReader(decoder)
         self.latitude = try fields.decode(Double.self, forKey: "latitude")
         self.longitude = try fields.decode(Double.self, forKey: "longitude")
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var fields = encoder.container(keyedBy: FieldKey.self)
+        var fields = FieldWriter(encoder)
         try fields.encode(self.latitude, forKey: "latitude")
         try fields.encode(self.longitude, forKey: "longitude")
     }
@@ -138,14 +138,14 @@ public struct UserPage: Codable, Sendable, Equatable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let fields = try decoder.container(keyedBy: FieldKey.self)
+        let fields = try FieldReader(decoder)
         self.items = try fields.decode([User].self, forKey: "items")
         self.total = try fields.decode(Int.self, forKey: "total")
         self.nextCursor = try fields.decodeIfPresent(String.self, forKey: "next_cursor")
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var fields = encoder.container(keyedBy: FieldKey.self)
+        var fields = FieldWriter(encoder)
         try fields.encode(self.items, forKey: "items")
         try fields.encode(self.total, forKey: "total")
         try fields.encodeIfPresent(self.nextCursor, forKey: "next_cursor")

@@ -21,7 +21,7 @@ public struct Item: Codable, Sendable, Equatable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let fields = try decoder.container(keyedBy: FieldKey.self)
+        let fields = try FieldReader(decoder)
         self.id = try fields.decode(Int.self, forKey: "id")
         self.name = try fields.decode(String.self, forKey: "name")
         self.price = try fields.decode(Double.self, forKey: "price")
@@ -29,7 +29,7 @@ public struct Item: Codable, Sendable, Equatable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var fields = encoder.container(keyedBy: FieldKey.self)
+        var fields = FieldWriter(encoder)
         try fields.encode(self.id, forKey: "id")
         try fields.encode(self.name, forKey: "name")
         try fields.encode(self.price, forKey: "price")

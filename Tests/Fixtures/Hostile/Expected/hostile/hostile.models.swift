@@ -25,7 +25,7 @@ public struct HPayload: Codable, Sendable, Equatable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let fields = try decoder.container(keyedBy: FieldKey.self)
+        let fields = try FieldReader(decoder)
         self.weirdKeyQuoted = try fields.decode(String.self, forKey: "key \"quoted\", \\back\\slash\\ and \\(x)")
         self.naiveCafe = try fields.decode(Int.self, forKey: "naïve café")
         self._2fa = try fields.decode(Bool.self, forKey: "2fa")
@@ -34,7 +34,7 @@ public struct HPayload: Codable, Sendable, Equatable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var fields = encoder.container(keyedBy: FieldKey.self)
+        var fields = FieldWriter(encoder)
         try fields.encode(self.weirdKeyQuoted, forKey: "key \"quoted\", \\back\\slash\\ and \\(x)")
         try fields.encode(self.naiveCafe, forKey: "naïve café")
         try fields.encode(self._2fa, forKey: "2fa")
@@ -49,11 +49,11 @@ public struct HNothing: Codable, Sendable, Equatable {
     }
 
     public init(from decoder: any Decoder) throws {
-        _ = try decoder.container(keyedBy: FieldKey.self)
+        _ = try FieldReader(decoder)
     }
 
     public func encode(to encoder: any Encoder) throws {
-        _ = encoder.container(keyedBy: FieldKey.self)
+        _ = FieldWriter(encoder)
     }
 }
 
@@ -69,14 +69,14 @@ public struct HShadows: Codable, Sendable, Equatable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let fields = try decoder.container(keyedBy: FieldKey.self)
+        let fields = try FieldReader(decoder)
         self.fields = try fields.decode(Int.self, forKey: "fields")
         self.decoder = try fields.decodeIfPresent(String.self, forKey: "decoder")
         self.encoder = try fields.decode([HNothing].self, forKey: "encoder")
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var fields = encoder.container(keyedBy: FieldKey.self)
+        var fields = FieldWriter(encoder)
         try fields.encode(self.fields, forKey: "fields")
         try fields.encodeIfPresent(self.decoder, forKey: "decoder")
         try fields.encode(self.encoder, forKey: "encoder")

@@ -37,7 +37,7 @@ public struct RefItem: Codable, Sendable, Equatable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let fields = try decoder.container(keyedBy: FieldKey.self)
+        let fields = try FieldReader(decoder)
         self.id = try fields.decode(UUID.self, forKey: "id")
         self.`default` = try fields.decode(Bool.self, forKey: "default")
         self.price = try fields.decode(Double.self, forKey: "price_eur")
@@ -49,7 +49,7 @@ public struct RefItem: Codable, Sendable, Equatable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var fields = encoder.container(keyedBy: FieldKey.self)
+        var fields = FieldWriter(encoder)
         try fields.encode(self.id, forKey: "id")
         try fields.encode(self.`default`, forKey: "default")
         try fields.encode(self.price, forKey: "price_eur")

@@ -13,13 +13,13 @@ public struct RefCart: Codable, Sendable, Equatable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let fields = try decoder.container(keyedBy: FieldKey.self)
+        let fields = try FieldReader(decoder)
         self.lines = try fields.decode([RefCartLine].self, forKey: "lines")
         self.total = try fields.decode(Int.self, forKey: "total")
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var fields = encoder.container(keyedBy: FieldKey.self)
+        var fields = FieldWriter(encoder)
         try fields.encode(self.lines, forKey: "lines")
         try fields.encode(self.total, forKey: "total")
     }
@@ -35,13 +35,13 @@ public struct RefCartLine: Codable, Sendable, Equatable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let fields = try decoder.container(keyedBy: FieldKey.self)
+        let fields = try FieldReader(decoder)
         self.sku = try fields.decode(String.self, forKey: "sku")
         self.quantity = try fields.decode(Int.self, forKey: "quantity")
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var fields = encoder.container(keyedBy: FieldKey.self)
+        var fields = FieldWriter(encoder)
         try fields.encode(self.sku, forKey: "sku")
         try fields.encode(self.quantity, forKey: "quantity")
     }

@@ -13,13 +13,13 @@ public struct Greeting: Codable, Sendable, Equatable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let fields = try decoder.container(keyedBy: FieldKey.self)
+        let fields = try FieldReader(decoder)
         self.message = try fields.decode(String.self, forKey: "message")
         self.language = try fields.decodeIfPresent(String.self, forKey: "lang")
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var fields = encoder.container(keyedBy: FieldKey.self)
+        var fields = FieldWriter(encoder)
         try fields.encode(self.message, forKey: "message")
         try fields.encodeIfPresent(self.language, forKey: "lang")
     }
