@@ -2,7 +2,7 @@
 ///
 /// A concrete wrapper around `KeyedDecodingContainer<FieldKey>`: called on the generic container,
 /// every model made the compiler instantiate the container's type and size its storage at run
-/// time, in each `init(from:)`; through this type the same lines compile to a fifth fewer
+/// time, in each `init(from:)`; through this type the same lines compile to a seventh fewer
 /// instructions for a file of models (BENCHMARKS.md §2, session 9). The scalar overloads keep the
 /// container's typed fast paths (`decode(Int.self, forKey:)`), as the written-out calls had them.
 public struct FieldReader {
