@@ -154,13 +154,14 @@ enum TemplateContext {
                 let keyLiteral = SwiftLiteral.string(field.jsonKey)
                 values["keyLiteral"] = .string(keyLiteral)
                 values["decodedType"] = .string(field.type.unwrappedSpelling)
-                values["binding"] = .string(model.isMutable ? "var" : "let")
                 if field.jsonKey != field.swiftName.trimmingBackticks {
                     values["customKeyLiteral"] = .string(keyLiteral)
                 }
                 return .object(values)
             })
+            // Model-level: `{{binding}}` inside the fields section finds it on the context stack.
             context["isMutable"] = .bool(model.isMutable)
+            context["binding"] = .string(model.isMutable ? "var" : "let")
             context["hasCustomKeys"] = .bool(fields.contains { $0.jsonKey != $0.swiftName.trimmingBackticks })
             context["inlineArguments"] = .bool(fields.count <= inlineArgumentLimit)
         case .enumeration(let cases):
