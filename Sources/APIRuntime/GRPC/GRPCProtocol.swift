@@ -27,8 +27,8 @@ public struct GRPCProtocol: RPCDelegate {
 }
 
 extension HTTPField.Name {
-    static let grpcStatus = HTTPField.Name("grpc-status")!
-    static let grpcMessage = HTTPField.Name("grpc-message")!
+    package static let grpcStatus = HTTPField.Name("grpc-status")!
+    package static let grpcMessage = HTTPField.Name("grpc-message")!
 }
 
 extension APIResponse {

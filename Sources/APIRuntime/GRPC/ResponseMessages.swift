@@ -5,7 +5,9 @@ import NIOConcurrencyHelpers
 
 /// What a stream fails with when its deadline passes; the reader turns it into `.timeout` with
 /// the call's whole time limit, which only the manager knows.
-struct StreamDeadlinePassed: Error {}
+package struct StreamDeadlinePassed: Error {
+    package init() {}
+}
 
 /// The messages of a streaming reply as they arrive, serialized, then its trailers. The transport
 /// feeds it; `send` waits until the reader has taken the previous message, so a slow reader slows
@@ -14,7 +16,7 @@ struct StreamDeadlinePassed: Error {}
 /// `@unchecked Sendable`: `channel` is Sendable; `state` (trailers, the producing task) is a
 /// `NIOLockedValueBox` whose lock guards every access.
 public final class ResponseMessages: @unchecked Sendable {
-    let channel = AsyncThrowingChannel<Data, any Error>()
+    package let channel = AsyncThrowingChannel<Data, any Error>()
     private struct State {
         var trailers: HTTPFields?
         /// The call's whole time limit, which a stream's `.timeout` error reports.
@@ -24,10 +26,10 @@ public final class ResponseMessages: @unchecked Sendable {
     }
     private let state = NIOLockedValueBox(State())
 
-    init() {}
+    package init() {}
 
     /// Sets what stops the call; runs it at once when the stream was cancelled before.
-    func onCancel(_ action: @escaping @Sendable () -> Void) {
+    package func onCancel(_ action: @escaping @Sendable () -> Void) {
         let cancelledAlready = state.withLockedValue { state in
             state.cancel = action
             return state.cancelled
@@ -36,7 +38,7 @@ public final class ResponseMessages: @unchecked Sendable {
     }
 
     /// Stops the call: the server sees it cancelled, the reader sees the stream end with `.cancelled`.
-    func cancel() {
+    package func cancel() {
         let action = state.withLockedValue { state in
             state.cancelled = true
             return state.cancel
@@ -44,14 +46,14 @@ public final class ResponseMessages: @unchecked Sendable {
         action?()
     }
 
-    var isCancelled: Bool { state.withLockedValue { $0.cancelled } }
+    package var isCancelled: Bool { state.withLockedValue { $0.cancelled } }
 
-    func finish(trailers: HTTPFields) {
+    package func finish(trailers: HTTPFields) {
         state.withLockedValue { $0.trailers = trailers }
         channel.finish()
     }
 
-    func fail(_ error: any Error, trailers: HTTPFields) {
+    package func fail(_ error: any Error, trailers: HTTPFields) {
         state.withLockedValue { $0.trailers = trailers }
         channel.fail(error)
     }
@@ -62,5 +64,5 @@ public final class ResponseMessages: @unchecked Sendable {
     }
 
     /// The trailing metadata, once the stream has ended.
-    var trailers: HTTPFields? { state.withLockedValue { $0.trailers } }
+    package var trailers: HTTPFields? { state.withLockedValue { $0.trailers } }
 }

@@ -22,8 +22,10 @@ public final class APIManager: Sendable {
         public var connectTimeout: Duration = .seconds(10)
         /// Replies larger than this fail with `invalidResponse` instead of exhausting memory.
         public var maxResponseBytes = 64 * 1024 * 1024
-        /// Makes the transport of a new session; nil means AsyncHTTPClient. Inject one to unit-test
-        /// the manager's own logic (wire behaviour is tested against real servers).
+        /// Makes the transport of a new session; nil means `APITransports.StandardTransports`
+        /// (AsyncHTTPClient, or grpc-swift for `grpc://` and `grpcs://`), found at run time
+        /// (`TransportProvider`). Inject one to unit-test the manager's own logic (wire behaviour
+        /// is tested against real servers).
         public var transportFactory: (@Sendable (SessionKey, SessionSettings) -> any HTTPTransport)?
         /// Run around every call of every kind, the first outermost (logging, auth, metrics…).
         public var interceptors: [any APIInterceptor] = []
@@ -56,7 +58,7 @@ public final class APIManager: Sendable {
         self.configuration = configuration
         self.chain = InterceptorChain(interceptors: configuration.interceptors)
         self.sessions = SessionCache(capacity: configuration.maxSessions, factory: configuration.transportFactory ?? { [configuration] key, settings in
-            key.isGRPC ? makeGRPCTransport(key, configuration: configuration) : AsyncHTTPClientTransport(settings: settings, configuration: configuration)
+            StandardTransportLookup.transport(for: key, settings: settings, configuration: configuration)
         })
     }
 

@@ -38,7 +38,7 @@ public struct SessionKey: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(scheme)://\(host):\(port)" }
 
     /// `grpc://` (plaintext HTTP/2) and `grpcs://` (TLS) sessions are gRPC clients.
-    var isGRPC: Bool { scheme == "grpc" || scheme == "grpcs" }
+    package var isGRPC: Bool { scheme == "grpc" || scheme == "grpcs" }
 }
 
 /// Settings a transport is created with.

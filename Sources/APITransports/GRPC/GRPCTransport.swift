@@ -1,3 +1,4 @@
+import APIRuntime
 import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2Posix
@@ -229,15 +230,4 @@ func makeGRPCTransport(_ key: SessionKey, configuration: APIManager.Configuratio
     } catch {
         return FailingTransport(message: "cannot reach \(key): \(error)")
     }
-}
-
-/// A session that cannot exist; each call fails with the reason.
-struct FailingTransport: HTTPTransport {
-    let message: String
-
-    func send(_ request: APIRequest) async throws(APIError) -> APIResponse {
-        throw APIError(api: request.api, reason: .transport(message: message))
-    }
-
-    func shutdown() async {}
 }

@@ -1,3 +1,4 @@
+import APIRuntime
 import Foundation
 import GRPCCore
 import HTTPTypes

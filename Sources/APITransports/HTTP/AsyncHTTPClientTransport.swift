@@ -1,3 +1,4 @@
+import APIRuntime
 import AsyncHTTPClient
 import Foundation
 import HTTPTypes
