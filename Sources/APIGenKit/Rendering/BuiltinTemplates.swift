@@ -26,7 +26,7 @@ import SwiftProtobuf
 ///
 {{/hasDocLines}}
 /// gRPC {{shape}} method `{{{rpcMethod}}}`
-public final class {{className}}: BaseAPI<{{{parametersType}}}, {{{responseType}}}>, @unchecked Sendable {
+public final class {{className}}: BaseAPI<{{{responseType}}}>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
     public static let definition = APIDefinition(
         name: {{{nameLiteral}}},
@@ -43,7 +43,7 @@ public final class {{className}}: BaseAPI<{{{parametersType}}}, {{{responseType}
 
     /// Calls the method with `request`.
     public convenience init(_ request: {{{requestType}}} = {{{requestType}}}()) {
-        self.init(parameters: request, definition: Self.definition, response: .{{decoding}})
+        self.init(definition: Self.definition, response: .{{decoding}}) { $0.message(request) }
     }
 
     /// Calls the method with the request `configure` fills in: `{{className}} { $0.field = value }`.
@@ -52,16 +52,12 @@ public final class {{className}}: BaseAPI<{{{parametersType}}}, {{{responseType}
         configure(&request)
         self.init(request)
     }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.message(parameters)
-    }
 {{/clientStreams}}
 {{#clientStreams}}
 
     /// Calls the method with the request messages `requests` writes as the call goes.
     public convenience init(_ requests: {{{parametersType}}}) {
-        self.init(parameters: requests, definition: Self.definition, response: .{{decoding}})
+        self.init(definition: Self.definition, response: .{{decoding}}) { $0.messages(requests) }
     }
 
     /// Calls the method with `messages`, in order.
@@ -73,15 +69,14 @@ public final class {{className}}: BaseAPI<{{{parametersType}}}, {{{responseType}
     public convenience init(producing produce: @escaping @Sendable (GRPCRequestWriter<{{{requestType}}}>) async throws -> Void) {
         self.init({{{parametersType}}}(produce))
     }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.messages(parameters)
-    }
 {{/clientStreams}}
 }
 
 """#,
         "initializer": #"""
+{{#parameterDocLines}}
+    /// {{{.}}}
+{{/parameterDocLines}}
 {{#inlineArguments}}
     public convenience init({{#parameters}}{{swiftName}}: {{{type}}}{{#isOptional}} = nil{{/isOptional}}{{^last()}}, {{/last()}}{{/parameters}}) {
 {{/inlineArguments}}
@@ -92,20 +87,17 @@ public final class {{className}}: BaseAPI<{{{parametersType}}}, {{{responseType}
 {{/parameters}}
     ) {
 {{/inlineArguments}}
-        self.init(
-            parameters: Parameters({{#parameters}}{{label}}: {{swiftName}}{{^last()}}, {{/last()}}{{/parameters}}),
-            definition: Self.definition,
-            response: .{{decoding}}
-        )
-    }
-{{#hasParameters}}
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-{{#parameters}}
-        request.{{builderMethod}}({{#wireNameLiteral}}{{{.}}}, {{/wireNameLiteral}}parameters.{{swiftName}})
-{{/parameters}}
-    }
+{{^hasParameters}}
+        self.init(definition: Self.definition, response: .{{decoding}})
 {{/hasParameters}}
+{{#hasParameters}}
+        self.init(definition: Self.definition, response: .{{decoding}}) {
+{{#parameters}}
+            $0.{{builderMethod}}({{#wireNameLiteral}}{{{.}}}, {{/wireNameLiteral}}{{swiftName}})
+{{/parameters}}
+        }
+{{/hasParameters}}
+    }
 
 """#,
         "model": #"""
@@ -184,22 +176,6 @@ import {{.}}
 {{/models}}
 
 """#,
-        "parameters": #"""
-{{^hasParameters}}
-    public struct Parameters: Sendable {}
-{{/hasParameters}}
-{{#hasParameters}}
-    public struct Parameters: Sendable {
-{{#parameters}}
-{{#docLines}}
-        /// {{{.}}}
-{{/docLines}}
-        public let {{swiftName}}: {{{type}}}
-{{/parameters}}
-    }
-{{/hasParameters}}
-
-"""#,
         "rest": #"""
 {{% CONTENT_TYPE: TEXT }}
 {{#imports}}
@@ -213,9 +189,8 @@ import {{.}}
 ///
 {{/hasDocLines}}
 /// `{{method}} {{{path}}}`
-public final class {{className}}: BaseAPI<{{className}}.Parameters, {{{responseType}}}>, @unchecked Sendable {
+public final class {{className}}: BaseAPI<{{{responseType}}}>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-{{> parameters}}
 
     public static let definition = APIDefinition(
         name: {{{nameLiteral}}},
@@ -242,9 +217,8 @@ import {{.}}
 ///
 {{/hasDocLines}}
 /// {{protocolName}} {{#isNotification}}notification{{/isNotification}}{{^isNotification}}method{{/isNotification}} `{{{rpcMethod}}}`{{#path}} at `{{{.}}}`{{/path}}
-public final class {{className}}: BaseAPI<{{className}}.Parameters, {{{responseType}}}>, @unchecked Sendable {
+public final class {{className}}: BaseAPI<{{{responseType}}}>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-{{> parameters}}
 
     public static let definition = APIDefinition(
         name: {{{nameLiteral}}},

@@ -35,6 +35,7 @@ enum TemplateContext {
             "nameLiteral": .string(SwiftLiteral.string(api.manifestName)),
             "parameters": .list(api.parameters.map { parameter($0, builder: builderMethod($0, api)) }),
             "hasParameters": .bool(!api.parameters.isEmpty),
+            "parameterDocLines": .strings(parameterDocLines(api.parameters)),
             "inlineArguments": .bool(api.parameters.count <= inlineArgumentLimit),
             "hasHeaders": .bool(!api.headers.isEmpty),
             "headers": .list(api.headers.map(header)),
@@ -175,6 +176,16 @@ enum TemplateContext {
             })
         }
         return .object(context)
+    }
+
+    /// DocC's `- Parameters:` list for an API's initializer, from the parameters' descriptions.
+    private static func parameterDocLines(_ parameters: [ParameterDescription]) -> [String] {
+        let documented = parameters.filter { !$0.docLines.isEmpty }
+        guard !documented.isEmpty else { return [] }
+        return ["- Parameters:"] + documented.flatMap { parameter in
+            let name = parameter.swiftName.trimmingCharacters(in: ["`"])
+            return ["  - \(name): \(parameter.docLines[0])"] + parameter.docLines.dropFirst().map { "    \($0)" }
+        }
     }
 
     private static func parameter(_ parameter: ParameterDescription, builder: String) -> TemplateValue {

@@ -54,7 +54,7 @@ enum SwiftIdentifier {
     static let reservedTypeNames: Set<String> = [
         "String", "Int", "Int64", "Double", "Bool", "Date", "URL", "UUID", "Data", "Array", "Dictionary",
         "Optional", "Codable", "Sendable", "Equatable", "BaseAPI", "APIDefinition", "APIDefaults", "APIError",
-        "APIManager", "RequestBuilder", "ResponseDecoder", "NoContent", "ParameterValue", "Parameters",
+        "APIManager", "RequestBuilder", "ResponseDecoder", "NoContent", "ParameterValue",
         "FieldKey", "FieldReader", "FieldWriter", "Decoder", "Encoder", "JSONValue",
         "Foundation", "APIRuntime", "Swift", "Type", "Protocol",
     ]

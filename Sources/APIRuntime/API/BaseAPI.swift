@@ -1,8 +1,8 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// The class every generated API inherits: its parameters, what it is (`definition`), how its
-/// result decodes, and how it is wrapped on the wire (`rpcDelegate`).
+/// The class every generated API inherits: its parameters, where they travel, what it is
+/// (`definition`), how its result decodes, and how it is wrapped on the wire (`rpcDelegate`).
 ///
 /// ```swift
 /// let user = try await GetUserAPI(id: 7).start()
@@ -11,8 +11,9 @@ import NIOConcurrencyHelpers
 /// `@unchecked Sendable`: `parameters`, `definition` and `responseDecoder` are immutable and
 /// Sendable; everything mutable (the per-call overrides and the running calls) sits in `state`,
 /// a `NIOLockedValueBox` whose lock guards every read and write. Generated subclasses add no state.
-open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendable {
-    public let parameters: Parameters
+open class BaseAPI<Response: Sendable>: @unchecked Sendable {
+    /// The parameters by where they travel, filled once by the initializer.
+    let parameters: RequestBuilder
     public let definition: APIDefinition
     let responseDecoder: ResponseDecoder<Response>
 
@@ -29,11 +30,18 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
     /// Guards every mutable property of this instance.
     private let state = NIOLockedValueBox(State())
 
+    /// `parameters` puts each parameter where it travels: `{ $0.path("id", id) }`.
+    ///
     /// Generated subclasses declare only convenience initializers, which call this one, so they
     /// inherit it rather than override it: an override, and the stubs Swift emits for each
     /// designated initializer a subclass does not inherit, were a fifth of an API file's compile
-    /// time (BENCHMARKS.md §2, session 8).
-    public init(parameters: Parameters, definition: APIDefinition, response: ResponseDecoder<Response>) {
+    /// time (BENCHMARKS.md §2, session 8). Filling the builder here, rather than keeping a
+    /// `Parameters` struct for an `encodeParameters(into:)` override to read at `start()`, took
+    /// another fifth (session 10). Nothing can fail here: the builder keeps the values and
+    /// encodes them when the call starts.
+    public init(definition: APIDefinition, response: ResponseDecoder<Response>, parameters fill: (inout RequestBuilder) -> Void = { _ in }) {
+        var parameters = RequestBuilder()
+        fill(&parameters)
         self.parameters = parameters
         self.definition = definition
         self.responseDecoder = response
@@ -42,14 +50,10 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
     /// How the call is wrapped on the wire; nil is plain REST. JSON-RPC and custom protocols override it.
     open var rpcDelegate: (any RPCDelegate)? { nil }
 
-    /// Puts the parameters where they travel. Generated subclasses override it.
-    open func encodeParameters(into request: inout RequestBuilder) throws(APIError) {}
-
     // MARK: Per-call overrides
     //
-    // These and the calls below are `final`: subclasses override only `rpcDelegate` and
-    // `encodeParameters`, and every overridable member is a vtable entry each generated class
-    // compiles again.
+    // These and the calls below are `final`: subclasses override only `rpcDelegate`, and every
+    // overridable member is a vtable entry each generated class compiles again.
 
     /// The manager that sends this API; `APIManager.shared` unless set.
     public final var manager: APIManager {
@@ -141,8 +145,6 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
 
     /// The wire request, with base URL overrides of `manager`, the one that will send it.
     final func makeRequest(for manager: APIManager) throws(APIError) -> APIRequest {
-        var builder = RequestBuilder()
-        try encodeParameters(into: &builder)
         let current = state.withLockedValue { $0 }
         let declaredBaseURL = definition.baseURL ?? definition.defaults.baseURL
         let resolved = RequestBuilder.Resolved(
@@ -150,6 +152,6 @@ open class BaseAPI<Parameters: Sendable, Response: Sendable>: @unchecked Sendabl
             headers: current.headers,
             timeout: current.timeout ?? definition.timeout ?? definition.defaults.timeout ?? manager.configuration.timeout
         )
-        return try builder.makeRequest(for: definition, resolved)
+        return try parameters.makeRequest(for: definition, resolved)
     }
 }

@@ -29,7 +29,7 @@ public final class APIBatch: Sendable {
     }
 
     @discardableResult
-    public func add<Parameters, Response>(_ api: BaseAPI<Parameters, Response>) -> Entry<Response> {
+    public func add<Response>(_ api: BaseAPI<Response>) -> Entry<Response> {
         let entry = Entry<Response>(api: api.definition.name)
         calls.withLockedValue {
             $0.append {
@@ -70,8 +70,8 @@ extension BaseAPI {
     /// ```swift
     /// let posts = try await GetUserAPI(id: 7).then { user in ListPostsAPI(author: user.name) }
     /// ```
-    public func then<NextParameters, NextResponse>(
-        _ next: @Sendable (Response) throws(APIError) -> BaseAPI<NextParameters, NextResponse>
+    public func then<NextResponse>(
+        _ next: @Sendable (Response) throws(APIError) -> BaseAPI<NextResponse>
     ) async throws(APIError) -> NextResponse {
         let response = try await start()
         let following = try next(response)

@@ -35,7 +35,7 @@ public final class JSONRPCBatch: Sendable {
 
     /// Adds a JSON-RPC API to the batch and returns the handle its result will arrive in.
     @discardableResult
-    public func add<Parameters, Response>(_ api: BaseAPI<Parameters, Response>) -> Entry<Response> {
+    public func add<Response>(_ api: BaseAPI<Response>) -> Entry<Response> {
         let entry = Entry<Response>(api: api.definition.name)
         let member = Member(
             definition: api.definition,

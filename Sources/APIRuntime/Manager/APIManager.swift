@@ -93,7 +93,7 @@ public final class APIManager: Sendable {
 
     // MARK: Sending
 
-    func perform<Parameters, Response>(_ api: BaseAPI<Parameters, Response>) async throws(APIError) -> APIReply<Response> {
+    func perform<Response>(_ api: BaseAPI<Response>) async throws(APIError) -> APIReply<Response> {
         let definition = api.definition
         let delegate = api.rpcDelegate
         var request = try api.makeRequest(for: self)

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 
 /// Collects an API's parameters by where they travel. Generated code fills one in
-/// `encodeParameters(into:)`; the base API class then turns it into an `APIRequest`.
+/// its initializer; the base API class turns it into an `APIRequest` when the call starts.
 public struct RequestBuilder: Sendable {
     var pathValues: [String: String] = [:]
     var queryItems: [(name: String, value: String)] = []

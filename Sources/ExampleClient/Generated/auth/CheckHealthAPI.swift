@@ -5,9 +5,8 @@ import APIRuntime
 /// Answers 200 when the service is up; polled at most five times a minute.
 ///
 /// `HEAD /health`
-public final class CheckHealthAPI: BaseAPI<CheckHealthAPI.Parameters, NoContent>, @unchecked Sendable {
+public final class CheckHealthAPI: BaseAPI<NoContent>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {}
 
     public static let definition = APIDefinition(
         name: "CheckHealth",
@@ -18,10 +17,6 @@ public final class CheckHealthAPI: BaseAPI<CheckHealthAPI.Parameters, NoContent>
     )
 
     public convenience init() {
-        self.init(
-            parameters: Parameters(),
-            definition: Self.definition,
-            response: .noContent
-        )
+        self.init(definition: Self.definition, response: .noContent)
     }
 }

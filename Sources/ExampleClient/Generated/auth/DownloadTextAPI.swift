@@ -5,11 +5,8 @@ import APIRuntime
 /// Reads a text file; the name may hold any character, spaces and slashes too.
 ///
 /// `GET /files/{name}`
-public final class DownloadTextAPI: BaseAPI<DownloadTextAPI.Parameters, String>, @unchecked Sendable {
+public final class DownloadTextAPI: BaseAPI<String>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let name: String
-    }
 
     public static let definition = APIDefinition(
         name: "DownloadText",
@@ -20,14 +17,8 @@ public final class DownloadTextAPI: BaseAPI<DownloadTextAPI.Parameters, String>,
     )
 
     public convenience init(name: String) {
-        self.init(
-            parameters: Parameters(name: name),
-            definition: Self.definition,
-            response: .text
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.path("name", parameters.name)
+        self.init(definition: Self.definition, response: .text) {
+            $0.path("name", name)
+        }
     }
 }

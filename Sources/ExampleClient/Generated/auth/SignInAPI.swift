@@ -5,14 +5,8 @@ import APIRuntime
 /// Exchanges a user's password for an access token.
 ///
 /// `POST /oauth/token`
-public final class SignInAPI: BaseAPI<SignInAPI.Parameters, Token>, @unchecked Sendable {
+public final class SignInAPI: BaseAPI<Token>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let grantType: String
-        public let username: String
-        public let password: String
-        public let scope: [String]?
-    }
 
     public static let definition = APIDefinition(
         name: "SignIn",
@@ -32,17 +26,11 @@ public final class SignInAPI: BaseAPI<SignInAPI.Parameters, Token>, @unchecked S
         password: String,
         scope: [String]? = nil
     ) {
-        self.init(
-            parameters: Parameters(grantType: grantType, username: username, password: password, scope: scope),
-            definition: Self.definition,
-            response: .json
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.form("grant_type", parameters.grantType)
-        request.form("username", parameters.username)
-        request.form("password", parameters.password)
-        request.form("scope", parameters.scope)
+        self.init(definition: Self.definition, response: .json) {
+            $0.form("grant_type", grantType)
+            $0.form("username", username)
+            $0.form("password", password)
+            $0.form("scope", scope)
+        }
     }
 }

@@ -5,13 +5,8 @@ import APIRuntime
 /// Divides; carries an extra envelope member and its own timeout.
 ///
 /// JSON-RPC method `math.divide`
-public final class DivideAPI: BaseAPI<DivideAPI.Parameters, Double>, @unchecked Sendable {
+public final class DivideAPI: BaseAPI<Double>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let dividend: Double
-        /// Must not be zero.
-        public let divisor: Double
-    }
 
     public static let definition = APIDefinition(
         name: "Divide",
@@ -31,16 +26,12 @@ public final class DivideAPI: BaseAPI<DivideAPI.Parameters, Double>, @unchecked 
 
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
+    /// - Parameters:
+    ///   - divisor: Must not be zero.
     public convenience init(dividend: Double, divisor: Double) {
-        self.init(
-            parameters: Parameters(dividend: dividend, divisor: divisor),
-            definition: Self.definition,
-            response: .json
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.body("dividend", parameters.dividend)
-        request.body("divisor", parameters.divisor)
+        self.init(definition: Self.definition, response: .json) {
+            $0.body("dividend", dividend)
+            $0.body("divisor", divisor)
+        }
     }
 }

@@ -5,9 +5,8 @@ import APIRuntime
 /// A method the server does not have.
 ///
 /// JSON-RPC method `foobar` at `/jsonrpc`
-public final class FoobarAPI: BaseAPI<FoobarAPI.Parameters, JSONValue>, @unchecked Sendable {
+public final class FoobarAPI: BaseAPI<JSONValue>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {}
 
     public static let definition = APIDefinition(
         name: "Foobar",
@@ -20,10 +19,6 @@ public final class FoobarAPI: BaseAPI<FoobarAPI.Parameters, JSONValue>, @uncheck
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
     public convenience init() {
-        self.init(
-            parameters: Parameters(),
-            definition: Self.definition,
-            response: .json
-        )
+        self.init(definition: Self.definition, response: .json)
     }
 }

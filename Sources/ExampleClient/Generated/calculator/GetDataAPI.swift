@@ -5,9 +5,8 @@ import APIRuntime
 /// Answers a list of mixed values, read as any JSON.
 ///
 /// JSON-RPC method `get_data` at `/jsonrpc`
-public final class GetDataAPI: BaseAPI<GetDataAPI.Parameters, [JSONValue]>, @unchecked Sendable {
+public final class GetDataAPI: BaseAPI<[JSONValue]>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {}
 
     public static let definition = APIDefinition(
         name: "GetData",
@@ -20,10 +19,6 @@ public final class GetDataAPI: BaseAPI<GetDataAPI.Parameters, [JSONValue]>, @unc
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
     public convenience init() {
-        self.init(
-            parameters: Parameters(),
-            definition: Self.definition,
-            response: .json
-        )
+        self.init(definition: Self.definition, response: .json)
     }
 }

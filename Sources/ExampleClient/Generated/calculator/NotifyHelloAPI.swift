@@ -3,11 +3,8 @@
 import APIRuntime
 
 /// JSON-RPC notification `notify_hello` at `/jsonrpc`
-public final class NotifyHelloAPI: BaseAPI<NotifyHelloAPI.Parameters, NoContent>, @unchecked Sendable {
+public final class NotifyHelloAPI: BaseAPI<NoContent>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let value: Int
-    }
 
     public static let definition = APIDefinition(
         name: "NotifyHello",
@@ -20,14 +17,8 @@ public final class NotifyHelloAPI: BaseAPI<NotifyHelloAPI.Parameters, NoContent>
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
     public convenience init(value: Int) {
-        self.init(
-            parameters: Parameters(value: value),
-            definition: Self.definition,
-            response: .noContent
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.positional(parameters.value)
+        self.init(definition: Self.definition, response: .noContent) {
+            $0.positional(value)
+        }
     }
 }

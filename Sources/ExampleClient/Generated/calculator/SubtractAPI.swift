@@ -5,12 +5,8 @@ import APIRuntime
 /// Subtracts the second number from the first.
 ///
 /// JSON-RPC method `subtract` at `/jsonrpc`
-public final class SubtractAPI: BaseAPI<SubtractAPI.Parameters, Int>, @unchecked Sendable {
+public final class SubtractAPI: BaseAPI<Int>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let minuend: Int
-        public let subtrahend: Int
-    }
 
     public static let definition = APIDefinition(
         name: "Subtract",
@@ -23,15 +19,9 @@ public final class SubtractAPI: BaseAPI<SubtractAPI.Parameters, Int>, @unchecked
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
     public convenience init(minuend: Int, subtrahend: Int) {
-        self.init(
-            parameters: Parameters(minuend: minuend, subtrahend: subtrahend),
-            definition: Self.definition,
-            response: .json
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.positional(parameters.minuend)
-        request.positional(parameters.subtrahend)
+        self.init(definition: Self.definition, response: .json) {
+            $0.positional(minuend)
+            $0.positional(subtrahend)
+        }
     }
 }

@@ -5,12 +5,8 @@ import APIRuntime
 /// The same method, its parameters by name.
 ///
 /// JSON-RPC method `subtract` at `/jsonrpc`
-public final class SubtractNamedAPI: BaseAPI<SubtractNamedAPI.Parameters, Int>, @unchecked Sendable {
+public final class SubtractNamedAPI: BaseAPI<Int>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let minuend: Int
-        public let subtrahend: Int
-    }
 
     public static let definition = APIDefinition(
         name: "SubtractNamed",
@@ -23,15 +19,9 @@ public final class SubtractNamedAPI: BaseAPI<SubtractNamedAPI.Parameters, Int>, 
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
     public convenience init(minuend: Int, subtrahend: Int) {
-        self.init(
-            parameters: Parameters(minuend: minuend, subtrahend: subtrahend),
-            definition: Self.definition,
-            response: .json
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.body("minuend", parameters.minuend)
-        request.body("subtrahend", parameters.subtrahend)
+        self.init(definition: Self.definition, response: .json) {
+            $0.body("minuend", minuend)
+            $0.body("subtrahend", subtrahend)
+        }
     }
 }

@@ -3,13 +3,8 @@
 import APIRuntime
 
 /// JSON-RPC method `sum` at `/jsonrpc`
-public final class SumAPI: BaseAPI<SumAPI.Parameters, Int>, @unchecked Sendable {
+public final class SumAPI: BaseAPI<Int>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let a: Int
-        public let b: Int
-        public let c: Int
-    }
 
     public static let definition = APIDefinition(
         name: "Sum",
@@ -22,16 +17,10 @@ public final class SumAPI: BaseAPI<SumAPI.Parameters, Int>, @unchecked Sendable 
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
     public convenience init(a: Int, b: Int, c: Int) {
-        self.init(
-            parameters: Parameters(a: a, b: b, c: c),
-            definition: Self.definition,
-            response: .json
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.positional(parameters.a)
-        request.positional(parameters.b)
-        request.positional(parameters.c)
+        self.init(definition: Self.definition, response: .json) {
+            $0.positional(a)
+            $0.positional(b)
+            $0.positional(c)
+        }
     }
 }

@@ -5,15 +5,8 @@ import APIRuntime
 /// Tells the server about new values; no reply is awaited.
 ///
 /// JSON-RPC notification `update` at `/jsonrpc`
-public final class UpdateAPI: BaseAPI<UpdateAPI.Parameters, NoContent>, @unchecked Sendable {
+public final class UpdateAPI: BaseAPI<NoContent>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let a: Int
-        public let b: Int
-        public let c: Int
-        public let d: Int
-        public let e: Int
-    }
 
     public static let definition = APIDefinition(
         name: "Update",
@@ -32,18 +25,12 @@ public final class UpdateAPI: BaseAPI<UpdateAPI.Parameters, NoContent>, @uncheck
         d: Int,
         e: Int
     ) {
-        self.init(
-            parameters: Parameters(a: a, b: b, c: c, d: d, e: e),
-            definition: Self.definition,
-            response: .noContent
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.positional(parameters.a)
-        request.positional(parameters.b)
-        request.positional(parameters.c)
-        request.positional(parameters.d)
-        request.positional(parameters.e)
+        self.init(definition: Self.definition, response: .noContent) {
+            $0.positional(a)
+            $0.positional(b)
+            $0.positional(c)
+            $0.positional(d)
+            $0.positional(e)
+        }
     }
 }

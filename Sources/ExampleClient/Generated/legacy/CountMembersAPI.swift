@@ -5,11 +5,8 @@ import APIRuntime
 /// The number of members of a group.
 ///
 /// CommandEnvelope method `members.count`
-public final class CountMembersAPI: BaseAPI<CountMembersAPI.Parameters, Int>, @unchecked Sendable {
+public final class CountMembersAPI: BaseAPI<Int>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let group: String
-    }
 
     public static let definition = APIDefinition(
         name: "CountMembers",
@@ -23,14 +20,8 @@ public final class CountMembersAPI: BaseAPI<CountMembersAPI.Parameters, Int>, @u
     public override var rpcDelegate: (any RPCDelegate)? { CommandEnvelope() }
 
     public convenience init(group: String) {
-        self.init(
-            parameters: Parameters(group: group),
-            definition: Self.definition,
-            response: .json
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.body("group", parameters.group)
+        self.init(definition: Self.definition, response: .json) {
+            $0.body("group", group)
+        }
     }
 }

@@ -6,7 +6,7 @@ import SwiftProtobuf
 /// Returns the feature at a point; a feature with an empty name when there is none.
 ///
 /// gRPC unary method `routeguide.RouteGuide/GetFeature`
-public final class GetFeatureAPI: BaseAPI<Geo_Point, Routeguide_Feature>, @unchecked Sendable {
+public final class GetFeatureAPI: BaseAPI<Routeguide_Feature>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
     public static let definition = APIDefinition(
         name: "GetFeature",
@@ -24,7 +24,7 @@ public final class GetFeatureAPI: BaseAPI<Geo_Point, Routeguide_Feature>, @unche
 
     /// Calls the method with `request`.
     public convenience init(_ request: Geo_Point = Geo_Point()) {
-        self.init(parameters: request, definition: Self.definition, response: .protobuf)
+        self.init(definition: Self.definition, response: .protobuf) { $0.message(request) }
     }
 
     /// Calls the method with the request `configure` fills in: `GetFeatureAPI { $0.field = value }`.
@@ -32,9 +32,5 @@ public final class GetFeatureAPI: BaseAPI<Geo_Point, Routeguide_Feature>, @unche
         var request = Geo_Point()
         configure(&request)
         self.init(request)
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.message(parameters)
     }
 }

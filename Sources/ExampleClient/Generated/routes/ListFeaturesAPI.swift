@@ -6,7 +6,7 @@ import SwiftProtobuf
 /// Streams the features inside a rectangle as they are found.
 ///
 /// gRPC server-streaming method `routeguide.RouteGuide/ListFeatures`
-public final class ListFeaturesAPI: BaseAPI<Geo_Rectangle, GRPCResponseStream<Routeguide_Feature>>, @unchecked Sendable {
+public final class ListFeaturesAPI: BaseAPI<GRPCResponseStream<Routeguide_Feature>>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
     public static let definition = APIDefinition(
         name: "ListFeatures",
@@ -24,7 +24,7 @@ public final class ListFeaturesAPI: BaseAPI<Geo_Rectangle, GRPCResponseStream<Ro
 
     /// Calls the method with `request`.
     public convenience init(_ request: Geo_Rectangle = Geo_Rectangle()) {
-        self.init(parameters: request, definition: Self.definition, response: .grpcStream())
+        self.init(definition: Self.definition, response: .grpcStream()) { $0.message(request) }
     }
 
     /// Calls the method with the request `configure` fills in: `ListFeaturesAPI { $0.field = value }`.
@@ -32,9 +32,5 @@ public final class ListFeaturesAPI: BaseAPI<Geo_Rectangle, GRPCResponseStream<Ro
         var request = Geo_Rectangle()
         configure(&request)
         self.init(request)
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.message(parameters)
     }
 }

@@ -6,7 +6,7 @@ import SwiftProtobuf
 /// Takes the points of a route as they are travelled and answers with a summary at its end.
 ///
 /// gRPC client-streaming method `routeguide.RouteGuide/RecordRoute`
-public final class RecordRouteAPI: BaseAPI<GRPCRequestStream<Geo_Point>, Routeguide_RouteSummary>, @unchecked Sendable {
+public final class RecordRouteAPI: BaseAPI<Routeguide_RouteSummary>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
     public static let definition = APIDefinition(
         name: "RecordRoute",
@@ -24,7 +24,7 @@ public final class RecordRouteAPI: BaseAPI<GRPCRequestStream<Geo_Point>, Routegu
 
     /// Calls the method with the request messages `requests` writes as the call goes.
     public convenience init(_ requests: GRPCRequestStream<Geo_Point>) {
-        self.init(parameters: requests, definition: Self.definition, response: .protobuf)
+        self.init(definition: Self.definition, response: .protobuf) { $0.messages(requests) }
     }
 
     /// Calls the method with `messages`, in order.
@@ -35,9 +35,5 @@ public final class RecordRouteAPI: BaseAPI<GRPCRequestStream<Geo_Point>, Routegu
     /// Calls the method with the messages `produce` writes: `RecordRouteAPI { try await $0.write(message) }`.
     public convenience init(producing produce: @escaping @Sendable (GRPCRequestWriter<Geo_Point>) async throws -> Void) {
         self.init(GRPCRequestStream<Geo_Point>(produce))
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.messages(parameters)
     }
 }

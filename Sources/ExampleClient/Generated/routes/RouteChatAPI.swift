@@ -6,7 +6,7 @@ import SwiftProtobuf
 /// Exchanges notes: each note sent is answered with the earlier notes left at its point.
 ///
 /// gRPC bidirectional-streaming method `routeguide.RouteGuide/RouteChat`
-public final class RouteChatAPI: BaseAPI<GRPCRequestStream<Routeguide_RouteNote>, GRPCResponseStream<Routeguide_RouteNote>>, @unchecked Sendable {
+public final class RouteChatAPI: BaseAPI<GRPCResponseStream<Routeguide_RouteNote>>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
     public static let definition = APIDefinition(
         name: "RouteChat",
@@ -24,7 +24,7 @@ public final class RouteChatAPI: BaseAPI<GRPCRequestStream<Routeguide_RouteNote>
 
     /// Calls the method with the request messages `requests` writes as the call goes.
     public convenience init(_ requests: GRPCRequestStream<Routeguide_RouteNote>) {
-        self.init(parameters: requests, definition: Self.definition, response: .grpcStream())
+        self.init(definition: Self.definition, response: .grpcStream()) { $0.messages(requests) }
     }
 
     /// Calls the method with `messages`, in order.
@@ -35,9 +35,5 @@ public final class RouteChatAPI: BaseAPI<GRPCRequestStream<Routeguide_RouteNote>
     /// Calls the method with the messages `produce` writes: `RouteChatAPI { try await $0.write(message) }`.
     public convenience init(producing produce: @escaping @Sendable (GRPCRequestWriter<Routeguide_RouteNote>) async throws -> Void) {
         self.init(GRPCRequestStream<Routeguide_RouteNote>(produce))
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.messages(parameters)
     }
 }

@@ -5,9 +5,8 @@ import APIRuntime
 /// The number of users, as a bare JSON number.
 ///
 /// `GET /users/count`
-public final class CountUsersAPI: BaseAPI<CountUsersAPI.Parameters, Int>, @unchecked Sendable {
+public final class CountUsersAPI: BaseAPI<Int>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {}
 
     public static let definition = APIDefinition(
         name: "CountUsers",
@@ -17,10 +16,6 @@ public final class CountUsersAPI: BaseAPI<CountUsersAPI.Parameters, Int>, @unche
     )
 
     public convenience init() {
-        self.init(
-            parameters: Parameters(),
-            definition: Self.definition,
-            response: .json
-        )
+        self.init(definition: Self.definition, response: .json)
     }
 }

@@ -6,15 +6,8 @@ import Foundation
 /// Creates a user and returns it with its id.
 ///
 /// `POST /users`
-public final class CreateUserAPI: BaseAPI<CreateUserAPI.Parameters, User>, @unchecked Sendable {
+public final class CreateUserAPI: BaseAPI<User>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let name: String
-        public let email: String?
-        public let role: Role
-        public let address: Address?
-        public let idempotencyKey: UUID
-    }
 
     public static let definition = APIDefinition(
         name: "CreateUser",
@@ -31,18 +24,12 @@ public final class CreateUserAPI: BaseAPI<CreateUserAPI.Parameters, User>, @unch
         address: Address? = nil,
         idempotencyKey: UUID
     ) {
-        self.init(
-            parameters: Parameters(name: name, email: email, role: role, address: address, idempotencyKey: idempotencyKey),
-            definition: Self.definition,
-            response: .json
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.body("name", parameters.name)
-        request.body("email", parameters.email)
-        request.body("role", parameters.role)
-        request.body("address", parameters.address)
-        request.header("Idempotency-Key", parameters.idempotencyKey)
+        self.init(definition: Self.definition, response: .json) {
+            $0.body("name", name)
+            $0.body("email", email)
+            $0.body("role", role)
+            $0.body("address", address)
+            $0.header("Idempotency-Key", idempotencyKey)
+        }
     }
 }

@@ -5,11 +5,8 @@ import APIRuntime
 /// Deletes a user. The server answers 204 No Content.
 ///
 /// `DELETE /users/{id}`
-public final class DeleteUserAPI: BaseAPI<DeleteUserAPI.Parameters, NoContent>, @unchecked Sendable {
+public final class DeleteUserAPI: BaseAPI<NoContent>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let id: Int
-    }
 
     public static let definition = APIDefinition(
         name: "DeleteUser",
@@ -20,14 +17,8 @@ public final class DeleteUserAPI: BaseAPI<DeleteUserAPI.Parameters, NoContent>, 
     )
 
     public convenience init(id: Int) {
-        self.init(
-            parameters: Parameters(id: id),
-            definition: Self.definition,
-            response: .noContent
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.path("id", parameters.id)
+        self.init(definition: Self.definition, response: .noContent) {
+            $0.path("id", id)
+        }
     }
 }

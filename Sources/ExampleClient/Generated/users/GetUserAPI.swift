@@ -5,11 +5,8 @@ import APIRuntime
 /// Fetches one user by id.
 ///
 /// `GET /users/{id}`
-public final class GetUserAPI: BaseAPI<GetUserAPI.Parameters, User>, @unchecked Sendable {
+public final class GetUserAPI: BaseAPI<User>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let id: Int
-    }
 
     public static let definition = APIDefinition(
         name: "GetUser",
@@ -22,14 +19,8 @@ public final class GetUserAPI: BaseAPI<GetUserAPI.Parameters, User>, @unchecked 
     )
 
     public convenience init(id: Int) {
-        self.init(
-            parameters: Parameters(id: id),
-            definition: Self.definition,
-            response: .json
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.path("id", parameters.id)
+        self.init(definition: Self.definition, response: .json) {
+            $0.path("id", id)
+        }
     }
 }

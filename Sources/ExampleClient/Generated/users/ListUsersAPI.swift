@@ -5,17 +5,8 @@ import APIRuntime
 /// Lists users, newest first.
 ///
 /// `GET /users`
-public final class ListUsersAPI: BaseAPI<ListUsersAPI.Parameters, UserPage>, @unchecked Sendable {
+public final class ListUsersAPI: BaseAPI<UserPage>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        /// Only users with this role.
-        public let role: Role?
-        /// Users carrying every one of these tags.
-        public let tags: [String]?
-        public let limit: Int?
-        public let cursor: String?
-        public let requestID: String?
-    }
 
     public static let definition = APIDefinition(
         name: "ListUsers",
@@ -27,6 +18,9 @@ public final class ListUsersAPI: BaseAPI<ListUsersAPI.Parameters, UserPage>, @un
         defaults: .workspace
     )
 
+    /// - Parameters:
+    ///   - role: Only users with this role.
+    ///   - tags: Users carrying every one of these tags.
     public convenience init(
         role: Role? = nil,
         tags: [String]? = nil,
@@ -34,18 +28,12 @@ public final class ListUsersAPI: BaseAPI<ListUsersAPI.Parameters, UserPage>, @un
         cursor: String? = nil,
         requestID: String? = nil
     ) {
-        self.init(
-            parameters: Parameters(role: role, tags: tags, limit: limit, cursor: cursor, requestID: requestID),
-            definition: Self.definition,
-            response: .json
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.query("role", parameters.role)
-        request.query("tag", parameters.tags)
-        request.query("limit", parameters.limit)
-        request.query("cursor", parameters.cursor)
-        request.header("X-Request-ID", parameters.requestID)
+        self.init(definition: Self.definition, response: .json) {
+            $0.query("role", role)
+            $0.query("tag", tags)
+            $0.query("limit", limit)
+            $0.query("cursor", cursor)
+            $0.header("X-Request-ID", requestID)
+        }
     }
 }

@@ -5,14 +5,8 @@ import APIRuntime
 /// Changes some fields of a user.
 ///
 /// `PATCH /users/{id}`
-public final class UpdateUserAPI: BaseAPI<UpdateUserAPI.Parameters, User>, @unchecked Sendable {
+public final class UpdateUserAPI: BaseAPI<User>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let id: Int
-        public let name: String?
-        public let tags: [String]?
-        public let etag: String
-    }
 
     public static let definition = APIDefinition(
         name: "UpdateUser",
@@ -27,17 +21,11 @@ public final class UpdateUserAPI: BaseAPI<UpdateUserAPI.Parameters, User>, @unch
         tags: [String]? = nil,
         etag: String
     ) {
-        self.init(
-            parameters: Parameters(id: id, name: name, tags: tags, etag: etag),
-            definition: Self.definition,
-            response: .json
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.path("id", parameters.id)
-        request.body("name", parameters.name)
-        request.body("tags", parameters.tags)
-        request.header("If-Match", parameters.etag)
+        self.init(definition: Self.definition, response: .json) {
+            $0.path("id", id)
+            $0.body("name", name)
+            $0.body("tags", tags)
+            $0.header("If-Match", etag)
+        }
     }
 }

@@ -6,7 +6,7 @@ import SwiftProtobuf
 /// Sends a greeting.
 ///
 /// gRPC unary method `helloworld.Greeter/SayHello`
-public final class SayHelloAPI: BaseAPI<Helloworld_HelloRequest, Helloworld_HelloReply>, @unchecked Sendable {
+public final class SayHelloAPI: BaseAPI<Helloworld_HelloReply>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
     public static let definition = APIDefinition(
         name: "SayHello",
@@ -22,7 +22,7 @@ public final class SayHelloAPI: BaseAPI<Helloworld_HelloRequest, Helloworld_Hell
 
     /// Calls the method with `request`.
     public convenience init(_ request: Helloworld_HelloRequest = Helloworld_HelloRequest()) {
-        self.init(parameters: request, definition: Self.definition, response: .protobuf)
+        self.init(definition: Self.definition, response: .protobuf) { $0.message(request) }
     }
 
     /// Calls the method with the request `configure` fills in: `SayHelloAPI { $0.field = value }`.
@@ -30,9 +30,5 @@ public final class SayHelloAPI: BaseAPI<Helloworld_HelloRequest, Helloworld_Hell
         var request = Helloworld_HelloRequest()
         configure(&request)
         self.init(request)
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.message(parameters)
     }
 }

@@ -3,13 +3,8 @@
 import APIRuntime
 
 /// `GET /items/{id}`
-public final class GetItemAPI: BaseAPI<GetItemAPI.Parameters, Item>, @unchecked Sendable {
+public final class GetItemAPI: BaseAPI<Item>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let id: Int
-        public let limit: Int?
-        public let filter: String?
-    }
 
     public static let definition = APIDefinition(
         name: "GetItem",
@@ -19,16 +14,10 @@ public final class GetItemAPI: BaseAPI<GetItemAPI.Parameters, Item>, @unchecked 
     )
 
     public convenience init(id: Int, limit: Int? = nil, filter: String? = nil) {
-        self.init(
-            parameters: Parameters(id: id, limit: limit, filter: filter),
-            definition: Self.definition,
-            response: .json
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.path("id", parameters.id)
-        request.query("limit", parameters.limit)
-        request.query("filter", parameters.filter)
+        self.init(definition: Self.definition, response: .json) {
+            $0.path("id", id)
+            $0.query("limit", limit)
+            $0.query("filter", filter)
+        }
     }
 }

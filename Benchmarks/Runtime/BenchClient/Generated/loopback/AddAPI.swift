@@ -3,12 +3,8 @@
 import APIRuntime
 
 /// JSON-RPC method `add` at `/rpc`
-public final class AddAPI: BaseAPI<AddAPI.Parameters, Int>, @unchecked Sendable {
+public final class AddAPI: BaseAPI<Int>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let a: Int
-        public let b: Int
-    }
 
     public static let definition = APIDefinition(
         name: "Add",
@@ -21,15 +17,9 @@ public final class AddAPI: BaseAPI<AddAPI.Parameters, Int>, @unchecked Sendable 
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
     public convenience init(a: Int, b: Int) {
-        self.init(
-            parameters: Parameters(a: a, b: b),
-            definition: Self.definition,
-            response: .json
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.positional(parameters.a)
-        request.positional(parameters.b)
+        self.init(definition: Self.definition, response: .json) {
+            $0.positional(a)
+            $0.positional(b)
+        }
     }
 }

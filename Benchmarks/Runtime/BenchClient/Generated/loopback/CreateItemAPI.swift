@@ -3,13 +3,8 @@
 import APIRuntime
 
 /// `POST /items`
-public final class CreateItemAPI: BaseAPI<CreateItemAPI.Parameters, Item>, @unchecked Sendable {
+public final class CreateItemAPI: BaseAPI<Item>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let name: String
-        public let price: Double
-        public let tags: [String]?
-    }
 
     public static let definition = APIDefinition(
         name: "CreateItem",
@@ -19,16 +14,10 @@ public final class CreateItemAPI: BaseAPI<CreateItemAPI.Parameters, Item>, @unch
     )
 
     public convenience init(name: String, price: Double, tags: [String]? = nil) {
-        self.init(
-            parameters: Parameters(name: name, price: price, tags: tags),
-            definition: Self.definition,
-            response: .json
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.body("name", parameters.name)
-        request.body("price", parameters.price)
-        request.body("tags", parameters.tags)
+        self.init(definition: Self.definition, response: .json) {
+            $0.body("name", name)
+            $0.body("price", price)
+            $0.body("tags", tags)
+        }
     }
 }

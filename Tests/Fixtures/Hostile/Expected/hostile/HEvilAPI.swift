@@ -6,13 +6,8 @@ import APIRuntime
 /// second line \u202E.
 ///
 /// `POST /evil/"quoted"/\(x)/{id}/ünï`
-public final class HEvilAPI: BaseAPI<HEvilAPI.Parameters, HMood>, @unchecked Sendable {
+public final class HEvilAPI: BaseAPI<HMood>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let id: String
-        public let headerValue: String
-        public let bodyField: HPayload
-    }
 
     public static let definition = APIDefinition(
         name: "Evil\"\"\"API",
@@ -25,16 +20,10 @@ public final class HEvilAPI: BaseAPI<HEvilAPI.Parameters, HMood>, @unchecked Sen
     )
 
     public convenience init(id: String, headerValue: String, bodyField: HPayload) {
-        self.init(
-            parameters: Parameters(id: id, headerValue: headerValue, bodyField: bodyField),
-            definition: Self.definition,
-            response: .json
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.path("id", parameters.id)
-        request.header("X-Evil", parameters.headerValue)
-        request.body("wire \"name\" \\(x)", parameters.bodyField)
+        self.init(definition: Self.definition, response: .json) {
+            $0.path("id", id)
+            $0.header("X-Evil", headerValue)
+            $0.body("wire \"name\" \\(x)", bodyField)
+        }
     }
 }

@@ -5,12 +5,8 @@ import APIRuntime
 /// A GET that answers text.
 ///
 /// `GET /echo/{text}`
-public final class RefEchoAPI: BaseAPI<RefEchoAPI.Parameters, String>, @unchecked Sendable {
+public final class RefEchoAPI: BaseAPI<String>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let text: String
-        public let times: Int
-    }
 
     public static let definition = APIDefinition(
         name: "Echo",
@@ -20,15 +16,9 @@ public final class RefEchoAPI: BaseAPI<RefEchoAPI.Parameters, String>, @unchecke
     )
 
     public convenience init(text: String, times: Int) {
-        self.init(
-            parameters: Parameters(text: text, times: times),
-            definition: Self.definition,
-            response: .text
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.path("text", parameters.text)
-        request.query("times", parameters.times)
+        self.init(definition: Self.definition, response: .text) {
+            $0.path("text", text)
+            $0.query("times", times)
+        }
     }
 }

@@ -4,15 +4,8 @@ import APIRuntime
 import Foundation
 
 /// `GET /items`
-public final class RefListItemsAPI: BaseAPI<RefListItemsAPI.Parameters, [RefItem]>, @unchecked Sendable {
+public final class RefListItemsAPI: BaseAPI<[RefItem]>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let status: [RefStatus]?
-        public let since: Date?
-        /// A keyword as a parameter name.
-        public let `in`: Int?
-        public let locale: String
-    }
 
     public static let definition = APIDefinition(
         name: "ListItems",
@@ -24,23 +17,19 @@ public final class RefListItemsAPI: BaseAPI<RefListItemsAPI.Parameters, [RefItem
         defaults: .workspace
     )
 
+    /// - Parameters:
+    ///   - in: A keyword as a parameter name.
     public convenience init(
         status: [RefStatus]? = nil,
         since: Date? = nil,
         `in`: Int? = nil,
         locale: String
     ) {
-        self.init(
-            parameters: Parameters(status: status, since: since, in: `in`, locale: locale),
-            definition: Self.definition,
-            response: .json
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.query("status", parameters.status)
-        request.query("updated_since", parameters.since)
-        request.query("in", parameters.`in`)
-        request.header("Accept-Language", parameters.locale)
+        self.init(definition: Self.definition, response: .json) {
+            $0.query("status", status)
+            $0.query("updated_since", since)
+            $0.query("in", `in`)
+            $0.header("Accept-Language", locale)
+        }
     }
 }

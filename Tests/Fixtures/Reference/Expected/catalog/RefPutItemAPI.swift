@@ -6,14 +6,8 @@ import Foundation
 /// Replaces an item.
 ///
 /// `PUT /items/{id}/versions/{version}`
-public final class RefPutItemAPI: BaseAPI<RefPutItemAPI.Parameters, NoContent>, @unchecked Sendable {
+public final class RefPutItemAPI: BaseAPI<NoContent>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let id: UUID
-        public let version: Int
-        public let item: RefItem
-        public let note: String?
-    }
 
     public static let definition = APIDefinition(
         name: "PutItem",
@@ -31,17 +25,11 @@ public final class RefPutItemAPI: BaseAPI<RefPutItemAPI.Parameters, NoContent>, 
         item: RefItem,
         note: String? = nil
     ) {
-        self.init(
-            parameters: Parameters(id: id, version: version, item: item, note: note),
-            definition: Self.definition,
-            response: .noContent
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.path("id", parameters.id)
-        request.path("version", parameters.version)
-        request.body("item", parameters.item)
-        request.body("change_note", parameters.note)
+        self.init(definition: Self.definition, response: .noContent) {
+            $0.path("id", id)
+            $0.path("version", version)
+            $0.body("item", item)
+            $0.body("change_note", note)
+        }
     }
 }

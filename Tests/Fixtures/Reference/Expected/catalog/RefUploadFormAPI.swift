@@ -3,14 +3,8 @@
 import APIRuntime
 
 /// `POST /upload`
-public final class RefUploadFormAPI: BaseAPI<RefUploadFormAPI.Parameters, [String: Int]>, @unchecked Sendable {
+public final class RefUploadFormAPI: BaseAPI<[String: Int]>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let title: String
-        public let tags: [String]
-        public let draft: Bool?
-        public let kind: RefKind
-    }
 
     public static let definition = APIDefinition(
         name: "UploadForm",
@@ -25,17 +19,11 @@ public final class RefUploadFormAPI: BaseAPI<RefUploadFormAPI.Parameters, [Strin
         draft: Bool? = nil,
         kind: RefKind
     ) {
-        self.init(
-            parameters: Parameters(title: title, tags: tags, draft: draft, kind: kind),
-            definition: Self.definition,
-            response: .json
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.form("title", parameters.title)
-        request.form("tags", parameters.tags)
-        request.form("draft", parameters.draft)
-        request.form("kind", parameters.kind)
+        self.init(definition: Self.definition, response: .json) {
+            $0.form("title", title)
+            $0.form("tags", tags)
+            $0.form("draft", draft)
+            $0.form("kind", kind)
+        }
     }
 }

@@ -5,12 +5,8 @@ import APIRuntime
 /// A JSON-RPC method by name, with a renamed and an optional parameter.
 ///
 /// JSON-RPC method `catalog.lookup` at `/rpc`
-public final class RefLookupAPI: BaseAPI<RefLookupAPI.Parameters, [RefItem]>, @unchecked Sendable {
+public final class RefLookupAPI: BaseAPI<[RefItem]>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let query: String
-        public let limit: Int?
-    }
 
     public static let definition = APIDefinition(
         name: "Lookup",
@@ -26,15 +22,9 @@ public final class RefLookupAPI: BaseAPI<RefLookupAPI.Parameters, [RefItem]>, @u
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
     public convenience init(query: String, limit: Int? = nil) {
-        self.init(
-            parameters: Parameters(query: query, limit: limit),
-            definition: Self.definition,
-            response: .json
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.body("q", parameters.query)
-        request.body("limit", parameters.limit)
+        self.init(definition: Self.definition, response: .json) {
+            $0.body("q", query)
+            $0.body("limit", limit)
+        }
     }
 }

@@ -4,14 +4,8 @@ import APIRuntime
 import Foundation
 
 /// JSON-RPC method `catalog.move` at `/rpc`
-public final class RefMoveAPI: BaseAPI<RefMoveAPI.Parameters, Bool>, @unchecked Sendable {
+public final class RefMoveAPI: BaseAPI<Bool>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let item: UUID
-        /// nil is sent as null to keep positions.
-        public let target: String?
-        public let `default`: Bool
-    }
 
     public static let definition = APIDefinition(
         name: "Move",
@@ -24,17 +18,13 @@ public final class RefMoveAPI: BaseAPI<RefMoveAPI.Parameters, Bool>, @unchecked 
 
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
+    /// - Parameters:
+    ///   - target: nil is sent as null to keep positions.
     public convenience init(item: UUID, target: String? = nil, `default`: Bool) {
-        self.init(
-            parameters: Parameters(item: item, target: target, default: `default`),
-            definition: Self.definition,
-            response: .json
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.positional(parameters.item)
-        request.positional(parameters.target)
-        request.positional(parameters.`default`)
+        self.init(definition: Self.definition, response: .json) {
+            $0.positional(item)
+            $0.positional(target)
+            $0.positional(`default`)
+        }
     }
 }

@@ -5,9 +5,8 @@ import APIRuntime
 /// The shopper's cart.
 ///
 /// `GET /cart`
-public final class RefGetCartAPI: BaseAPI<RefGetCartAPI.Parameters, RefCart>, @unchecked Sendable {
+public final class RefGetCartAPI: BaseAPI<RefCart>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {}
 
     public static let definition = APIDefinition(
         name: "GetCart",
@@ -17,10 +16,6 @@ public final class RefGetCartAPI: BaseAPI<RefGetCartAPI.Parameters, RefCart>, @u
     )
 
     public convenience init() {
-        self.init(
-            parameters: Parameters(),
-            definition: Self.definition,
-            response: .json
-        )
+        self.init(definition: Self.definition, response: .json)
     }
 }

@@ -5,12 +5,8 @@ import APIRuntime
 /// Says hello to someone.
 ///
 /// `GET /greetings/{name}`
-public final class GetGreetingAPI: BaseAPI<GetGreetingAPI.Parameters, Greeting>, @unchecked Sendable {
+public final class GetGreetingAPI: BaseAPI<Greeting>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public struct Parameters: Sendable {
-        public let name: String
-        public let language: String?
-    }
 
     public static let definition = APIDefinition(
         name: "GetGreeting",
@@ -20,15 +16,9 @@ public final class GetGreetingAPI: BaseAPI<GetGreetingAPI.Parameters, Greeting>,
     )
 
     public convenience init(name: String, language: String? = nil) {
-        self.init(
-            parameters: Parameters(name: name, language: language),
-            definition: Self.definition,
-            response: .json
-        )
-    }
-
-    public override func encodeParameters(into request: inout RequestBuilder) {
-        request.path("name", parameters.name)
-        request.query("lang", parameters.language)
+        self.init(definition: Self.definition, response: .json) {
+            $0.path("name", name)
+            $0.query("lang", language)
+        }
     }
 }
