@@ -1,0 +1,21 @@
+import APIRuntime
+import Testing
+
+@Suite("API definitions")
+struct APIDefinitionTests {
+    @Test("The initializer for an API without settings gives what the full one gives by default")
+    func shortInitializerMatchesDefaults() {
+        let defaults = APIDefaults()
+        let short = APIDefinition(name: "GetUser", method: .get, path: "/users/{id}", defaults: defaults)
+        let full = APIDefinition(name: "GetUser", method: .get, path: "/users/{id}", timeout: nil, defaults: defaults)
+        #expect(short.name == full.name && short.method == full.method && short.path == full.path)
+        #expect(short.baseURL == full.baseURL && short.timeout == full.timeout)
+        #expect(short.headers.map(\.name) == full.headers.map(\.name) && short.headers.map(\.value) == full.headers.map(\.value))
+        #expect(short.frequency == full.frequency && short.retry == full.retry && short.rateLimit == full.rateLimit)
+        #expect(short.significantHeaders == full.significantHeaders && short.tags == full.tags)
+        #expect(short.skippedInterceptors == full.skippedInterceptors && short.sample == nil && full.sample == nil)
+        #expect(short.rpc == nil && full.rpc == nil)
+        #expect(short.inheritsDefaultHeaders == full.inheritsDefaultHeaders)
+        #expect(short.defaults === defaults)
+    }
+}
