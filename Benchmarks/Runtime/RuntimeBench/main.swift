@@ -82,6 +82,15 @@ let arguments = CommandLine.arguments.dropFirst().compactMap(Int.init)
 let callsPerRound = arguments.first ?? 100_000
 let rounds = arguments.dropFirst().first ?? 5
 
+// RUNTIME_ONLY=ours or =peer runs only that side's rounds, without warm-up or the memory part:
+// for counting instructions (`valgrind --tool=callgrind`) or profiling one side.
+if let only = ProcessInfo.processInfo.environment["RUNTIME_ONLY"] {
+    var rates: [Double] = []
+    for _ in 0..<rounds { rates.append(try await callsPerSecond(callsPerRound, only == "peer" ? peerCall : oursCall)) }
+    print(String(format: "%@: %.0f calls per second (median of %d rounds of %d)", only, median(rates), rounds, callsPerRound))
+    exit(0)
+}
+
 // Warm up both, then alternate rounds so that machine noise falls on both alike.
 _ = try await callsPerSecond(10_000, oursCall)
 _ = try await callsPerSecond(10_000, peerCall)

@@ -3,6 +3,9 @@
 /// Only RFC 3986's unreserved characters stay as they are, so a value can never change the
 /// structure of the URL it is put in: a `/` in a path parameter stays inside its segment and a
 /// `&` in a query value does not start a new item.
+///
+/// Text that needs no escape (an id, a number, most names) is returned as it is, without a copy:
+/// every call's path and query go through here.
 public enum PercentEncoding {
     /// For a path segment or a query name or value: everything but `A-Z a-z 0-9 - . _ ~` is escaped.
     public static func component(_ text: String) -> String {
@@ -12,6 +15,7 @@ public enum PercentEncoding {
     /// For the fixed text of a path template: what RFC 3986 allows in a path stays (`/`, `:`,
     /// `@`, sub-delimiters, and `%XX` escapes already written), anything else is escaped.
     public static func pathText(_ text: String) -> String {
+        if text.utf8.allSatisfy(isAllowedInPath) { return text }
         let bytes = Array(text.utf8)
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)
@@ -23,21 +27,14 @@ public enum PercentEncoding {
                 index += 3
                 continue
             }
-            if isUnreserved(byte) || "/:@!$&'()*+,;=".utf8.contains(byte) {
+            if isAllowedInPath(byte) {
                 result.append(byte)
             } else {
-                result.append(UInt8(ascii: "%"))
-                result.append(hexDigits[Int(byte >> 4)])
-                result.append(hexDigits[Int(byte & 0x0F)])
+                appendEscape(of: byte, to: &result)
             }
             index += 1
         }
         return String(decoding: result, as: UTF8.self)
-    }
-
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
-            || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
     }
 
     /// For `application/x-www-form-urlencoded` bodies, where a space is `+`.
@@ -46,6 +43,7 @@ public enum PercentEncoding {
     }
 
     private static func encode(_ text: String, spaceAsPlus: Bool) -> String {
+        if text.utf8.allSatisfy(isUnreserved) { return text }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
@@ -54,15 +52,24 @@ public enum PercentEncoding {
             } else if spaceAsPlus, byte == UInt8(ascii: " ") {
                 bytes.append(UInt8(ascii: "+"))
             } else {
-                bytes.append(UInt8(ascii: "%"))
-                bytes.append(hexDigits[Int(byte >> 4)])
-                bytes.append(hexDigits[Int(byte & 0x0F)])
+                appendEscape(of: byte, to: &bytes)
             }
         }
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    private static func appendEscape(of byte: UInt8, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "%"))
+        bytes.append(hexDigits[Int(byte >> 4)])
+        bytes.append(hexDigits[Int(byte & 0x0F)])
+    }
+
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+            || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+    }
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
@@ -72,6 +79,18 @@ public enum PercentEncoding {
             return true
         default:
             return false
+        }
+    }
+
+    /// Unreserved characters, `/ : @` and the sub-delimiters `! $ & ' ( ) * + , ; =`.
+    private static func isAllowedInPath(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "!"), UInt8(ascii: "$"),
+             UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
+             UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+            return true
+        default:
+            return isUnreserved(byte)
         }
     }
 }

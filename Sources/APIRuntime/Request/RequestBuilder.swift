@@ -78,11 +78,12 @@ extension RequestBuilder {
             throw invalid("no base URL: set 'baseURL' in the workspace defaults or the API, or on the instance")
         }
         var text = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        text += try expandedPath(definition.path, api: definition.name)
-        if !queryItems.isEmpty {
-            text += "?" + queryItems
-                .map { PercentEncoding.component($0.name) + "=" + PercentEncoding.component($0.value) }
-                .joined(separator: "&")
+        try appendExpandedPath(definition.path, to: &text, api: definition.name)
+        for (index, item) in queryItems.enumerated() {
+            text += index == 0 ? "?" : "&"
+            text += PercentEncoding.component(item.name)
+            text += "="
+            text += PercentEncoding.component(item.value)
         }
         guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
             throw invalid("'\(text)' is not an absolute URL")
@@ -112,12 +113,13 @@ extension RequestBuilder {
             fields[.contentType] = "application/x-www-form-urlencoded"
         }
         // Later layers win: workspace, API, parameters, then the instance.
-        let inherited = definition.inheritsDefaultHeaders ? definition.defaults.headers : []
-        for header in inherited + definition.headers + headers + resolved.headers {
-            guard let name = HTTPField.Name(header.name) else {
-                throw invalid("'\(header.name)' is not a valid header name")
+        for layer in [definition.inheritsDefaultHeaders ? definition.defaults.headers : [], definition.headers, headers, resolved.headers] {
+            for header in layer {
+                guard let name = HTTPField.Name(header.name) else {
+                    throw invalid("'\(header.name)' is not a valid header name")
+                }
+                fields[name] = header.value
             }
-            fields[name] = header.value
         }
         return APIRequest(
             api: definition.name, method: definition.method, url: url,
@@ -126,13 +128,14 @@ extension RequestBuilder {
         )
     }
 
-    /// The path template with each `{name}` replaced by its percent-encoded value.
-    private func expandedPath(_ template: String, api: String) throws(APIError) -> String {
-        var result = template.hasPrefix("/") || template.isEmpty ? "" : "/"
+    /// Appends the path template with each `{name}` replaced by its percent-encoded value.
+    private func appendExpandedPath(_ template: String, to result: inout String, api: String) throws(APIError) {
+        if !template.hasPrefix("/"), !template.isEmpty { result += "/" }
+        // Searched as UTF-8 bytes: by `Character` the search was a fifth of building a request.
         var rest = template[...]
-        while let open = rest.firstIndex(of: "{") {
+        while let open = rest.utf8.firstIndex(of: UInt8(ascii: "{")) {
             result += PercentEncoding.pathText(String(rest[..<open]))
-            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            guard let close = rest.utf8[open...].firstIndex(of: UInt8(ascii: "}")) else { break }
             let name = String(rest[rest.index(after: open)..<close])
             guard let value = pathValues[name] else {
                 throw APIError(api: api, reason: .invalidRequest(message: "no value for path parameter '\(name)'"))
@@ -140,6 +143,6 @@ extension RequestBuilder {
             result += PercentEncoding.component(value)
             rest = rest[rest.index(after: close)...]
         }
-        return result + PercentEncoding.pathText(String(rest))
+        result += PercentEncoding.pathText(String(rest))
     }
 }
