@@ -19,7 +19,11 @@ public final class CallCancellation: Sendable {
 
     private struct State {
         var isCancelled = false
-        var handlers: [UInt64: @Sendable () -> Void] = [:]
+        /// The handler of the wait the call is in; a call waits in one place at a time, unless an
+        /// interceptor or a transport nests waits, whose handlers go to `nested`. (One slot and an
+        /// empty dictionary: a dictionary of one was an allocation a call.)
+        var handler: (id: UInt64, run: @Sendable () -> Void)?
+        var nested: [UInt64: @Sendable () -> Void] = [:]
         var nextHandler: UInt64 = 0
     }
 
@@ -40,26 +44,41 @@ public final class CallCancellation: Sendable {
         let handlers = state.withLockedValue { state -> [@Sendable () -> Void] in
             guard !state.isCancelled else { return [] }
             state.isCancelled = true
-            defer { state.handlers = [:] }
-            return Array(state.handlers.values)
+            defer {
+                state.handler = nil
+                state.nested = [:]
+            }
+            return (state.handler.map { [$0.run] } ?? []) + state.nested.values
         }
         for handler in handlers { handler() }
     }
 
-    /// Keeps `handler` until `remove`; runs it at once instead (and returns nil) when already cancelled.
+    /// Keeps `handler` until `take`; runs it at once instead (and returns nil) when already cancelled.
     fileprivate func add(_ handler: @escaping @Sendable () -> Void) -> UInt64? {
         let id = state.withLockedValue { state -> UInt64? in
             guard !state.isCancelled else { return nil }
             defer { state.nextHandler += 1 }
-            state.handlers[state.nextHandler] = handler
+            if state.handler == nil {
+                state.handler = (state.nextHandler, handler)
+            } else {
+                state.nested[state.nextHandler] = handler
+            }
             return state.nextHandler
         }
         if id == nil { handler() }
         return id
     }
 
-    fileprivate func remove(_ id: UInt64) {
-        _ = state.withLockedValue { $0.handlers.removeValue(forKey: id) }
+    /// Removes a handler and returns it, unless `cancel` or an earlier `take` already has: whoever
+    /// takes it runs it, so it runs once however many cancellations race.
+    fileprivate func take(_ id: UInt64) -> (@Sendable () -> Void)? {
+        state.withLockedValue { state in
+            if let handler = state.handler, handler.id == id {
+                state.handler = nil
+                return handler.run
+            }
+            return state.nested.removeValue(forKey: id)
+        }
     }
 
     /// `Task.sleep`, also cut short when the call is cancelled. In a task of its own: only slow
@@ -99,14 +118,13 @@ public func withCallCancellationHandler<T>(
     guard let call = CallCancellation.current else {
         return try await withTaskCancellationHandler(operation: operation, onCancel: handler, isolation: isolation)
     }
-    // Both the task and the call may be cancelled; the handler runs once.
-    let ran = NIOLockedValueBox(false)
-    let once: @Sendable () -> Void = {
-        if ran.withLockedValue({ ran in defer { ran = true }; return !ran }) { handler() }
-    }
-    let registration = call.add(once)
-    defer { if let registration { call.remove(registration) } }
-    return try await withTaskCancellationHandler(operation: operation, onCancel: once, isolation: isolation)
+    // Both the task and the call may be cancelled; the handler runs once, by whichever takes it
+    // from the call first (nil: the call was cancelled already, and `add` ran it).
+    let registration = call.add(handler)
+    defer { if let registration { _ = call.take(registration) } }
+    return try await withTaskCancellationHandler(operation: operation, onCancel: {
+        if let registration { call.take(registration)?() }
+    }, isolation: isolation)
 }
 
 extension Task where Failure == Never {

@@ -43,10 +43,11 @@ final class SessionCache: Sendable {
         let (lease, evicted): (Lease?, (any HTTPTransport)?) = state.withLockedValue { state in
             guard !state.isShutDown else { return (nil, nil) }
             state.clock += 1
-            if var session = state.sessions[key] {
-                session.inFlight += 1
-                session.lastUsed = state.clock
-                state.sessions[key] = session
+            // One hash lookup a call, the entry changed in place.
+            if let index = state.sessions.index(forKey: key) {
+                state.sessions.values[index].inFlight += 1
+                state.sessions.values[index].lastUsed = state.clock
+                let session = state.sessions.values[index]
                 return (Lease(key: key, transport: session.transport, generation: session.generation), nil)
             }
             // Creating a transport does no I/O, so doing it under the lock is cheap and never races.
@@ -66,9 +67,8 @@ final class SessionCache: Sendable {
     /// Gives a session back; an evicted one shuts down when its last call has given it back.
     func release(_ lease: Lease) {
         let finished: (any HTTPTransport)? = state.withLockedValue { state in
-            if var session = state.sessions[lease.key], session.generation == lease.generation {
-                session.inFlight -= 1
-                state.sessions[lease.key] = session
+            if let index = state.sessions.index(forKey: lease.key), state.sessions.values[index].generation == lease.generation {
+                state.sessions.values[index].inFlight -= 1
                 return nil
             }
             guard var session = state.closing[lease.generation] else { return nil }
