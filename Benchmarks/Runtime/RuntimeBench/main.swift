@@ -83,7 +83,7 @@ let callsPerRound = arguments.first ?? 100_000
 let rounds = arguments.dropFirst().first ?? 5
 
 // RUNTIME_ONLY=ours or =peer runs only that side's rounds, without warm-up or the memory part:
-// for counting instructions (`valgrind --tool=callgrind`) or profiling one side.
+// for profiling one side (`perf record`) or comparing two builds by alternating runs.
 if let only = ProcessInfo.processInfo.environment["RUNTIME_ONLY"] {
     var rates: [Double] = []
     for _ in 0..<rounds { rates.append(try await callsPerSecond(callsPerRound, only == "peer" ? peerCall : oursCall)) }

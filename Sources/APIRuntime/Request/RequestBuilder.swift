@@ -114,8 +114,9 @@ extension RequestBuilder {
             body = Data(form.utf8)
             fields[.contentType] = "application/x-www-form-urlencoded"
         }
-        // Later layers win: workspace, API, parameters, then the instance.
-        for layer in [definition.inheritsDefaultHeaders ? definition.defaults.headers : [], definition.headers, headers, resolved.headers] {
+        // Later layers win: workspace, API, parameters, then the instance. (Set layer by layer:
+        // concatenating the layers made new arrays on every call.)
+        func set(_ layer: [(name: String, value: String)]) throws(APIError) {
             for header in layer {
                 guard let name = HTTPField.Name(header.name) else {
                     throw invalid("'\(header.name)' is not a valid header name")
@@ -123,6 +124,10 @@ extension RequestBuilder {
                 fields[name] = header.value
             }
         }
+        if definition.inheritsDefaultHeaders { try set(definition.defaults.headers) }
+        try set(definition.headers)
+        try set(headers)
+        try set(resolved.headers)
         return APIRequest(
             api: definition.name, method: definition.method, url: url,
             headerFields: fields, body: body, timeout: resolved.timeout,
