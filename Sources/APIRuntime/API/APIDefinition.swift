@@ -14,6 +14,8 @@ public final class APIDefinition: Sendable {
     public let method: HTTPRequest.Method
     /// The path template, with `{name}` placeholders filled from path parameters.
     public let path: String
+    /// `path`, split once into its fixed text and placeholders.
+    let pathTemplate: PathTemplate
     public let baseURL: String?
     public let headers: [(name: String, value: String)]
     public let timeout: Duration?
@@ -71,6 +73,7 @@ public final class APIDefinition: Sendable {
         self.name = name
         self.method = method
         self.path = path
+        self.pathTemplate = PathTemplate(path)
         self.baseURL = baseURL
         self.headers = headers
         self.timeout = timeout

@@ -48,7 +48,9 @@ final class AsyncHTTPClientTransport: HTTPTransport {
             return APIResponse(
                 status: HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
                 headerFields: fields,
-                body: Data(body.readableBytesView)
+                // One copy of the bytes (`Data`'s generic `Sequence` initializer went byte by byte:
+                // 1 % of a call's CPU on loopback).
+                body: body.withUnsafeReadableBytes { Data($0) }
             )
         } catch {
             throw Self.apiError(error, request: request)
