@@ -4,9 +4,10 @@ against a debug build of swift-openapi-generator's output for the equivalent Ope
 
 A scratch package holds both generated modules (BenchClient on our APIRuntime, PeerClient on
 swift-openapi-runtime). Dependencies are built first; then each target alone is rebuilt from
-scratch (its build folder removed) RUNS times, median reported. Finally one manifest is edited,
-apigen re-run, and the incremental rebuild of BenchClient is checked for which object files it
-wrote again (the swift driver's own remarks do not reach SwiftPM's output).
+scratch (every source touched) once untimed, then RUNS times, the two sides alternating, medians
+reported. Finally one manifest is edited, apigen re-run, and the incremental rebuild of
+BenchClient is checked for which object files it wrote again (the swift driver's own remarks do
+not reach SwiftPM's output).
 
     bench.py REPO APIGEN PEER [N]     (make bench-compile runs it; N defaults to 1000)
     COMPILE_SKIP_PEER=1               our module only (the peer's takes minutes a build)
@@ -61,25 +62,34 @@ let package = Package(
     if not SKIP_PEER:
         run(["swift", "build", "--target", "OpenAPIRuntime"], root)
 
-    def clean_build(target, folder):
-        times = []
-        for _ in range(RUNS):
-            # Every source newer than its object file: the whole module compiles again, its
-            # dependencies do not. (Removing the target's build folder confuses SwiftPM's plan.)
-            for directory, _, names in os.walk(os.path.join(root, folder)):
-                for name in names:
-                    os.utime(os.path.join(directory, name))
-            start, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
-            run(["swift", "build", "--target", target], root)
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            times.append(time.perf_counter() - start)
-            # CPU time beside wall time: when a neighbour on the VM slows the CPUs, both grow.
-            cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-            print(f"{target}: {times[-1]:.1f} s wall, {cpu:.1f} s CPU", file=sys.stderr, flush=True)
-        return statistics.median(times)
+    def clean_build(target, folder, label=""):
+        # Every source newer than its object file: the whole module compiles again, its
+        # dependencies do not. (Removing the target's build folder confuses SwiftPM's plan.)
+        for directory, _, names in os.walk(os.path.join(root, folder)):
+            for name in names:
+                os.utime(os.path.join(directory, name))
+        start, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
+        run(["swift", "build", "--target", target], root)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        wall = time.perf_counter() - start
+        # CPU time beside wall time: when a neighbour on the VM slows the CPUs, both grow.
+        cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+        print(f"{target}{label}: {wall:.1f} s wall, {cpu:.1f} s CPU", file=sys.stderr, flush=True)
+        return wall
 
-    ours = clean_build("BenchClient", "Generated")
-    theirs = None if SKIP_PEER else clean_build("PeerClient", "PeerGenerated")
+    targets = [("BenchClient", "Generated")] + ([] if SKIP_PEER else [("PeerClient", "PeerGenerated")])
+    # One untimed build of each first: the first build of a module after its dependencies took
+    # 1.5-2x the later ones on both sides (session 12: ours 41 s then 21 s, the peer's 265 s
+    # then 152 s), and a ratio of one side's first build to the other's later one is no ratio.
+    for target, folder in targets:
+        clean_build(target, folder, " (warm-up, not counted)")
+    # Then the sides alternate, so that the VM's speed drifting over the minutes falls on both.
+    times = {target: [] for target, _ in targets}
+    for _ in range(RUNS):
+        for target, folder in targets:
+            times[target].append(clean_build(target, folder))
+    ours = statistics.median(times["BenchClient"])
+    theirs = None if SKIP_PEER else statistics.median(times["PeerClient"])
     ours_lines = sum(open(os.path.join(d, f)).read().count("\n") for d, _, fs in os.walk(os.path.join(root, "Generated")) for f in fs)
     peer_lines = sum(open(os.path.join(d, f)).read().count("\n") for d, _, fs in os.walk(os.path.join(root, "PeerGenerated")) for f in fs)
 
@@ -113,7 +123,8 @@ let package = Package(
     print(f"| apigen (BenchClient) | {ours_lines:,} | {ours:.1f} |")
     if theirs is not None:
         print(f"| swift-openapi-generator (PeerClient) | {peer_lines:,} | {theirs:.1f} |")
-        print(f"\nRatio peer / apigen: {theirs / ours:.1f}×")
+        ratios = sorted(p / o for o, p in zip(times["BenchClient"], times["PeerClient"]))
+        print(f"\nRatio peer / apigen: {theirs / ours:.1f}× (of the medians; round by round {ratios[0]:.1f}–{ratios[-1]:.1f}×)")
     print(f"\nAfter editing one API in one manifest: generated files changed: {', '.join(changed) or 'none'}")
     print(f"The incremental build ({incremental:.1f} s) wrote {len(compiled)} of {len(objects_before)} object files again: {', '.join(compiled) or 'none'}")
     if not os.environ.get("COMPILE_BENCH_ROOT"):

@@ -35,7 +35,9 @@ extension APIResponse {
     /// The gRPC status of a gRPC reply (its `grpc-status` trailer); nil for other protocols, and
     /// for a stream whose trailers have not arrived yet.
     public var grpcStatus: GRPCStatusCode? {
-        trailerFields[.grpcStatus].flatMap(Int.init).map(GRPCStatusCode.init(rawValue:))
+        // The first `grpc-status` field, found by a scan: `HTTPFields`' subscript joins the values
+        // of every field of that name through a generic `joined`, 1 % of a call's CPU on loopback.
+        trailerFields.first { $0.name == .grpcStatus }.flatMap { Int($0.value) }.map(GRPCStatusCode.init(rawValue:))
     }
 
     /// The status message of a gRPC reply (its `grpc-message` trailer, percent-decoded).

@@ -141,11 +141,13 @@ final class GRPCTransport: HTTPTransport {
 
     // MARK: Mapping
 
-    /// `/package.Service/Method` as grpc-swift names it.
+    /// `/package.Service/Method` as grpc-swift names it: two names, empty segments aside. Split
+    /// over UTF-8 bytes: `split` by `Character` (grapheme breaking) was 1 % of a call's CPU.
     static func descriptor(for url: URL) -> MethodDescriptor? {
-        let parts = url.path.split(separator: "/", omittingEmptySubsequences: true)
-        guard parts.count == 2 else { return nil }
-        return MethodDescriptor(fullyQualifiedService: String(parts[0]), method: String(parts[1]))
+        let path = url.path
+        let names = path.utf8.split(separator: UInt8(ascii: "/"), maxSplits: 3, omittingEmptySubsequences: true)
+        guard names.count == 2 else { return nil }
+        return MethodDescriptor(fullyQualifiedService: String(Substring(names[0])), method: String(Substring(names[1])))
     }
 
     private static func producer(for request: APIRequest) -> @Sendable (RPCWriter<Data>) async throws -> Void {
