@@ -145,6 +145,7 @@ final class GRPCTransport: HTTPTransport {
     /// over UTF-8 bytes: `split` by `Character` (grapheme breaking) was 1 % of a call's CPU.
     static func descriptor(for url: URL) -> MethodDescriptor? {
         let path = url.path
+        // Three splits at most: enough to tell two names from more.
         let names = path.utf8.split(separator: UInt8(ascii: "/"), maxSplits: 3, omittingEmptySubsequences: true)
         guard names.count == 2 else { return nil }
         return MethodDescriptor(fullyQualifiedService: String(Substring(names[0])), method: String(Substring(names[1])))
