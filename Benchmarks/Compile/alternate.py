@@ -4,17 +4,17 @@
     alternate.py ROOT [ROOT ...]
 
 Each ROOT is a package bench.py made (COMPILE_BENCH_ROOT), for instance one on the tree before a
-change and one after. Every round touches each ROOT's generated files and runs
-`swift build --target BenchClient` there, one ROOT after the other, so that a neighbour slowing
-the VM slows every side alike. ROUNDS (default 3). Prints each build's wall and CPU seconds and
-the medians.
+change and one after. Every round touches each ROOT's generated files, removes its object files
+(so that code generation runs too) and runs `swift build --target BenchClient` there, one ROOT
+after the other, so that a neighbour slowing the VM slows every side alike. ROUNDS (default 3).
+Prints each build's wall and CPU seconds and the medians.
 """
 import os, resource, statistics, subprocess, sys, time
 
+from full_build import prepare_full_build
+
 def build(root):
-    for directory, _, names in os.walk(os.path.join(root, "Generated")):
-        for name in names:
-            os.utime(os.path.join(directory, name))
+    prepare_full_build(root, "BenchClient", "Generated")
     before, start = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
     result = subprocess.run(["swift", "build", "--target", "BenchClient"], cwd=root, capture_output=True, text=True)
     wall, after = time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -4,15 +4,17 @@ against a debug build of swift-openapi-generator's output for the equivalent Ope
 
 A scratch package holds both generated modules (BenchClient on our APIRuntime, PeerClient on
 swift-openapi-runtime). Dependencies are built first; then each target alone is rebuilt from
-scratch (every source touched) once untimed, then RUNS times, the two sides alternating, medians
-reported. Finally one manifest is edited, apigen re-run, and the incremental rebuild of
-BenchClient is checked for which object files it wrote again (the swift driver's own remarks do
-not reach SwiftPM's output).
+scratch (every source touched, its object files removed) once untimed, then RUNS times, the two
+sides alternating, medians reported. Finally one manifest is edited, apigen re-run, and the
+incremental rebuild of BenchClient is checked for which object files it wrote again (the swift
+driver's own remarks do not reach SwiftPM's output).
 
     bench.py REPO APIGEN PEER [N]     (make bench-compile runs it; N defaults to 1000)
     COMPILE_SKIP_PEER=1               our module only (the peer's takes minutes a build)
 """
 import os, resource, shutil, statistics, subprocess, sys, tempfile, time
+
+from full_build import prepare_full_build
 
 RUNS = int(os.environ.get("RUNS", "3"))
 SKIP_PEER = bool(os.environ.get("COMPILE_SKIP_PEER"))
@@ -63,11 +65,8 @@ let package = Package(
         run(["swift", "build", "--target", "OpenAPIRuntime"], root)
 
     def clean_build(target, folder, label=""):
-        # Every source newer than its object file: the whole module compiles again, its
-        # dependencies do not. (Removing the target's build folder confuses SwiftPM's plan.)
-        for directory, _, names in os.walk(os.path.join(root, folder)):
-            for name in names:
-                os.utime(os.path.join(directory, name))
+        # The whole module compiles again, code generation included; its dependencies do not.
+        prepare_full_build(root, target, folder)
         start, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
         run(["swift", "build", "--target", target], root)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -78,9 +77,9 @@ let package = Package(
         return wall
 
     targets = [("BenchClient", "Generated")] + ([] if SKIP_PEER else [("PeerClient", "PeerGenerated")])
-    # One untimed build of each first: the first build of a module after its dependencies took
-    # 1.5-2x the later ones on both sides (session 12: ours 41 s then 21 s, the peer's 265 s
-    # then 152 s), and a ratio of one side's first build to the other's later one is no ratio.
+    # One untimed build of each first, so that every timed build finds the same warm caches.
+    # (Sessions 12 and 13 saw first builds take 1.5-2x the later ones: only the first generated
+    # code, the later, touch-only builds skipped it; `prepare_full_build` now prevents that.)
     for target, folder in targets:
         clean_build(target, folder, " (warm-up, not counted)")
     # Then the sides alternate, so that the VM's speed drifting over the minutes falls on both.
