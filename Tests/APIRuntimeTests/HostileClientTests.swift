@@ -11,7 +11,7 @@ import Testing
 struct HostileClientTests {
     @Test("Definitions, enum raw values and JSON keys hold exactly the manifest's text")
     func literals() throws {
-        let definition = HEvilAPI.definition
+        let definition = HEvilAPI(id: "1", headerValue: "v", bodyField: HPayload(weirdKeyQuoted: "v", naiveCafe: 1, _2fa: true, default: .newline)).definition
         #expect(definition.name == #"Evil"""API"#)
         #expect(definition.path == #"/evil/"quoted"/\(x)/{id}/ünï"#)
         #expect(definition.headers.map(\.value) == ["\"\\(injection)\"\"\" */ \u{200B}"])

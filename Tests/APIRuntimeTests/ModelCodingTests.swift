@@ -78,6 +78,35 @@ struct ModelCodingTests {
         }
     }
 
+    @Test("== compares every field, as the derived Equatable does: a difference in any one makes two models unequal")
+    func equalityComparesEveryField() {
+        let item = Self.item
+        #expect(item == RefItem(
+            id: item.id, default: item.default, price: item.price, sizes: item.sizes, attributes: item.attributes,
+            payload: item.payload, kind: item.kind, children: item.children
+        ))
+        let variants = [
+            RefItem(id: Self.child.id, default: item.default, price: item.price, sizes: item.sizes, attributes: item.attributes, kind: item.kind, children: item.children),
+            RefItem(id: item.id, default: false, price: item.price, sizes: item.sizes, attributes: item.attributes, kind: item.kind, children: item.children),
+            RefItem(id: item.id, default: item.default, price: 9.75, sizes: item.sizes, attributes: item.attributes, kind: item.kind, children: item.children),
+            RefItem(id: item.id, default: item.default, price: item.price, sizes: [1], attributes: item.attributes, kind: item.kind, children: item.children),
+            RefItem(id: item.id, default: item.default, price: item.price, sizes: item.sizes, attributes: ["color": ["red"]], kind: item.kind, children: item.children),
+            RefItem(id: item.id, default: item.default, price: item.price, sizes: item.sizes, attributes: item.attributes, payload: Data(), kind: item.kind, children: item.children),
+            RefItem(id: item.id, default: item.default, price: item.price, sizes: item.sizes, attributes: item.attributes, kind: .physical, children: item.children),
+            RefItem(id: item.id, default: item.default, price: item.price, sizes: item.sizes, attributes: item.attributes, kind: item.kind, children: []),
+        ]
+        for variant in variants {
+            #expect(variant != item)
+            #expect(DerivedItem(variant) != DerivedItem(item)) // the derived conformance agrees
+        }
+        // Doubles compare as `==` does: NaN is unequal to itself, -0 equals 0.
+        let nan = RefItem(id: item.id, default: true, price: .nan, sizes: [], attributes: [:], kind: .digital, children: [])
+        #expect(nan != nan)
+        let zero = RefItem(id: item.id, default: true, price: 0, sizes: [], attributes: [:], kind: .digital, children: [])
+        let minusZero = RefItem(id: item.id, default: true, price: -0.0, sizes: [], attributes: [:], kind: .digital, children: [])
+        #expect(zero == minusZero)
+    }
+
     @Test("FieldKey is a string key only")
     func fieldKey() {
         let key: FieldKey = "user_id"

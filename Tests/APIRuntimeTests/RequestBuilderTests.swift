@@ -10,19 +10,18 @@ struct RequestBuilderTests {
 
     @Test("Each placeholder takes its value, percent-encoded; the last value given for a name wins")
     func fillsPlaceholders() throws {
-        var builder = RequestBuilder()
-        builder.path("id", 1)
-        builder.path("part", "a b/c")
-        builder.path("id", 7)
-        builder.query("q", "x&y")
+        let builder = RequestBuilder()
+            .path("id", 1)
+            .path("part", "a b/c")
+            .path("id", 7)
+            .query("q", "x&y")
         let request = try builder.makeRequest(for: definition, resolved)
         #expect(request.url.absoluteString == "https://h/v1/items/7/parts/a%20b%2Fc?q=x%26y")
     }
 
     @Test("A placeholder without a value is an invalid request naming the API and the parameter")
     func missingValue() {
-        var builder = RequestBuilder()
-        builder.path("id", 7)
+        let builder = RequestBuilder().path("id", 7)
         #expect {
             try builder.makeRequest(for: definition, resolved)
         } throws: { error in
@@ -43,8 +42,7 @@ struct RequestBuilderTests {
 
     @Test("A template's text and values make the URL's path")
     func expandsTemplate() throws {
-        var builder = RequestBuilder()
-        builder.path("id", "ü")
+        let builder = RequestBuilder().path("id", "ü")
         let definition = APIDefinition(name: "GetFile", method: .get, path: "files/{id}.json", defaults: APIDefaults())
         let request = try builder.makeRequest(for: definition, resolved)
         #expect(request.url.absoluteString == "https://h/v1/files/%C3%BC.json")
@@ -66,9 +64,7 @@ struct RequestBuilderTests {
 
     @Test("A base URL without a host is an invalid request naming the API")
     func relativeBaseURL() {
-        var builder = RequestBuilder()
-        builder.path("id", 7)
-        builder.path("part", 1)
+        let builder = RequestBuilder().path("id", 7).path("part", 1)
         #expect {
             try builder.makeRequest(for: definition, RequestBuilder.Resolved(baseURL: "/v1", headers: [], timeout: .seconds(1)))
         } throws: { error in

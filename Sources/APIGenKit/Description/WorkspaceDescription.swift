@@ -66,6 +66,17 @@ public struct SwiftType: Sendable, Equatable {
     public var unwrappedSpelling: String {
         isOptional && spelling.hasSuffix("?") ? String(spelling.dropLast()) : spelling
     }
+
+    /// The `FieldReader` and `FieldWriter` method a model's field of this type is read and
+    /// written with: a scalar's own (`int`, `stringIfPresent`), which keeps the container's typed
+    /// fast path, or `value` and `valueIfPresent`, which take the type (`valueType`) when reading.
+    public var fieldMethod: (name: String, valueType: String?) {
+        let suffix = isOptional ? "IfPresent" : ""
+        if let scalar = Self.fieldScalars[unwrappedSpelling] { return (scalar + suffix, nil) }
+        return ("value" + suffix, unwrappedSpelling)
+    }
+
+    private static let fieldScalars = ["String": "string", "Int": "int", "Int64": "int64", "Double": "double", "Bool": "bool"]
 }
 
 public struct ModelDescription: Sendable {

@@ -28,23 +28,32 @@ import SwiftProtobuf
 /// gRPC {{shape}} method `{{{rpcMethod}}}`
 public final class {{className}}: BaseAPI<{{{responseType}}}>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public static let definition = APIDefinition(
-        name: {{{nameLiteral}}},
-        method: .post,
-        path: {{{pathLiteral}}},
-{{> settings}}
-        rpc: RPCMethod(name: {{{rpcMethodLiteral}}}{{#clientStreams}}, clientStreams: true{{/clientStreams}}{{#serverStreams}}, serverStreams: true{{/serverStreams}}{{#isIdempotent}}, isIdempotent: true{{/isIdempotent}}),
-        inheritsDefaultHeaders: false,
-        defaults: .workspace
-    )
 
     public override var rpcDelegate: (any RPCDelegate)? { GRPCProtocol() }
-{{^clientStreams}}
 
+{{^clientStreams}}
     /// Calls the method with `request`.
     public convenience init(_ request: {{{requestType}}} = {{{requestType}}}()) {
-        self.init(definition: Self.definition, response: .{{decoding}}) { $0.message(request) }
+{{/clientStreams}}
+{{#clientStreams}}
+    /// Calls the method with the request messages `requests` writes as the call goes.
+    public convenience init(_ requests: {{{parametersType}}}) {
+{{/clientStreams}}
+        self.init(
+            definedOnce: APIDefinition(
+                name: {{{nameLiteral}}},
+                method: .post,
+                path: {{{pathLiteral}}},
+{{> settings}}
+                rpc: RPCMethod(name: {{{rpcMethodLiteral}}}{{#clientStreams}}, clientStreams: true{{/clientStreams}}{{#serverStreams}}, serverStreams: true{{/serverStreams}}{{#isIdempotent}}, isIdempotent: true{{/isIdempotent}}),
+                inheritsDefaultHeaders: false,
+                defaults: .workspace
+            ),
+            response: .{{decoding}},
+            request: RequestBuilder().{{#clientStreams}}messages(requests){{/clientStreams}}{{^clientStreams}}message(request){{/clientStreams}}
+        )
     }
+{{^clientStreams}}
 
     /// Calls the method with the request `configure` fills in: `{{className}} { $0.field = value }`.
     public convenience init(_ configure: (inout {{{requestType}}}) -> Void) {
@@ -54,11 +63,6 @@ public final class {{className}}: BaseAPI<{{{responseType}}}>, @unchecked Sendab
     }
 {{/clientStreams}}
 {{#clientStreams}}
-
-    /// Calls the method with the request messages `requests` writes as the call goes.
-    public convenience init(_ requests: {{{parametersType}}}) {
-        self.init(definition: Self.definition, response: .{{decoding}}) { $0.messages(requests) }
-    }
 
     /// Calls the method with `messages`, in order.
     public convenience init(_ messages: [{{{requestType}}}]) {
@@ -87,24 +91,13 @@ public final class {{className}}: BaseAPI<{{{responseType}}}>, @unchecked Sendab
 {{/parameters}}
     ) {
 {{/inlineArguments}}
-{{^hasParameters}}
-        self.init(definition: Self.definition, response: .{{decoding}})
-{{/hasParameters}}
-{{#hasParameters}}
-        self.init(definition: Self.definition, response: .{{decoding}}) {
-{{#parameters}}
-            $0.{{builderMethod}}({{#wireNameLiteral}}{{{.}}}, {{/wireNameLiteral}}{{swiftName}})
-{{/parameters}}
-        }
-{{/hasParameters}}
-    }
 
 """#,
         "model": #"""
 {{#docLines}}
 /// {{{.}}}
 {{/docLines}}
-public struct {{swiftName}}: Codable, Sendable, Equatable {
+public struct {{swiftName}}: Codable, Sendable, FieldwiseEquatable {
 {{#fields}}
 {{#docLines}}
     /// {{{.}}}
@@ -128,15 +121,22 @@ public struct {{swiftName}}: Codable, Sendable, Equatable {
     }
 
     public init(from decoder: any Decoder) throws {
-{{#fields}}
-{{#first()}}
+{{#hasFields}}
         let fields = try FieldReader(decoder)
-{{/first()}}
-        self.{{swiftName}} = try fields.decode{{#isOptional}}IfPresent{{/isOptional}}({{{decodedType}}}.self, forKey: {{{keyLiteral}}})
+{{#inlineArguments}}
+        try self.init({{#fields}}{{argumentLabel}}: fields.{{fieldMethod}}({{#valueType}}{{{.}}}.self, {{/valueType}}{{{keyLiteral}}}){{^last()}}, {{/last()}}{{/fields}})
+{{/inlineArguments}}
+{{^inlineArguments}}
+        try self.init(
+{{#fields}}
+            {{argumentLabel}}: fields.{{fieldMethod}}({{#valueType}}{{{.}}}.self, {{/valueType}}{{{keyLiteral}}}){{^last()}},{{/last()}}
 {{/fields}}
-{{^fields}}
+        )
+{{/inlineArguments}}
+{{/hasFields}}
+{{^hasFields}}
         _ = try FieldReader(decoder)
-{{/fields}}
+{{/hasFields}}
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -144,11 +144,18 @@ public struct {{swiftName}}: Codable, Sendable, Equatable {
 {{#first()}}
         var fields = FieldWriter(encoder)
 {{/first()}}
-        try fields.encode{{#isOptional}}IfPresent{{/isOptional}}(self.{{swiftName}}, forKey: {{{keyLiteral}}})
+        try fields.{{fieldMethod}}(self.{{swiftName}}, {{{keyLiteral}}})
 {{/fields}}
 {{^fields}}
         _ = FieldWriter(encoder)
 {{/fields}}
+    }
+
+    public static func fieldsEqual(_ lhs: {{swiftName}}, _ rhs: {{swiftName}}) -> Bool {
+{{#fields}}
+        if !FieldComparison.equal(lhs.{{swiftName}}, rhs.{{swiftName}}) { return false }
+{{/fields}}
+        return true
     }
 }
 
@@ -176,6 +183,15 @@ import {{.}}
 {{/models}}
 
 """#,
+        "request": #"""
+{{#hasParameters}}
+            request: RequestBuilder()
+{{#parameters}}
+                .{{builderMethod}}({{#wireNameLiteral}}{{{.}}}, {{/wireNameLiteral}}{{swiftName}})
+{{/parameters}}
+{{/hasParameters}}
+
+"""#,
         "rest": #"""
 {{% CONTENT_TYPE: TEXT }}
 {{#imports}}
@@ -192,15 +208,19 @@ import {{.}}
 public final class {{className}}: BaseAPI<{{{responseType}}}>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: {{{nameLiteral}}},
-        method: .{{methodCase}},
-        path: {{{pathLiteral}}},
-{{> settings}}
-        defaults: .workspace
-    )
-
 {{> initializer}}
+        self.init(
+            definedOnce: APIDefinition(
+                name: {{{nameLiteral}}},
+                method: .{{methodCase}},
+                path: {{{pathLiteral}}},
+{{> settings}}
+                defaults: .workspace
+            ),
+            response: .{{decoding}}{{#hasParameters}},{{/hasParameters}}
+{{> request}}
+        )
+    }
 }
 
 """#,
@@ -220,70 +240,74 @@ import {{.}}
 public final class {{className}}: BaseAPI<{{{responseType}}}>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: {{{nameLiteral}}},
-        method: .post,
-        path: {{{pathLiteral}}},
-{{> settings}}
-{{#hasEnvelope}}
-        rpc: RPCMethod(
-            name: {{{rpcMethodLiteral}}},
-{{#isNotification}}
-            isNotification: true,
-{{/isNotification}}
-            envelopeFields: [
-{{#envelope}}
-                (name: {{{nameLiteral}}}, json: {{{jsonLiteral}}}),
-{{/envelope}}
-            ]
-        ),
-{{/hasEnvelope}}
-{{^hasEnvelope}}
-        rpc: RPCMethod(name: {{{rpcMethodLiteral}}}{{#isNotification}}, isNotification: true{{/isNotification}}),
-{{/hasEnvelope}}
-        defaults: .workspace
-    )
-
     public override var rpcDelegate: (any RPCDelegate)? { {{delegateType}}() }
 
 {{> initializer}}
+        self.init(
+            definedOnce: APIDefinition(
+                name: {{{nameLiteral}}},
+                method: .post,
+                path: {{{pathLiteral}}},
+{{> settings}}
+{{#hasEnvelope}}
+                rpc: RPCMethod(
+                    name: {{{rpcMethodLiteral}}},
+{{#isNotification}}
+                    isNotification: true,
+{{/isNotification}}
+                    envelopeFields: [
+{{#envelope}}
+                        (name: {{{nameLiteral}}}, json: {{{jsonLiteral}}}),
+{{/envelope}}
+                    ]
+                ),
+{{/hasEnvelope}}
+{{^hasEnvelope}}
+                rpc: RPCMethod(name: {{{rpcMethodLiteral}}}{{#isNotification}}, isNotification: true{{/isNotification}}),
+{{/hasEnvelope}}
+                defaults: .workspace
+            ),
+            response: .{{decoding}}{{#hasParameters}},{{/hasParameters}}
+{{> request}}
+        )
+    }
 }
 
 """#,
         "settings": #"""
 {{#baseURLLiteral}}
-        baseURL: {{{.}}},
+                baseURL: {{{.}}},
 {{/baseURLLiteral}}
 {{#hasHeaders}}
-        headers: [
+                headers: [
 {{#headers}}
-            (name: {{{nameLiteral}}}, value: {{{valueLiteral}}}),
+                    (name: {{{nameLiteral}}}, value: {{{valueLiteral}}}),
 {{/headers}}
-        ],
+                ],
 {{/hasHeaders}}
 {{#timeout}}
-        timeout: {{{.}}},
+                timeout: {{{.}}},
 {{/timeout}}
 {{#frequency}}
-        frequency: .{{.}},
+                frequency: .{{.}},
 {{/frequency}}
 {{#retry}}
-        retry: {{{.}}},
+                retry: {{{.}}},
 {{/retry}}
 {{#rateLimit}}
-        rateLimit: {{{.}}},
+                rateLimit: {{{.}}},
 {{/rateLimit}}
 {{#significantHeaders}}
-        significantHeaders: {{{.}}},
+                significantHeaders: {{{.}}},
 {{/significantHeaders}}
 {{#tags}}
-        tags: {{{.}}},
+                tags: {{{.}}},
 {{/tags}}
 {{#skippedInterceptors}}
-        skippedInterceptors: {{{.}}},
+                skippedInterceptors: {{{.}}},
 {{/skippedInterceptors}}
 {{#sample}}
-        sample: {{{.}}},
+                sample: {{{.}}},
 {{/sample}}
 
 """#,

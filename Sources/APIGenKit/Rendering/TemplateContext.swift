@@ -151,9 +151,14 @@ enum TemplateContext {
             context["fields"] = .list(fields.map { field in
                 var values = member(field.swiftName, field.type, docLines: field.docLines)
                 // What the written-out `init(from:)` and `encode(to:)` need: the key on the wire,
-                // and the type without its `?` for `decodeIfPresent`.
+                // the `FieldReader`/`FieldWriter` method and the type it reads, and for templates
+                // that call Codable's `decodeIfPresent`, the type without its `?`.
                 let keyLiteral = SwiftLiteral.string(field.jsonKey)
                 values["keyLiteral"] = .string(keyLiteral)
+                let method = field.type.fieldMethod
+                values["fieldMethod"] = .string(method.name)
+                values["argumentLabel"] = .string(SwiftIdentifier.argumentLabel(field.swiftName))
+                values["valueType"] = method.valueType.map { .string($0) }
                 values["decodedType"] = .string(field.type.unwrappedSpelling)
                 if field.jsonKey != field.swiftName.trimmingBackticks {
                     values["customKeyLiteral"] = .string(keyLiteral)
@@ -164,6 +169,7 @@ enum TemplateContext {
             context["isMutable"] = .bool(model.isMutable)
             context["binding"] = .string(model.isMutable ? "var" : "let")
             context["hasCustomKeys"] = .bool(fields.contains { $0.jsonKey != $0.swiftName.trimmingBackticks })
+            context["hasFields"] = .bool(!fields.isEmpty)
             context["inlineArguments"] = .bool(fields.count <= inlineArgumentLimit)
         case .enumeration(let cases):
             context["isEnum"] = true

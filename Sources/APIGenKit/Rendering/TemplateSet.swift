@@ -5,9 +5,9 @@ import Foundation
 /// workspace's templates folder taking its place. Extra `.mustache` files there become partials.
 public struct TemplateSet: Sendable {
     /// The templates apigen renders, and the partials they share, by name (without `.mustache`).
-    public static let names = ["rest", "rpc", "grpc", "models", "workspace", "initializer", "settings", "model", "enum"]
+    public static let names = ["rest", "rpc", "grpc", "models", "workspace", "initializer", "request", "settings", "model", "enum"]
     /// Templates included by others rather than rendered on their own.
-    public static let partials: Set<String> = ["initializer", "settings", "model", "enum"]
+    public static let partials: Set<String> = ["initializer", "request", "settings", "model", "enum"]
     /// What each template makes, for `apigen template list`.
     public static let purpose = [
         "rest": "renders <manifest>/<Name>API.swift for REST APIs",
@@ -15,7 +15,8 @@ public struct TemplateSet: Sendable {
         "grpc": "renders <manifest>/<Name>API.swift for gRPC methods",
         "models": "renders <manifest>/<manifest>.models.swift, the types a manifest declares",
         "workspace": "renders APIDefaults+Workspace.swift, the workspace defaults",
-        "initializer": "partial: an API's initializer, which puts each parameter where it travels, in rest and rpc",
+        "initializer": "partial: an API initializer's doc comment and signature, in rest and rpc",
+        "request": "partial: the RequestBuilder chain that puts each parameter where it travels, in rest and rpc",
         "settings": "partial: an API's definition settings, in rest, rpc and grpc",
         "model": "partial: one struct, in models",
         "enum": "partial: one string enum, in models",

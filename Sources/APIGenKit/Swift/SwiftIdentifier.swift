@@ -40,6 +40,13 @@ enum SwiftIdentifier {
         keywords.contains(name) ? "`\(name)`" : name
     }
 
+    /// `name` (an escaped identifier) as an argument label in a call: bare, since a call's label
+    /// may be any keyword but `inout`, `var` and `let` (Swift warns about the backticks otherwise).
+    static func argumentLabel(_ name: String) -> String {
+        let bare = name.hasPrefix("`") && name.hasSuffix("`") ? String(name.dropFirst().dropLast()) : name
+        return ["inout", "var", "let"].contains(bare) ? name : bare
+    }
+
     /// Words that cannot be used bare as a declaration name, property or argument label in Swift 6.
     static let keywords: Set<String> = [
         "associatedtype", "borrowing", "class", "consuming", "deinit", "enum", "extension", "fileprivate",
@@ -55,7 +62,8 @@ enum SwiftIdentifier {
         "String", "Int", "Int64", "Double", "Bool", "Date", "URL", "UUID", "Data", "Array", "Dictionary",
         "Optional", "Codable", "Sendable", "Equatable", "BaseAPI", "APIDefinition", "APIDefaults", "APIError",
         "APIManager", "RequestBuilder", "ResponseDecoder", "NoContent", "ParameterValue",
-        "FieldKey", "FieldReader", "FieldWriter", "Decoder", "Encoder", "JSONValue",
+        "FieldKey", "FieldReader", "FieldWriter", "FieldComparison", "FieldwiseEquatable", "Decoder", "Encoder",
+        "JSONValue",
         "Foundation", "APIRuntime", "Swift", "Type", "Protocol",
     ]
 }

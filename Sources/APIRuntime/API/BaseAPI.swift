@@ -12,7 +12,7 @@ import NIOConcurrencyHelpers
 /// Sendable; everything mutable (the per-call overrides and the running calls) sits in `state`,
 /// a `NIOLockedValueBox` whose lock guards every read and write. Generated subclasses add no state.
 open class BaseAPI<Response: Sendable>: @unchecked Sendable {
-    /// The parameters by where they travel, filled once by the initializer.
+    /// The parameters by where they travel, given once to the initializer.
     let parameters: RequestBuilder
     public let definition: APIDefinition
     let responseDecoder: ResponseDecoder<Response>
@@ -30,21 +30,29 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
     /// Guards every mutable property of this instance.
     private let state = NIOLockedValueBox(State())
 
-    /// `parameters` puts each parameter where it travels: `{ $0.path("id", id) }`.
+    /// An API whose definition is made by its caller: a hand-written subclass whose definition
+    /// depends on its arguments, say. `request` holds each parameter where it travels.
     ///
-    /// Generated subclasses declare only convenience initializers, which call this one, so they
-    /// inherit it rather than override it: an override, and the stubs Swift emits for each
-    /// designated initializer a subclass does not inherit, were a fifth of an API file's compile
-    /// time (BENCHMARKS.md §2, session 8). Filling the builder here, rather than keeping a
-    /// `Parameters` struct for an `encodeParameters(into:)` override to read at `start()`, took
-    /// another fifth (session 10). Nothing can fail here: the builder keeps the values and
-    /// encodes them when the call starts.
-    public init(definition: APIDefinition, response: ResponseDecoder<Response>, parameters fill: (inout RequestBuilder) -> Void = { _ in }) {
-        var parameters = RequestBuilder()
-        fill(&parameters)
-        self.parameters = parameters
+    /// Generated subclasses declare only convenience initializers, which call this one (through
+    /// `init(definedOnce:response:request:)`), so they inherit it rather than override it: an
+    /// override, and the stubs Swift emits for each designated initializer a subclass does not
+    /// inherit, were a fifth of an API file's compile time (BENCHMARKS.md §2, session 8). Nothing
+    /// can fail here: the builder keeps the values and encodes them when the call starts.
+    public init(definition: APIDefinition, response: ResponseDecoder<Response>, request: RequestBuilder = RequestBuilder()) {
+        self.parameters = request
         self.definition = definition
         self.responseDecoder = response
+    }
+
+    /// An API whose definition is the same for every instance of its class, as a generated
+    /// API's is: `definition` runs for the class's first instance only, and the rest share what it
+    /// made (a lookup by class, instead of a `static let` in every generated file).
+    public convenience init(
+        definedOnce definition: @autoclosure () -> APIDefinition,
+        response: ResponseDecoder<Response>,
+        request: RequestBuilder = RequestBuilder()
+    ) {
+        self.init(definition: DefinitionCache.definition(for: Self.self, definition), response: response, request: request)
     }
 
     /// How the call is wrapped on the wire; nil is plain REST. JSON-RPC and custom protocols override it.

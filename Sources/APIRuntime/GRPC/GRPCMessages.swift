@@ -56,13 +56,15 @@ public struct GRPCRequestStream<Message: SwiftProtobuf.Message>: Sendable {
 
 extension RequestBuilder {
     /// The one request message of a unary or server-streaming gRPC call.
-    public mutating func message(_ message: some SwiftProtobuf.Message) {
+    public consuming func message(_ message: some SwiftProtobuf.Message) -> RequestBuilder {
         encodeMessage = { try message.serializedData() }
+        return self
     }
 
     /// The request messages of a client- or bidirectional-streaming gRPC call.
-    public mutating func messages<Message>(_ stream: GRPCRequestStream<Message>) {
+    public consuming func messages<Message>(_ stream: GRPCRequestStream<Message>) -> RequestBuilder {
         messageProducer = stream.producer
+        return self
     }
 }
 

@@ -8,15 +8,16 @@ import APIRuntime
 public final class CheckHealthAPI: BaseAPI<NoContent>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "CheckHealth",
-        method: .head,
-        path: "/health",
-        rateLimit: RateLimit(calls: 5, per: .seconds(60), behavior: .fail),
-        defaults: .workspace
-    )
-
     public convenience init() {
-        self.init(definition: Self.definition, response: .noContent)
+        self.init(
+            definedOnce: APIDefinition(
+                name: "CheckHealth",
+                method: .head,
+                path: "/health",
+                rateLimit: RateLimit(calls: 5, per: .seconds(60), behavior: .fail),
+                defaults: .workspace
+            ),
+            response: .noContent
+        )
     }
 }

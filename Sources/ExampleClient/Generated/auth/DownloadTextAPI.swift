@@ -8,17 +8,18 @@ import APIRuntime
 public final class DownloadTextAPI: BaseAPI<String>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "DownloadText",
-        method: .get,
-        path: "/files/{name}",
-        timeout: .milliseconds(2500),
-        defaults: .workspace
-    )
-
     public convenience init(name: String) {
-        self.init(definition: Self.definition, response: .text) {
-            $0.path("name", name)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "DownloadText",
+                method: .get,
+                path: "/files/{name}",
+                timeout: .milliseconds(2500),
+                defaults: .workspace
+            ),
+            response: .text,
+            request: RequestBuilder()
+                .path("name", name)
+        )
     }
 }

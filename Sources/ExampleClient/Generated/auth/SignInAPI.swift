@@ -8,29 +8,30 @@ import APIRuntime
 public final class SignInAPI: BaseAPI<Token>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "SignIn",
-        method: .post,
-        path: "/oauth/token",
-        baseURL: "https://auth.example.com",
-        headers: [
-            (name: "Cache-Control", value: "no-store"),
-        ],
-        skippedInterceptors: ["authentication"],
-        defaults: .workspace
-    )
-
     public convenience init(
         grantType: String,
         username: String,
         password: String,
         scope: [String]? = nil
     ) {
-        self.init(definition: Self.definition, response: .json) {
-            $0.form("grant_type", grantType)
-            $0.form("username", username)
-            $0.form("password", password)
-            $0.form("scope", scope)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "SignIn",
+                method: .post,
+                path: "/oauth/token",
+                baseURL: "https://auth.example.com",
+                headers: [
+                    (name: "Cache-Control", value: "no-store"),
+                ],
+                skippedInterceptors: ["authentication"],
+                defaults: .workspace
+            ),
+            response: .json,
+            request: RequestBuilder()
+                .form("grant_type", grantType)
+                .form("username", username)
+                .form("password", password)
+                .form("scope", scope)
+        )
     }
 }

@@ -3,7 +3,7 @@
 import APIRuntime
 
 /// An OAuth 2 access token.
-public struct Token: Codable, Sendable, Equatable {
+public struct Token: Codable, Sendable, FieldwiseEquatable {
     public let accessToken: String
     public let tokenType: String
     public let expiresIn: Int
@@ -23,17 +23,27 @@ public struct Token: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let fields = try FieldReader(decoder)
-        self.accessToken = try fields.decode(String.self, forKey: "access_token")
-        self.tokenType = try fields.decode(String.self, forKey: "token_type")
-        self.expiresIn = try fields.decode(Int.self, forKey: "expires_in")
-        self.scopes = try fields.decode([String: Bool].self, forKey: "scopes")
+        try self.init(
+            accessToken: fields.string("access_token"),
+            tokenType: fields.string("token_type"),
+            expiresIn: fields.int("expires_in"),
+            scopes: fields.value([String: Bool].self, "scopes")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
         var fields = FieldWriter(encoder)
-        try fields.encode(self.accessToken, forKey: "access_token")
-        try fields.encode(self.tokenType, forKey: "token_type")
-        try fields.encode(self.expiresIn, forKey: "expires_in")
-        try fields.encode(self.scopes, forKey: "scopes")
+        try fields.string(self.accessToken, "access_token")
+        try fields.string(self.tokenType, "token_type")
+        try fields.int(self.expiresIn, "expires_in")
+        try fields.value(self.scopes, "scopes")
+    }
+
+    public static func fieldsEqual(_ lhs: Token, _ rhs: Token) -> Bool {
+        if !FieldComparison.equal(lhs.accessToken, rhs.accessToken) { return false }
+        if !FieldComparison.equal(lhs.tokenType, rhs.tokenType) { return false }
+        if !FieldComparison.equal(lhs.expiresIn, rhs.expiresIn) { return false }
+        if !FieldComparison.equal(lhs.scopes, rhs.scopes) { return false }
+        return true
     }
 }

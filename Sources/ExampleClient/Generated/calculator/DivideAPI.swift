@@ -8,30 +8,31 @@ import APIRuntime
 public final class DivideAPI: BaseAPI<Double>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "Divide",
-        method: .post,
-        path: "",
-        baseURL: "https://calc.example.com/v2/jsonrpc",
-        timeout: .seconds(5),
-        rpc: RPCMethod(
-            name: "math.divide",
-            envelopeFields: [
-                (name: "apiVersion", json: "\"2\""),
-                (name: "trace", json: "true"),
-            ]
-        ),
-        defaults: .workspace
-    )
-
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
     /// - Parameters:
     ///   - divisor: Must not be zero.
     public convenience init(dividend: Double, divisor: Double) {
-        self.init(definition: Self.definition, response: .json) {
-            $0.body("dividend", dividend)
-            $0.body("divisor", divisor)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "Divide",
+                method: .post,
+                path: "",
+                baseURL: "https://calc.example.com/v2/jsonrpc",
+                timeout: .seconds(5),
+                rpc: RPCMethod(
+                    name: "math.divide",
+                    envelopeFields: [
+                        (name: "apiVersion", json: "\"2\""),
+                        (name: "trace", json: "true"),
+                    ]
+                ),
+                defaults: .workspace
+            ),
+            response: .json,
+            request: RequestBuilder()
+                .body("dividend", dividend)
+                .body("divisor", divisor)
+        )
     }
 }

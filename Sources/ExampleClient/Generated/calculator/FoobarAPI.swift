@@ -8,17 +8,18 @@ import APIRuntime
 public final class FoobarAPI: BaseAPI<JSONValue>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "Foobar",
-        method: .post,
-        path: "/jsonrpc",
-        rpc: RPCMethod(name: "foobar"),
-        defaults: .workspace
-    )
-
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
     public convenience init() {
-        self.init(definition: Self.definition, response: .json)
+        self.init(
+            definedOnce: APIDefinition(
+                name: "Foobar",
+                method: .post,
+                path: "/jsonrpc",
+                rpc: RPCMethod(name: "foobar"),
+                defaults: .workspace
+            ),
+            response: .json
+        )
     }
 }

@@ -8,17 +8,18 @@ import APIRuntime
 public final class GetDataAPI: BaseAPI<[JSONValue]>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "GetData",
-        method: .post,
-        path: "/jsonrpc",
-        rpc: RPCMethod(name: "get_data"),
-        defaults: .workspace
-    )
-
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
     public convenience init() {
-        self.init(definition: Self.definition, response: .json)
+        self.init(
+            definedOnce: APIDefinition(
+                name: "GetData",
+                method: .post,
+                path: "/jsonrpc",
+                rpc: RPCMethod(name: "get_data"),
+                defaults: .workspace
+            ),
+            response: .json
+        )
     }
 }

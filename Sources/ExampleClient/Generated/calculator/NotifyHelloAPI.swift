@@ -6,19 +6,20 @@ import APIRuntime
 public final class NotifyHelloAPI: BaseAPI<NoContent>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "NotifyHello",
-        method: .post,
-        path: "/jsonrpc",
-        rpc: RPCMethod(name: "notify_hello", isNotification: true),
-        defaults: .workspace
-    )
-
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
     public convenience init(value: Int) {
-        self.init(definition: Self.definition, response: .noContent) {
-            $0.positional(value)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "NotifyHello",
+                method: .post,
+                path: "/jsonrpc",
+                rpc: RPCMethod(name: "notify_hello", isNotification: true),
+                defaults: .workspace
+            ),
+            response: .noContent,
+            request: RequestBuilder()
+                .positional(value)
+        )
     }
 }

@@ -8,20 +8,21 @@ import APIRuntime
 public final class SubtractNamedAPI: BaseAPI<Int>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "SubtractNamed",
-        method: .post,
-        path: "/jsonrpc",
-        rpc: RPCMethod(name: "subtract"),
-        defaults: .workspace
-    )
-
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
     public convenience init(minuend: Int, subtrahend: Int) {
-        self.init(definition: Self.definition, response: .json) {
-            $0.body("minuend", minuend)
-            $0.body("subtrahend", subtrahend)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "SubtractNamed",
+                method: .post,
+                path: "/jsonrpc",
+                rpc: RPCMethod(name: "subtract"),
+                defaults: .workspace
+            ),
+            response: .json,
+            request: RequestBuilder()
+                .body("minuend", minuend)
+                .body("subtrahend", subtrahend)
+        )
     }
 }

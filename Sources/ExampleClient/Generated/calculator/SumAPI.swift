@@ -6,21 +6,22 @@ import APIRuntime
 public final class SumAPI: BaseAPI<Int>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "Sum",
-        method: .post,
-        path: "/jsonrpc",
-        rpc: RPCMethod(name: "sum"),
-        defaults: .workspace
-    )
-
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
     public convenience init(a: Int, b: Int, c: Int) {
-        self.init(definition: Self.definition, response: .json) {
-            $0.positional(a)
-            $0.positional(b)
-            $0.positional(c)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "Sum",
+                method: .post,
+                path: "/jsonrpc",
+                rpc: RPCMethod(name: "sum"),
+                defaults: .workspace
+            ),
+            response: .json,
+            request: RequestBuilder()
+                .positional(a)
+                .positional(b)
+                .positional(c)
+        )
     }
 }

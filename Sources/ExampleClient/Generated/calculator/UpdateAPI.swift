@@ -8,14 +8,6 @@ import APIRuntime
 public final class UpdateAPI: BaseAPI<NoContent>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "Update",
-        method: .post,
-        path: "/jsonrpc",
-        rpc: RPCMethod(name: "update", isNotification: true),
-        defaults: .workspace
-    )
-
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
     public convenience init(
@@ -25,12 +17,21 @@ public final class UpdateAPI: BaseAPI<NoContent>, @unchecked Sendable {
         d: Int,
         e: Int
     ) {
-        self.init(definition: Self.definition, response: .noContent) {
-            $0.positional(a)
-            $0.positional(b)
-            $0.positional(c)
-            $0.positional(d)
-            $0.positional(e)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "Update",
+                method: .post,
+                path: "/jsonrpc",
+                rpc: RPCMethod(name: "update", isNotification: true),
+                defaults: .workspace
+            ),
+            response: .noContent,
+            request: RequestBuilder()
+                .positional(a)
+                .positional(b)
+                .positional(c)
+                .positional(d)
+                .positional(e)
+        )
     }
 }

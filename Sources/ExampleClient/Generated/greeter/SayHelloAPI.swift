@@ -8,26 +8,29 @@ import SwiftProtobuf
 /// gRPC unary method `helloworld.Greeter/SayHello`
 public final class SayHelloAPI: BaseAPI<Helloworld_HelloReply>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public static let definition = APIDefinition(
-        name: "SayHello",
-        method: .post,
-        path: "/helloworld.Greeter/SayHello",
-        baseURL: "grpc://localhost:50051",
-        headers: [
-            (name: "x-client", value: "ExampleClient/1.0"),
-        ],
-        timeout: .seconds(10),
-        retry: RetryPolicy(maxAttempts: 3),
-        rpc: RPCMethod(name: "helloworld.Greeter/SayHello", isIdempotent: true),
-        inheritsDefaultHeaders: false,
-        defaults: .workspace
-    )
 
     public override var rpcDelegate: (any RPCDelegate)? { GRPCProtocol() }
 
     /// Calls the method with `request`.
     public convenience init(_ request: Helloworld_HelloRequest = Helloworld_HelloRequest()) {
-        self.init(definition: Self.definition, response: .protobuf) { $0.message(request) }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "SayHello",
+                method: .post,
+                path: "/helloworld.Greeter/SayHello",
+                baseURL: "grpc://localhost:50051",
+                headers: [
+                    (name: "x-client", value: "ExampleClient/1.0"),
+                ],
+                timeout: .seconds(10),
+                retry: RetryPolicy(maxAttempts: 3),
+                rpc: RPCMethod(name: "helloworld.Greeter/SayHello", isIdempotent: true),
+                inheritsDefaultHeaders: false,
+                defaults: .workspace
+            ),
+            response: .protobuf,
+            request: RequestBuilder().message(request)
+        )
     }
 
     /// Calls the method with the request `configure` fills in: `SayHelloAPI { $0.field = value }`.

@@ -8,20 +8,21 @@ import APIRuntime
 public final class CountMembersAPI: BaseAPI<Int>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "CountMembers",
-        method: .post,
-        path: "",
-        baseURL: "https://legacy.example.com/gateway",
-        rpc: RPCMethod(name: "members.count"),
-        defaults: .workspace
-    )
-
     public override var rpcDelegate: (any RPCDelegate)? { CommandEnvelope() }
 
     public convenience init(group: String) {
-        self.init(definition: Self.definition, response: .json) {
-            $0.body("group", group)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "CountMembers",
+                method: .post,
+                path: "",
+                baseURL: "https://legacy.example.com/gateway",
+                rpc: RPCMethod(name: "members.count"),
+                defaults: .workspace
+            ),
+            response: .json,
+            request: RequestBuilder()
+                .body("group", group)
+        )
     }
 }

@@ -8,23 +8,26 @@ import SwiftProtobuf
 /// gRPC unary method `routeguide.RouteGuide/GetFeature`
 public final class GetFeatureAPI: BaseAPI<Routeguide_Feature>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public static let definition = APIDefinition(
-        name: "GetFeature",
-        method: .post,
-        path: "/routeguide.RouteGuide/GetFeature",
-        baseURL: "grpc://localhost:50052",
-        timeout: .seconds(30),
-        tags: ["routes"],
-        rpc: RPCMethod(name: "routeguide.RouteGuide/GetFeature", isIdempotent: true),
-        inheritsDefaultHeaders: false,
-        defaults: .workspace
-    )
 
     public override var rpcDelegate: (any RPCDelegate)? { GRPCProtocol() }
 
     /// Calls the method with `request`.
     public convenience init(_ request: Geo_Point = Geo_Point()) {
-        self.init(definition: Self.definition, response: .protobuf) { $0.message(request) }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "GetFeature",
+                method: .post,
+                path: "/routeguide.RouteGuide/GetFeature",
+                baseURL: "grpc://localhost:50052",
+                timeout: .seconds(30),
+                tags: ["routes"],
+                rpc: RPCMethod(name: "routeguide.RouteGuide/GetFeature", isIdempotent: true),
+                inheritsDefaultHeaders: false,
+                defaults: .workspace
+            ),
+            response: .protobuf,
+            request: RequestBuilder().message(request)
+        )
     }
 
     /// Calls the method with the request `configure` fills in: `GetFeatureAPI { $0.field = value }`.

@@ -8,23 +8,26 @@ import SwiftProtobuf
 /// gRPC server-streaming method `routeguide.RouteGuide/ListFeatures`
 public final class ListFeaturesAPI: BaseAPI<GRPCResponseStream<Routeguide_Feature>>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public static let definition = APIDefinition(
-        name: "ListFeatures",
-        method: .post,
-        path: "/routeguide.RouteGuide/ListFeatures",
-        baseURL: "grpc://localhost:50052",
-        timeout: .seconds(30),
-        tags: ["routes"],
-        rpc: RPCMethod(name: "routeguide.RouteGuide/ListFeatures", serverStreams: true),
-        inheritsDefaultHeaders: false,
-        defaults: .workspace
-    )
 
     public override var rpcDelegate: (any RPCDelegate)? { GRPCProtocol() }
 
     /// Calls the method with `request`.
     public convenience init(_ request: Geo_Rectangle = Geo_Rectangle()) {
-        self.init(definition: Self.definition, response: .grpcStream()) { $0.message(request) }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "ListFeatures",
+                method: .post,
+                path: "/routeguide.RouteGuide/ListFeatures",
+                baseURL: "grpc://localhost:50052",
+                timeout: .seconds(30),
+                tags: ["routes"],
+                rpc: RPCMethod(name: "routeguide.RouteGuide/ListFeatures", serverStreams: true),
+                inheritsDefaultHeaders: false,
+                defaults: .workspace
+            ),
+            response: .grpcStream(),
+            request: RequestBuilder().message(request)
+        )
     }
 
     /// Calls the method with the request `configure` fills in: `ListFeaturesAPI { $0.field = value }`.

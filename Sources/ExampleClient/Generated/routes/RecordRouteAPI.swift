@@ -8,23 +8,26 @@ import SwiftProtobuf
 /// gRPC client-streaming method `routeguide.RouteGuide/RecordRoute`
 public final class RecordRouteAPI: BaseAPI<Routeguide_RouteSummary>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public static let definition = APIDefinition(
-        name: "RecordRoute",
-        method: .post,
-        path: "/routeguide.RouteGuide/RecordRoute",
-        baseURL: "grpc://localhost:50052",
-        timeout: .seconds(30),
-        tags: ["routes"],
-        rpc: RPCMethod(name: "routeguide.RouteGuide/RecordRoute", clientStreams: true),
-        inheritsDefaultHeaders: false,
-        defaults: .workspace
-    )
 
     public override var rpcDelegate: (any RPCDelegate)? { GRPCProtocol() }
 
     /// Calls the method with the request messages `requests` writes as the call goes.
     public convenience init(_ requests: GRPCRequestStream<Geo_Point>) {
-        self.init(definition: Self.definition, response: .protobuf) { $0.messages(requests) }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "RecordRoute",
+                method: .post,
+                path: "/routeguide.RouteGuide/RecordRoute",
+                baseURL: "grpc://localhost:50052",
+                timeout: .seconds(30),
+                tags: ["routes"],
+                rpc: RPCMethod(name: "routeguide.RouteGuide/RecordRoute", clientStreams: true),
+                inheritsDefaultHeaders: false,
+                defaults: .workspace
+            ),
+            response: .protobuf,
+            request: RequestBuilder().messages(requests)
+        )
     }
 
     /// Calls the method with `messages`, in order.

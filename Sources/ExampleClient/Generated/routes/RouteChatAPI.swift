@@ -8,23 +8,26 @@ import SwiftProtobuf
 /// gRPC bidirectional-streaming method `routeguide.RouteGuide/RouteChat`
 public final class RouteChatAPI: BaseAPI<GRPCResponseStream<Routeguide_RouteNote>>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-    public static let definition = APIDefinition(
-        name: "RouteChat",
-        method: .post,
-        path: "/routeguide.RouteGuide/RouteChat",
-        baseURL: "grpc://localhost:50052",
-        timeout: .seconds(30),
-        tags: ["routes"],
-        rpc: RPCMethod(name: "routeguide.RouteGuide/RouteChat", clientStreams: true, serverStreams: true),
-        inheritsDefaultHeaders: false,
-        defaults: .workspace
-    )
 
     public override var rpcDelegate: (any RPCDelegate)? { GRPCProtocol() }
 
     /// Calls the method with the request messages `requests` writes as the call goes.
     public convenience init(_ requests: GRPCRequestStream<Routeguide_RouteNote>) {
-        self.init(definition: Self.definition, response: .grpcStream()) { $0.messages(requests) }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "RouteChat",
+                method: .post,
+                path: "/routeguide.RouteGuide/RouteChat",
+                baseURL: "grpc://localhost:50052",
+                timeout: .seconds(30),
+                tags: ["routes"],
+                rpc: RPCMethod(name: "routeguide.RouteGuide/RouteChat", clientStreams: true, serverStreams: true),
+                inheritsDefaultHeaders: false,
+                defaults: .workspace
+            ),
+            response: .grpcStream(),
+            request: RequestBuilder().messages(requests)
+        )
     }
 
     /// Calls the method with `messages`, in order.

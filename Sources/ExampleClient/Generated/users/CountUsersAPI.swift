@@ -8,14 +8,15 @@ import APIRuntime
 public final class CountUsersAPI: BaseAPI<Int>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "CountUsers",
-        method: .get,
-        path: "/users/count",
-        defaults: .workspace
-    )
-
     public convenience init() {
-        self.init(definition: Self.definition, response: .json)
+        self.init(
+            definedOnce: APIDefinition(
+                name: "CountUsers",
+                method: .get,
+                path: "/users/count",
+                defaults: .workspace
+            ),
+            response: .json
+        )
     }
 }

@@ -9,14 +9,6 @@ import Foundation
 public final class CreateUserAPI: BaseAPI<User>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "CreateUser",
-        method: .post,
-        path: "/users",
-        timeout: .seconds(10),
-        defaults: .workspace
-    )
-
     public convenience init(
         name: String,
         email: String? = nil,
@@ -24,12 +16,21 @@ public final class CreateUserAPI: BaseAPI<User>, @unchecked Sendable {
         address: Address? = nil,
         idempotencyKey: UUID
     ) {
-        self.init(definition: Self.definition, response: .json) {
-            $0.body("name", name)
-            $0.body("email", email)
-            $0.body("role", role)
-            $0.body("address", address)
-            $0.header("Idempotency-Key", idempotencyKey)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "CreateUser",
+                method: .post,
+                path: "/users",
+                timeout: .seconds(10),
+                defaults: .workspace
+            ),
+            response: .json,
+            request: RequestBuilder()
+                .body("name", name)
+                .body("email", email)
+                .body("role", role)
+                .body("address", address)
+                .header("Idempotency-Key", idempotencyKey)
+        )
     }
 }

@@ -8,17 +8,18 @@ import APIRuntime
 public final class DeleteUserAPI: BaseAPI<NoContent>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "DeleteUser",
-        method: .delete,
-        path: "/users/{id}",
-        frequency: .reject,
-        defaults: .workspace
-    )
-
     public convenience init(id: Int) {
-        self.init(definition: Self.definition, response: .noContent) {
-            $0.path("id", id)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "DeleteUser",
+                method: .delete,
+                path: "/users/{id}",
+                frequency: .reject,
+                defaults: .workspace
+            ),
+            response: .noContent,
+            request: RequestBuilder()
+                .path("id", id)
+        )
     }
 }

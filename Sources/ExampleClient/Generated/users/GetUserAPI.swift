@@ -8,19 +8,20 @@ import APIRuntime
 public final class GetUserAPI: BaseAPI<User>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "GetUser",
-        method: .get,
-        path: "/users/{id}",
-        retry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(100)),
-        tags: ["users"],
-        sample: StubResponse(status: 200, json: "{\"created_at\":\"2024-01-01T00:00:00Z\",\"id\":7,\"name\":\"Sample User\",\"role\":\"member\",\"tags\":[\"preview\"]}"),
-        defaults: .workspace
-    )
-
     public convenience init(id: Int) {
-        self.init(definition: Self.definition, response: .json) {
-            $0.path("id", id)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "GetUser",
+                method: .get,
+                path: "/users/{id}",
+                retry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(100)),
+                tags: ["users"],
+                sample: StubResponse(status: 200, json: "{\"created_at\":\"2024-01-01T00:00:00Z\",\"id\":7,\"name\":\"Sample User\",\"role\":\"member\",\"tags\":[\"preview\"]}"),
+                defaults: .workspace
+            ),
+            response: .json,
+            request: RequestBuilder()
+                .path("id", id)
+        )
     }
 }

@@ -8,16 +8,6 @@ import APIRuntime
 public final class ListUsersAPI: BaseAPI<UserPage>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "ListUsers",
-        method: .get,
-        path: "/users",
-        frequency: .coalesce,
-        significantHeaders: ["Authorization"],
-        tags: ["users"],
-        defaults: .workspace
-    )
-
     /// - Parameters:
     ///   - role: Only users with this role.
     ///   - tags: Users carrying every one of these tags.
@@ -28,12 +18,23 @@ public final class ListUsersAPI: BaseAPI<UserPage>, @unchecked Sendable {
         cursor: String? = nil,
         requestID: String? = nil
     ) {
-        self.init(definition: Self.definition, response: .json) {
-            $0.query("role", role)
-            $0.query("tag", tags)
-            $0.query("limit", limit)
-            $0.query("cursor", cursor)
-            $0.header("X-Request-ID", requestID)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "ListUsers",
+                method: .get,
+                path: "/users",
+                frequency: .coalesce,
+                significantHeaders: ["Authorization"],
+                tags: ["users"],
+                defaults: .workspace
+            ),
+            response: .json,
+            request: RequestBuilder()
+                .query("role", role)
+                .query("tag", tags)
+                .query("limit", limit)
+                .query("cursor", cursor)
+                .header("X-Request-ID", requestID)
+        )
     }
 }

@@ -8,24 +8,25 @@ import APIRuntime
 public final class UpdateUserAPI: BaseAPI<User>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "UpdateUser",
-        method: .patch,
-        path: "/users/{id}",
-        defaults: .workspace
-    )
-
     public convenience init(
         id: Int,
         name: String? = nil,
         tags: [String]? = nil,
         etag: String
     ) {
-        self.init(definition: Self.definition, response: .json) {
-            $0.path("id", id)
-            $0.body("name", name)
-            $0.body("tags", tags)
-            $0.header("If-Match", etag)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "UpdateUser",
+                method: .patch,
+                path: "/users/{id}",
+                defaults: .workspace
+            ),
+            response: .json,
+            request: RequestBuilder()
+                .path("id", id)
+                .body("name", name)
+                .body("tags", tags)
+                .header("If-Match", etag)
+        )
     }
 }

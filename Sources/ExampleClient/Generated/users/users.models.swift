@@ -4,7 +4,7 @@ import APIRuntime
 import Foundation
 
 /// A registered user.
-public struct User: Codable, Sendable, Equatable {
+public struct User: Codable, Sendable, FieldwiseEquatable {
     public let id: Int
     public let name: String
     /// Absent until the user confirms an address.
@@ -37,31 +37,45 @@ public struct User: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let fields = try FieldReader(decoder)
-        self.id = try fields.decode(Int.self, forKey: "id")
-        self.name = try fields.decode(String.self, forKey: "name")
-        self.email = try fields.decodeIfPresent(String.self, forKey: "email_address")
-        self.role = try fields.decode(Role.self, forKey: "role")
-        self.address = try fields.decodeIfPresent(Address.self, forKey: "address")
-        self.tags = try fields.decode([String].self, forKey: "tags")
-        self.createdAt = try fields.decode(Date.self, forKey: "created_at")
-        self.avatar = try fields.decodeIfPresent(URL.self, forKey: "avatar")
+        try self.init(
+            id: fields.int("id"),
+            name: fields.string("name"),
+            email: fields.stringIfPresent("email_address"),
+            role: fields.value(Role.self, "role"),
+            address: fields.valueIfPresent(Address.self, "address"),
+            tags: fields.value([String].self, "tags"),
+            createdAt: fields.value(Date.self, "created_at"),
+            avatar: fields.valueIfPresent(URL.self, "avatar")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
         var fields = FieldWriter(encoder)
-        try fields.encode(self.id, forKey: "id")
-        try fields.encode(self.name, forKey: "name")
-        try fields.encodeIfPresent(self.email, forKey: "email_address")
-        try fields.encode(self.role, forKey: "role")
-        try fields.encodeIfPresent(self.address, forKey: "address")
-        try fields.encode(self.tags, forKey: "tags")
-        try fields.encode(self.createdAt, forKey: "created_at")
-        try fields.encodeIfPresent(self.avatar, forKey: "avatar")
+        try fields.int(self.id, "id")
+        try fields.string(self.name, "name")
+        try fields.stringIfPresent(self.email, "email_address")
+        try fields.value(self.role, "role")
+        try fields.valueIfPresent(self.address, "address")
+        try fields.value(self.tags, "tags")
+        try fields.value(self.createdAt, "created_at")
+        try fields.valueIfPresent(self.avatar, "avatar")
+    }
+
+    public static func fieldsEqual(_ lhs: User, _ rhs: User) -> Bool {
+        if !FieldComparison.equal(lhs.id, rhs.id) { return false }
+        if !FieldComparison.equal(lhs.name, rhs.name) { return false }
+        if !FieldComparison.equal(lhs.email, rhs.email) { return false }
+        if !FieldComparison.equal(lhs.role, rhs.role) { return false }
+        if !FieldComparison.equal(lhs.address, rhs.address) { return false }
+        if !FieldComparison.equal(lhs.tags, rhs.tags) { return false }
+        if !FieldComparison.equal(lhs.createdAt, rhs.createdAt) { return false }
+        if !FieldComparison.equal(lhs.avatar, rhs.avatar) { return false }
+        return true
     }
 }
 
 /// A postal address.
-public struct Address: Codable, Sendable, Equatable {
+public struct Address: Codable, Sendable, FieldwiseEquatable {
     public let street: String
     public let city: String
     public let postalCode: String
@@ -81,22 +95,32 @@ public struct Address: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let fields = try FieldReader(decoder)
-        self.street = try fields.decode(String.self, forKey: "street")
-        self.city = try fields.decode(String.self, forKey: "city")
-        self.postalCode = try fields.decode(String.self, forKey: "postal_code")
-        self.location = try fields.decodeIfPresent(Coordinates.self, forKey: "location")
+        try self.init(
+            street: fields.string("street"),
+            city: fields.string("city"),
+            postalCode: fields.string("postal_code"),
+            location: fields.valueIfPresent(Coordinates.self, "location")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
         var fields = FieldWriter(encoder)
-        try fields.encode(self.street, forKey: "street")
-        try fields.encode(self.city, forKey: "city")
-        try fields.encode(self.postalCode, forKey: "postal_code")
-        try fields.encodeIfPresent(self.location, forKey: "location")
+        try fields.string(self.street, "street")
+        try fields.string(self.city, "city")
+        try fields.string(self.postalCode, "postal_code")
+        try fields.valueIfPresent(self.location, "location")
+    }
+
+    public static func fieldsEqual(_ lhs: Address, _ rhs: Address) -> Bool {
+        if !FieldComparison.equal(lhs.street, rhs.street) { return false }
+        if !FieldComparison.equal(lhs.city, rhs.city) { return false }
+        if !FieldComparison.equal(lhs.postalCode, rhs.postalCode) { return false }
+        if !FieldComparison.equal(lhs.location, rhs.location) { return false }
+        return true
     }
 }
 
-public struct Coordinates: Codable, Sendable, Equatable {
+public struct Coordinates: Codable, Sendable, FieldwiseEquatable {
     public let latitude: Double
     public let longitude: Double
 
@@ -107,14 +131,19 @@ public struct Coordinates: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let fields = try FieldReader(decoder)
-        self.latitude = try fields.decode(Double.self, forKey: "latitude")
-        self.longitude = try fields.decode(Double.self, forKey: "longitude")
+        try self.init(latitude: fields.double("latitude"), longitude: fields.double("longitude"))
     }
 
     public func encode(to encoder: any Encoder) throws {
         var fields = FieldWriter(encoder)
-        try fields.encode(self.latitude, forKey: "latitude")
-        try fields.encode(self.longitude, forKey: "longitude")
+        try fields.double(self.latitude, "latitude")
+        try fields.double(self.longitude, "longitude")
+    }
+
+    public static func fieldsEqual(_ lhs: Coordinates, _ rhs: Coordinates) -> Bool {
+        if !FieldComparison.equal(lhs.latitude, rhs.latitude) { return false }
+        if !FieldComparison.equal(lhs.longitude, rhs.longitude) { return false }
+        return true
     }
 }
 
@@ -126,7 +155,7 @@ public enum Role: String, Codable, Sendable, CaseIterable, ParameterValue {
 }
 
 /// One page of a user listing.
-public struct UserPage: Codable, Sendable, Equatable {
+public struct UserPage: Codable, Sendable, FieldwiseEquatable {
     public let items: [User]
     public let total: Int
     public let nextCursor: String?
@@ -139,15 +168,20 @@ public struct UserPage: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let fields = try FieldReader(decoder)
-        self.items = try fields.decode([User].self, forKey: "items")
-        self.total = try fields.decode(Int.self, forKey: "total")
-        self.nextCursor = try fields.decodeIfPresent(String.self, forKey: "next_cursor")
+        try self.init(items: fields.value([User].self, "items"), total: fields.int("total"), nextCursor: fields.stringIfPresent("next_cursor"))
     }
 
     public func encode(to encoder: any Encoder) throws {
         var fields = FieldWriter(encoder)
-        try fields.encode(self.items, forKey: "items")
-        try fields.encode(self.total, forKey: "total")
-        try fields.encodeIfPresent(self.nextCursor, forKey: "next_cursor")
+        try fields.value(self.items, "items")
+        try fields.int(self.total, "total")
+        try fields.stringIfPresent(self.nextCursor, "next_cursor")
+    }
+
+    public static func fieldsEqual(_ lhs: UserPage, _ rhs: UserPage) -> Bool {
+        if !FieldComparison.equal(lhs.items, rhs.items) { return false }
+        if !FieldComparison.equal(lhs.total, rhs.total) { return false }
+        if !FieldComparison.equal(lhs.nextCursor, rhs.nextCursor) { return false }
+        return true
     }
 }

@@ -6,18 +6,19 @@ import APIRuntime
 public final class GetItemAPI: BaseAPI<Item>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "GetItem",
-        method: .get,
-        path: "/items/{id}",
-        defaults: .workspace
-    )
-
     public convenience init(id: Int, limit: Int? = nil, filter: String? = nil) {
-        self.init(definition: Self.definition, response: .json) {
-            $0.path("id", id)
-            $0.query("limit", limit)
-            $0.query("filter", filter)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "GetItem",
+                method: .get,
+                path: "/items/{id}",
+                defaults: .workspace
+            ),
+            response: .json,
+            request: RequestBuilder()
+                .path("id", id)
+                .query("limit", limit)
+                .query("filter", filter)
+        )
     }
 }

@@ -2,7 +2,7 @@
 
 import APIRuntime
 
-public struct Item: Codable, Sendable, Equatable {
+public struct Item: Codable, Sendable, FieldwiseEquatable {
     public let id: Int
     public let name: String
     public let price: Double
@@ -22,17 +22,27 @@ public struct Item: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let fields = try FieldReader(decoder)
-        self.id = try fields.decode(Int.self, forKey: "id")
-        self.name = try fields.decode(String.self, forKey: "name")
-        self.price = try fields.decode(Double.self, forKey: "price")
-        self.tags = try fields.decodeIfPresent([String].self, forKey: "tags")
+        try self.init(
+            id: fields.int("id"),
+            name: fields.string("name"),
+            price: fields.double("price"),
+            tags: fields.valueIfPresent([String].self, "tags")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
         var fields = FieldWriter(encoder)
-        try fields.encode(self.id, forKey: "id")
-        try fields.encode(self.name, forKey: "name")
-        try fields.encode(self.price, forKey: "price")
-        try fields.encodeIfPresent(self.tags, forKey: "tags")
+        try fields.int(self.id, "id")
+        try fields.string(self.name, "name")
+        try fields.double(self.price, "price")
+        try fields.valueIfPresent(self.tags, "tags")
+    }
+
+    public static func fieldsEqual(_ lhs: Item, _ rhs: Item) -> Bool {
+        if !FieldComparison.equal(lhs.id, rhs.id) { return false }
+        if !FieldComparison.equal(lhs.name, rhs.name) { return false }
+        if !FieldComparison.equal(lhs.price, rhs.price) { return false }
+        if !FieldComparison.equal(lhs.tags, rhs.tags) { return false }
+        return true
     }
 }

@@ -6,20 +6,21 @@ import APIRuntime
 public final class AddAPI: BaseAPI<Int>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "Add",
-        method: .post,
-        path: "/rpc",
-        rpc: RPCMethod(name: "add"),
-        defaults: .workspace
-    )
-
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
     public convenience init(a: Int, b: Int) {
-        self.init(definition: Self.definition, response: .json) {
-            $0.positional(a)
-            $0.positional(b)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "Add",
+                method: .post,
+                path: "/rpc",
+                rpc: RPCMethod(name: "add"),
+                defaults: .workspace
+            ),
+            response: .json,
+            request: RequestBuilder()
+                .positional(a)
+                .positional(b)
+        )
     }
 }

@@ -6,18 +6,19 @@ import APIRuntime
 public final class CreateItemAPI: BaseAPI<Item>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "CreateItem",
-        method: .post,
-        path: "/items",
-        defaults: .workspace
-    )
-
     public convenience init(name: String, price: Double, tags: [String]? = nil) {
-        self.init(definition: Self.definition, response: .json) {
-            $0.body("name", name)
-            $0.body("price", price)
-            $0.body("tags", tags)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "CreateItem",
+                method: .post,
+                path: "/items",
+                defaults: .workspace
+            ),
+            response: .json,
+            request: RequestBuilder()
+                .body("name", name)
+                .body("price", price)
+                .body("tags", tags)
+        )
     }
 }

@@ -9,21 +9,22 @@ import APIRuntime
 public final class HEvilAPI: BaseAPI<HMood>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "Evil\"\"\"API",
-        method: .post,
-        path: "/evil/\"quoted\"/\\(x)/{id}/ünï",
-        headers: [
-            (name: "X-Static", value: "\"\\(injection)\"\"\" */ \u{200B}"),
-        ],
-        defaults: .workspace
-    )
-
     public convenience init(id: String, headerValue: String, bodyField: HPayload) {
-        self.init(definition: Self.definition, response: .json) {
-            $0.path("id", id)
-            $0.header("X-Evil", headerValue)
-            $0.body("wire \"name\" \\(x)", bodyField)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "Evil\"\"\"API",
+                method: .post,
+                path: "/evil/\"quoted\"/\\(x)/{id}/ünï",
+                headers: [
+                    (name: "X-Static", value: "\"\\(injection)\"\"\" */ \u{200B}"),
+                ],
+                defaults: .workspace
+            ),
+            response: .json,
+            request: RequestBuilder()
+                .path("id", id)
+                .header("X-Evil", headerValue)
+                .body("wire \"name\" \\(x)", bodyField)
+        )
     }
 }

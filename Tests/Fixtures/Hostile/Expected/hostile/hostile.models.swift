@@ -3,7 +3,7 @@
 import APIRuntime
 
 /// Ends a comment */ and opens /* one; """ and #"raw"# and \(interpolation) and \ and tab, RTL  override , zero width
-public struct HPayload: Codable, Sendable, Equatable {
+public struct HPayload: Codable, Sendable, FieldwiseEquatable {
     public let weirdKeyQuoted: String
     public let naiveCafe: Int
     public let _2fa: Bool
@@ -26,24 +26,35 @@ public struct HPayload: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let fields = try FieldReader(decoder)
-        self.weirdKeyQuoted = try fields.decode(String.self, forKey: "key \"quoted\", \\back\\slash\\ and \\(x)")
-        self.naiveCafe = try fields.decode(Int.self, forKey: "naïve café")
-        self._2fa = try fields.decode(Bool.self, forKey: "2fa")
-        self.`default` = try fields.decode(HMood.self, forKey: "default")
-        self.shadows = try fields.decodeIfPresent(HShadows.self, forKey: "shadows")
+        try self.init(
+            weirdKeyQuoted: fields.string("key \"quoted\", \\back\\slash\\ and \\(x)"),
+            naiveCafe: fields.int("naïve café"),
+            _2fa: fields.bool("2fa"),
+            default: fields.value(HMood.self, "default"),
+            shadows: fields.valueIfPresent(HShadows.self, "shadows")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
         var fields = FieldWriter(encoder)
-        try fields.encode(self.weirdKeyQuoted, forKey: "key \"quoted\", \\back\\slash\\ and \\(x)")
-        try fields.encode(self.naiveCafe, forKey: "naïve café")
-        try fields.encode(self._2fa, forKey: "2fa")
-        try fields.encode(self.`default`, forKey: "default")
-        try fields.encodeIfPresent(self.shadows, forKey: "shadows")
+        try fields.string(self.weirdKeyQuoted, "key \"quoted\", \\back\\slash\\ and \\(x)")
+        try fields.int(self.naiveCafe, "naïve café")
+        try fields.bool(self._2fa, "2fa")
+        try fields.value(self.`default`, "default")
+        try fields.valueIfPresent(self.shadows, "shadows")
+    }
+
+    public static func fieldsEqual(_ lhs: HPayload, _ rhs: HPayload) -> Bool {
+        if !FieldComparison.equal(lhs.weirdKeyQuoted, rhs.weirdKeyQuoted) { return false }
+        if !FieldComparison.equal(lhs.naiveCafe, rhs.naiveCafe) { return false }
+        if !FieldComparison.equal(lhs._2fa, rhs._2fa) { return false }
+        if !FieldComparison.equal(lhs.`default`, rhs.`default`) { return false }
+        if !FieldComparison.equal(lhs.shadows, rhs.shadows) { return false }
+        return true
     }
 }
 
-public struct HNothing: Codable, Sendable, Equatable {
+public struct HNothing: Codable, Sendable, FieldwiseEquatable {
 
     public init() {
     }
@@ -55,9 +66,13 @@ public struct HNothing: Codable, Sendable, Equatable {
     public func encode(to encoder: any Encoder) throws {
         _ = FieldWriter(encoder)
     }
+
+    public static func fieldsEqual(_ lhs: HNothing, _ rhs: HNothing) -> Bool {
+        return true
+    }
 }
 
-public struct HShadows: Codable, Sendable, Equatable {
+public struct HShadows: Codable, Sendable, FieldwiseEquatable {
     public let fields: Int
     public let decoder: String?
     public let encoder: [HNothing]
@@ -70,16 +85,21 @@ public struct HShadows: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let fields = try FieldReader(decoder)
-        self.fields = try fields.decode(Int.self, forKey: "fields")
-        self.decoder = try fields.decodeIfPresent(String.self, forKey: "decoder")
-        self.encoder = try fields.decode([HNothing].self, forKey: "encoder")
+        try self.init(fields: fields.int("fields"), decoder: fields.stringIfPresent("decoder"), encoder: fields.value([HNothing].self, "encoder"))
     }
 
     public func encode(to encoder: any Encoder) throws {
         var fields = FieldWriter(encoder)
-        try fields.encode(self.fields, forKey: "fields")
-        try fields.encodeIfPresent(self.decoder, forKey: "decoder")
-        try fields.encode(self.encoder, forKey: "encoder")
+        try fields.int(self.fields, "fields")
+        try fields.stringIfPresent(self.decoder, "decoder")
+        try fields.value(self.encoder, "encoder")
+    }
+
+    public static func fieldsEqual(_ lhs: HShadows, _ rhs: HShadows) -> Bool {
+        if !FieldComparison.equal(lhs.fields, rhs.fields) { return false }
+        if !FieldComparison.equal(lhs.decoder, rhs.decoder) { return false }
+        if !FieldComparison.equal(lhs.encoder, rhs.encoder) { return false }
+        return true
     }
 }
 

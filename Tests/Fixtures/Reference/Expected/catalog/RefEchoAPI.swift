@@ -8,17 +8,18 @@ import APIRuntime
 public final class RefEchoAPI: BaseAPI<String>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "Echo",
-        method: .get,
-        path: "/echo/{text}",
-        defaults: .workspace
-    )
-
     public convenience init(text: String, times: Int) {
-        self.init(definition: Self.definition, response: .text) {
-            $0.path("text", text)
-            $0.query("times", times)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "Echo",
+                method: .get,
+                path: "/echo/{text}",
+                defaults: .workspace
+            ),
+            response: .text,
+            request: RequestBuilder()
+                .path("text", text)
+                .query("times", times)
+        )
     }
 }

@@ -7,16 +7,6 @@ import Foundation
 public final class RefListItemsAPI: BaseAPI<[RefItem]>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "ListItems",
-        method: .get,
-        path: "/items",
-        headers: [
-            (name: "X-Client", value: "reference \"quoted\""),
-        ],
-        defaults: .workspace
-    )
-
     /// - Parameters:
     ///   - in: A keyword as a parameter name.
     public convenience init(
@@ -25,11 +15,22 @@ public final class RefListItemsAPI: BaseAPI<[RefItem]>, @unchecked Sendable {
         `in`: Int? = nil,
         locale: String
     ) {
-        self.init(definition: Self.definition, response: .json) {
-            $0.query("status", status)
-            $0.query("updated_since", since)
-            $0.query("in", `in`)
-            $0.header("Accept-Language", locale)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "ListItems",
+                method: .get,
+                path: "/items",
+                headers: [
+                    (name: "X-Client", value: "reference \"quoted\""),
+                ],
+                defaults: .workspace
+            ),
+            response: .json,
+            request: RequestBuilder()
+                .query("status", status)
+                .query("updated_since", since)
+                .query("in", `in`)
+                .header("Accept-Language", locale)
+        )
     }
 }

@@ -9,27 +9,28 @@ import Foundation
 public final class RefPutItemAPI: BaseAPI<NoContent>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "PutItem",
-        method: .put,
-        path: "/items/{id}/versions/{version}",
-        baseURL: "http://localhost:8080",
-        timeout: .milliseconds(750),
-        frequency: .allow,
-        defaults: .workspace
-    )
-
     public convenience init(
         id: UUID,
         version: Int,
         item: RefItem,
         note: String? = nil
     ) {
-        self.init(definition: Self.definition, response: .noContent) {
-            $0.path("id", id)
-            $0.path("version", version)
-            $0.body("item", item)
-            $0.body("change_note", note)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "PutItem",
+                method: .put,
+                path: "/items/{id}/versions/{version}",
+                baseURL: "http://localhost:8080",
+                timeout: .milliseconds(750),
+                frequency: .allow,
+                defaults: .workspace
+            ),
+            response: .noContent,
+            request: RequestBuilder()
+                .path("id", id)
+                .path("version", version)
+                .body("item", item)
+                .body("change_note", note)
+        )
     }
 }

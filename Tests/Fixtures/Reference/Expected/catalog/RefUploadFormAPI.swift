@@ -6,24 +6,25 @@ import APIRuntime
 public final class RefUploadFormAPI: BaseAPI<[String: Int]>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "UploadForm",
-        method: .post,
-        path: "/upload",
-        defaults: .workspace
-    )
-
     public convenience init(
         title: String,
         tags: [String],
         draft: Bool? = nil,
         kind: RefKind
     ) {
-        self.init(definition: Self.definition, response: .json) {
-            $0.form("title", title)
-            $0.form("tags", tags)
-            $0.form("draft", draft)
-            $0.form("kind", kind)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "UploadForm",
+                method: .post,
+                path: "/upload",
+                defaults: .workspace
+            ),
+            response: .json,
+            request: RequestBuilder()
+                .form("title", title)
+                .form("tags", tags)
+                .form("draft", draft)
+                .form("kind", kind)
+        )
     }
 }

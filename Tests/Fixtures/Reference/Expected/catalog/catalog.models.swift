@@ -5,7 +5,7 @@ import Foundation
 
 /// An item of the catalog.
 /// Descriptions keep their lines; "quotes" and \backslashes\ stay text.
-public struct RefItem: Codable, Sendable, Equatable {
+public struct RefItem: Codable, Sendable, FieldwiseEquatable {
     public let id: UUID
     /// A Swift keyword as a field name.
     public let `default`: Bool
@@ -38,26 +38,40 @@ public struct RefItem: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let fields = try FieldReader(decoder)
-        self.id = try fields.decode(UUID.self, forKey: "id")
-        self.`default` = try fields.decode(Bool.self, forKey: "default")
-        self.price = try fields.decode(Double.self, forKey: "price_eur")
-        self.sizes = try fields.decode([Int64].self, forKey: "sizes")
-        self.attributes = try fields.decode([String: [String]].self, forKey: "attributes")
-        self.payload = try fields.decodeIfPresent(Data.self, forKey: "payload")
-        self.kind = try fields.decode(RefKind.self, forKey: "kind")
-        self.children = try fields.decode([RefItem].self, forKey: "children")
+        try self.init(
+            id: fields.value(UUID.self, "id"),
+            default: fields.bool("default"),
+            price: fields.double("price_eur"),
+            sizes: fields.value([Int64].self, "sizes"),
+            attributes: fields.value([String: [String]].self, "attributes"),
+            payload: fields.valueIfPresent(Data.self, "payload"),
+            kind: fields.value(RefKind.self, "kind"),
+            children: fields.value([RefItem].self, "children")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
         var fields = FieldWriter(encoder)
-        try fields.encode(self.id, forKey: "id")
-        try fields.encode(self.`default`, forKey: "default")
-        try fields.encode(self.price, forKey: "price_eur")
-        try fields.encode(self.sizes, forKey: "sizes")
-        try fields.encode(self.attributes, forKey: "attributes")
-        try fields.encodeIfPresent(self.payload, forKey: "payload")
-        try fields.encode(self.kind, forKey: "kind")
-        try fields.encode(self.children, forKey: "children")
+        try fields.value(self.id, "id")
+        try fields.bool(self.`default`, "default")
+        try fields.double(self.price, "price_eur")
+        try fields.value(self.sizes, "sizes")
+        try fields.value(self.attributes, "attributes")
+        try fields.valueIfPresent(self.payload, "payload")
+        try fields.value(self.kind, "kind")
+        try fields.value(self.children, "children")
+    }
+
+    public static func fieldsEqual(_ lhs: RefItem, _ rhs: RefItem) -> Bool {
+        if !FieldComparison.equal(lhs.id, rhs.id) { return false }
+        if !FieldComparison.equal(lhs.`default`, rhs.`default`) { return false }
+        if !FieldComparison.equal(lhs.price, rhs.price) { return false }
+        if !FieldComparison.equal(lhs.sizes, rhs.sizes) { return false }
+        if !FieldComparison.equal(lhs.attributes, rhs.attributes) { return false }
+        if !FieldComparison.equal(lhs.payload, rhs.payload) { return false }
+        if !FieldComparison.equal(lhs.kind, rhs.kind) { return false }
+        if !FieldComparison.equal(lhs.children, rhs.children) { return false }
+        return true
     }
 }
 

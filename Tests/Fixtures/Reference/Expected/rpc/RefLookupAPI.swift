@@ -8,23 +8,24 @@ import APIRuntime
 public final class RefLookupAPI: BaseAPI<[RefItem]>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "Lookup",
-        method: .post,
-        path: "/rpc",
-        headers: [
-            (name: "X-Catalog", value: "1"),
-        ],
-        rpc: RPCMethod(name: "catalog.lookup"),
-        defaults: .workspace
-    )
-
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
     public convenience init(query: String, limit: Int? = nil) {
-        self.init(definition: Self.definition, response: .json) {
-            $0.body("q", query)
-            $0.body("limit", limit)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "Lookup",
+                method: .post,
+                path: "/rpc",
+                headers: [
+                    (name: "X-Catalog", value: "1"),
+                ],
+                rpc: RPCMethod(name: "catalog.lookup"),
+                defaults: .workspace
+            ),
+            response: .json,
+            request: RequestBuilder()
+                .body("q", query)
+                .body("limit", limit)
+        )
     }
 }

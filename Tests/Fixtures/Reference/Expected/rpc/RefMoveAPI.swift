@@ -7,24 +7,25 @@ import Foundation
 public final class RefMoveAPI: BaseAPI<Bool>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "Move",
-        method: .post,
-        path: "/rpc",
-        frequency: .allow,
-        rpc: RPCMethod(name: "catalog.move"),
-        defaults: .workspace
-    )
-
     public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
 
     /// - Parameters:
     ///   - target: nil is sent as null to keep positions.
     public convenience init(item: UUID, target: String? = nil, `default`: Bool) {
-        self.init(definition: Self.definition, response: .json) {
-            $0.positional(item)
-            $0.positional(target)
-            $0.positional(`default`)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "Move",
+                method: .post,
+                path: "/rpc",
+                frequency: .allow,
+                rpc: RPCMethod(name: "catalog.move"),
+                defaults: .workspace
+            ),
+            response: .json,
+            request: RequestBuilder()
+                .positional(item)
+                .positional(target)
+                .positional(`default`)
+        )
     }
 }

@@ -8,14 +8,15 @@ import APIRuntime
 public final class RefGetCartAPI: BaseAPI<RefCart>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "GetCart",
-        method: .get,
-        path: "/cart",
-        defaults: .workspace
-    )
-
     public convenience init() {
-        self.init(definition: Self.definition, response: .json)
+        self.init(
+            definedOnce: APIDefinition(
+                name: "GetCart",
+                method: .get,
+                path: "/cart",
+                defaults: .workspace
+            ),
+            response: .json
+        )
     }
 }

@@ -3,7 +3,7 @@
 import APIRuntime
 
 /// What the shopper is about to buy.
-public struct RefCart: Codable, Sendable, Equatable {
+public struct RefCart: Codable, Sendable, FieldwiseEquatable {
     public var lines: [RefCartLine]
     public var total: Int
 
@@ -14,18 +14,23 @@ public struct RefCart: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let fields = try FieldReader(decoder)
-        self.lines = try fields.decode([RefCartLine].self, forKey: "lines")
-        self.total = try fields.decode(Int.self, forKey: "total")
+        try self.init(lines: fields.value([RefCartLine].self, "lines"), total: fields.int("total"))
     }
 
     public func encode(to encoder: any Encoder) throws {
         var fields = FieldWriter(encoder)
-        try fields.encode(self.lines, forKey: "lines")
-        try fields.encode(self.total, forKey: "total")
+        try fields.value(self.lines, "lines")
+        try fields.int(self.total, "total")
+    }
+
+    public static func fieldsEqual(_ lhs: RefCart, _ rhs: RefCart) -> Bool {
+        if !FieldComparison.equal(lhs.lines, rhs.lines) { return false }
+        if !FieldComparison.equal(lhs.total, rhs.total) { return false }
+        return true
     }
 }
 
-public struct RefCartLine: Codable, Sendable, Equatable {
+public struct RefCartLine: Codable, Sendable, FieldwiseEquatable {
     public let sku: String
     public let quantity: Int
 
@@ -36,13 +41,18 @@ public struct RefCartLine: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let fields = try FieldReader(decoder)
-        self.sku = try fields.decode(String.self, forKey: "sku")
-        self.quantity = try fields.decode(Int.self, forKey: "quantity")
+        try self.init(sku: fields.string("sku"), quantity: fields.int("quantity"))
     }
 
     public func encode(to encoder: any Encoder) throws {
         var fields = FieldWriter(encoder)
-        try fields.encode(self.sku, forKey: "sku")
-        try fields.encode(self.quantity, forKey: "quantity")
+        try fields.string(self.sku, "sku")
+        try fields.int(self.quantity, "quantity")
+    }
+
+    public static func fieldsEqual(_ lhs: RefCartLine, _ rhs: RefCartLine) -> Bool {
+        if !FieldComparison.equal(lhs.sku, rhs.sku) { return false }
+        if !FieldComparison.equal(lhs.quantity, rhs.quantity) { return false }
+        return true
     }
 }

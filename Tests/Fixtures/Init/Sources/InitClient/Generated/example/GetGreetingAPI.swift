@@ -8,17 +8,18 @@ import APIRuntime
 public final class GetGreetingAPI: BaseAPI<Greeting>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public static let definition = APIDefinition(
-        name: "GetGreeting",
-        method: .get,
-        path: "/greetings/{name}",
-        defaults: .workspace
-    )
-
     public convenience init(name: String, language: String? = nil) {
-        self.init(definition: Self.definition, response: .json) {
-            $0.path("name", name)
-            $0.query("lang", language)
-        }
+        self.init(
+            definedOnce: APIDefinition(
+                name: "GetGreeting",
+                method: .get,
+                path: "/greetings/{name}",
+                defaults: .workspace
+            ),
+            response: .json,
+            request: RequestBuilder()
+                .path("name", name)
+                .query("lang", language)
+        )
     }
 }

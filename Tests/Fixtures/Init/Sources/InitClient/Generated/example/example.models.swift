@@ -3,7 +3,7 @@
 import APIRuntime
 
 /// What the server says back.
-public struct Greeting: Codable, Sendable, Equatable {
+public struct Greeting: Codable, Sendable, FieldwiseEquatable {
     public let message: String
     public let language: String?
 
@@ -14,13 +14,18 @@ public struct Greeting: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let fields = try FieldReader(decoder)
-        self.message = try fields.decode(String.self, forKey: "message")
-        self.language = try fields.decodeIfPresent(String.self, forKey: "lang")
+        try self.init(message: fields.string("message"), language: fields.stringIfPresent("lang"))
     }
 
     public func encode(to encoder: any Encoder) throws {
         var fields = FieldWriter(encoder)
-        try fields.encode(self.message, forKey: "message")
-        try fields.encodeIfPresent(self.language, forKey: "lang")
+        try fields.string(self.message, "message")
+        try fields.stringIfPresent(self.language, "lang")
+    }
+
+    public static func fieldsEqual(_ lhs: Greeting, _ rhs: Greeting) -> Bool {
+        if !FieldComparison.equal(lhs.message, rhs.message) { return false }
+        if !FieldComparison.equal(lhs.language, rhs.language) { return false }
+        return true
     }
 }
