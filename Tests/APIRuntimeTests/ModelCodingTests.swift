@@ -107,6 +107,21 @@ struct ModelCodingTests {
         #expect(zero == minusZero)
     }
 
+    @Test("FieldComparison's scalar methods agree with ==: both absent is equal, one absent is not, NaN is unequal to itself")
+    func scalarComparisonsAgreeWithEquality() {
+        #expect(FieldComparison.int(7, 7) && !FieldComparison.int(7, 8))
+        #expect(FieldComparison.int64(.max, .max) && !FieldComparison.int64(.max, .min))
+        #expect(FieldComparison.string("café", "cafe\u{301}") && !FieldComparison.string("a", "A"))
+        #expect(FieldComparison.bool(true, true) && !FieldComparison.bool(true, false))
+        #expect(!FieldComparison.double(.nan, .nan) && FieldComparison.double(0, -0.0))
+        #expect(FieldComparison.intIfPresent(nil, nil) && !FieldComparison.intIfPresent(nil, 0) && !FieldComparison.intIfPresent(0, nil))
+        #expect(FieldComparison.intIfPresent(3, 3) && !FieldComparison.intIfPresent(3, 4))
+        #expect(FieldComparison.int64IfPresent(nil, nil) && !FieldComparison.int64IfPresent(1, nil))
+        #expect(FieldComparison.stringIfPresent(nil, nil) && !FieldComparison.stringIfPresent("", nil) && FieldComparison.stringIfPresent("x", "x"))
+        #expect(FieldComparison.boolIfPresent(false, false) && !FieldComparison.boolIfPresent(false, nil))
+        #expect(!FieldComparison.doubleIfPresent(.nan, .nan) && FieldComparison.doubleIfPresent(nil, nil) && !FieldComparison.doubleIfPresent(0, nil))
+    }
+
     @Test("FieldKey is a string key only")
     func fieldKey() {
         let key: FieldKey = "user_id"

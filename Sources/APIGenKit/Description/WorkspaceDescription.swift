@@ -76,6 +76,13 @@ public struct SwiftType: Sendable, Equatable {
         return ("value" + suffix, unwrappedSpelling)
     }
 
+    /// The `FieldComparison` method a model's `fieldsEqual` compares a field of this type with:
+    /// the scalar's own (`int`, `stringIfPresent`), or the generic `equal`.
+    public var comparisonMethod: String {
+        let name = fieldMethod.name
+        return name.hasPrefix("value") ? "equal" : name
+    }
+
     private static let fieldScalars = ["String": "string", "Int": "int", "Int64": "int64", "Double": "double", "Bool": "bool"]
 }
 

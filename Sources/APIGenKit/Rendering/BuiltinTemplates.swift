@@ -152,9 +152,13 @@ public struct {{swiftName}}: Codable, Sendable, FieldwiseEquatable {
     }
 
     public static func fieldsEqual(_ lhs: {{swiftName}}, _ rhs: {{swiftName}}) -> Bool {
+{{#hasFields}}
+        guard
 {{#fields}}
-        if !FieldComparison.equal(lhs.{{swiftName}}, rhs.{{swiftName}}) { return false }
+            FieldComparison.{{comparisonMethod}}(lhs.{{swiftName}}, rhs.{{swiftName}}){{^last()}},{{/last()}}
 {{/fields}}
+        else { return false }
+{{/hasFields}}
         return true
     }
 }

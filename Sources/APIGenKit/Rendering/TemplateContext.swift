@@ -150,13 +150,15 @@ enum TemplateContext {
         case .structure(let fields):
             context["fields"] = .list(fields.map { field in
                 var values = member(field.swiftName, field.type, docLines: field.docLines)
-                // What the written-out `init(from:)` and `encode(to:)` need: the key on the wire,
-                // the `FieldReader`/`FieldWriter` method and the type it reads, and for templates
+                // What the written-out `init(from:)`, `encode(to:)` and `fieldsEqual` need: the key
+                // on the wire, the `FieldReader`/`FieldWriter`/`FieldComparison` methods and the
+                // type it reads, and for templates
                 // that call Codable's `decodeIfPresent`, the type without its `?`.
                 let keyLiteral = SwiftLiteral.string(field.jsonKey)
                 values["keyLiteral"] = .string(keyLiteral)
                 let method = field.type.fieldMethod
                 values["fieldMethod"] = .string(method.name)
+                values["comparisonMethod"] = .string(field.type.comparisonMethod)
                 values["argumentLabel"] = .string(SwiftIdentifier.argumentLabel(field.swiftName))
                 values["valueType"] = method.valueType.map { .string($0) }
                 values["decodedType"] = .string(field.type.unwrappedSpelling)

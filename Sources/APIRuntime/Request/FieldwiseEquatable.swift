@@ -4,7 +4,9 @@
 /// ```swift
 /// public struct Item: Codable, Sendable, FieldwiseEquatable {
 ///     public static func fieldsEqual(_ lhs: Item, _ rhs: Item) -> Bool {
-///         if !FieldComparison.equal(lhs.id, rhs.id) { return false }
+///         guard
+///             FieldComparison.int(lhs.id, rhs.id)
+///         else { return false }
 ///         return true
 ///     }
 /// }
@@ -28,18 +30,39 @@ extension FieldwiseEquatable {
     }
 }
 
-/// How a generated model's `fieldsEqual(_:_:)` compares its fields, one call a field:
+/// How a generated model's `fieldsEqual(_:_:)` compares its fields, one condition a field:
 ///
 /// ```swift
-/// if !FieldComparison.equal(lhs.id, rhs.id) { return false }
+/// guard
+///     FieldComparison.int(lhs.id, rhs.id),
+///     FieldComparison.stringIfPresent(lhs.nickname, rhs.nickname),
+///     FieldComparison.equal(lhs.tags, rhs.tags)
+/// else { return false }
+/// return true
 /// ```
 ///
-/// A call with one candidate instead of the `==` or `!=` operator, which the type checker resolves
-/// among every overload in scope; a derived `Equatable` costs the same resolution, plus the search
-/// for a witness before it derives one (BENCHMARKS.md §2, session 15).
+/// The names are `FieldReader`'s and `FieldWriter`'s. A scalar's own method is not generic, so the
+/// model's file compiles no generic call for it (a file of 50 four-field models: 5 % fewer
+/// instructions, BENCHMARKS.md §2, session 16); other types go through `equal`. Each is a call with
+/// one candidate instead of the `==` operator, which the type checker resolves among every
+/// overload in scope; a derived `Equatable` costs the same resolution, plus the search for a
+/// witness before it derives one (BENCHMARKS.md §2, session 15).
 public enum FieldComparison {
     @inlinable
     public static func equal<Value: Equatable>(_ lhs: Value, _ rhs: Value) -> Bool {
         lhs == rhs
     }
+
+    @inlinable public static func string(_ lhs: String, _ rhs: String) -> Bool { lhs == rhs }
+    @inlinable public static func int(_ lhs: Int, _ rhs: Int) -> Bool { lhs == rhs }
+    @inlinable public static func int64(_ lhs: Int64, _ rhs: Int64) -> Bool { lhs == rhs }
+    @inlinable public static func double(_ lhs: Double, _ rhs: Double) -> Bool { lhs == rhs }
+    @inlinable public static func bool(_ lhs: Bool, _ rhs: Bool) -> Bool { lhs == rhs }
+
+    // Optional scalars: equal when both are absent or both hold equal values.
+    @inlinable public static func stringIfPresent(_ lhs: String?, _ rhs: String?) -> Bool { lhs == rhs }
+    @inlinable public static func intIfPresent(_ lhs: Int?, _ rhs: Int?) -> Bool { lhs == rhs }
+    @inlinable public static func int64IfPresent(_ lhs: Int64?, _ rhs: Int64?) -> Bool { lhs == rhs }
+    @inlinable public static func doubleIfPresent(_ lhs: Double?, _ rhs: Double?) -> Bool { lhs == rhs }
+    @inlinable public static func boolIfPresent(_ lhs: Bool?, _ rhs: Bool?) -> Bool { lhs == rhs }
 }

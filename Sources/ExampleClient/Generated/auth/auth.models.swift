@@ -40,10 +40,12 @@ public struct Token: Codable, Sendable, FieldwiseEquatable {
     }
 
     public static func fieldsEqual(_ lhs: Token, _ rhs: Token) -> Bool {
-        if !FieldComparison.equal(lhs.accessToken, rhs.accessToken) { return false }
-        if !FieldComparison.equal(lhs.tokenType, rhs.tokenType) { return false }
-        if !FieldComparison.equal(lhs.expiresIn, rhs.expiresIn) { return false }
-        if !FieldComparison.equal(lhs.scopes, rhs.scopes) { return false }
+        guard
+            FieldComparison.string(lhs.accessToken, rhs.accessToken),
+            FieldComparison.string(lhs.tokenType, rhs.tokenType),
+            FieldComparison.int(lhs.expiresIn, rhs.expiresIn),
+            FieldComparison.equal(lhs.scopes, rhs.scopes)
+        else { return false }
         return true
     }
 }

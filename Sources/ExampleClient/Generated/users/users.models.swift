@@ -62,14 +62,16 @@ public struct User: Codable, Sendable, FieldwiseEquatable {
     }
 
     public static func fieldsEqual(_ lhs: User, _ rhs: User) -> Bool {
-        if !FieldComparison.equal(lhs.id, rhs.id) { return false }
-        if !FieldComparison.equal(lhs.name, rhs.name) { return false }
-        if !FieldComparison.equal(lhs.email, rhs.email) { return false }
-        if !FieldComparison.equal(lhs.role, rhs.role) { return false }
-        if !FieldComparison.equal(lhs.address, rhs.address) { return false }
-        if !FieldComparison.equal(lhs.tags, rhs.tags) { return false }
-        if !FieldComparison.equal(lhs.createdAt, rhs.createdAt) { return false }
-        if !FieldComparison.equal(lhs.avatar, rhs.avatar) { return false }
+        guard
+            FieldComparison.int(lhs.id, rhs.id),
+            FieldComparison.string(lhs.name, rhs.name),
+            FieldComparison.stringIfPresent(lhs.email, rhs.email),
+            FieldComparison.equal(lhs.role, rhs.role),
+            FieldComparison.equal(lhs.address, rhs.address),
+            FieldComparison.equal(lhs.tags, rhs.tags),
+            FieldComparison.equal(lhs.createdAt, rhs.createdAt),
+            FieldComparison.equal(lhs.avatar, rhs.avatar)
+        else { return false }
         return true
     }
 }
@@ -112,10 +114,12 @@ public struct Address: Codable, Sendable, FieldwiseEquatable {
     }
 
     public static func fieldsEqual(_ lhs: Address, _ rhs: Address) -> Bool {
-        if !FieldComparison.equal(lhs.street, rhs.street) { return false }
-        if !FieldComparison.equal(lhs.city, rhs.city) { return false }
-        if !FieldComparison.equal(lhs.postalCode, rhs.postalCode) { return false }
-        if !FieldComparison.equal(lhs.location, rhs.location) { return false }
+        guard
+            FieldComparison.string(lhs.street, rhs.street),
+            FieldComparison.string(lhs.city, rhs.city),
+            FieldComparison.string(lhs.postalCode, rhs.postalCode),
+            FieldComparison.equal(lhs.location, rhs.location)
+        else { return false }
         return true
     }
 }
@@ -141,8 +145,10 @@ public struct Coordinates: Codable, Sendable, FieldwiseEquatable {
     }
 
     public static func fieldsEqual(_ lhs: Coordinates, _ rhs: Coordinates) -> Bool {
-        if !FieldComparison.equal(lhs.latitude, rhs.latitude) { return false }
-        if !FieldComparison.equal(lhs.longitude, rhs.longitude) { return false }
+        guard
+            FieldComparison.double(lhs.latitude, rhs.latitude),
+            FieldComparison.double(lhs.longitude, rhs.longitude)
+        else { return false }
         return true
     }
 }
@@ -179,9 +185,11 @@ public struct UserPage: Codable, Sendable, FieldwiseEquatable {
     }
 
     public static func fieldsEqual(_ lhs: UserPage, _ rhs: UserPage) -> Bool {
-        if !FieldComparison.equal(lhs.items, rhs.items) { return false }
-        if !FieldComparison.equal(lhs.total, rhs.total) { return false }
-        if !FieldComparison.equal(lhs.nextCursor, rhs.nextCursor) { return false }
+        guard
+            FieldComparison.equal(lhs.items, rhs.items),
+            FieldComparison.int(lhs.total, rhs.total),
+            FieldComparison.stringIfPresent(lhs.nextCursor, rhs.nextCursor)
+        else { return false }
         return true
     }
 }

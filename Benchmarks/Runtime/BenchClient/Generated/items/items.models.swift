@@ -39,10 +39,12 @@ public struct Item: Codable, Sendable, FieldwiseEquatable {
     }
 
     public static func fieldsEqual(_ lhs: Item, _ rhs: Item) -> Bool {
-        if !FieldComparison.equal(lhs.id, rhs.id) { return false }
-        if !FieldComparison.equal(lhs.name, rhs.name) { return false }
-        if !FieldComparison.equal(lhs.price, rhs.price) { return false }
-        if !FieldComparison.equal(lhs.tags, rhs.tags) { return false }
+        guard
+            FieldComparison.int(lhs.id, rhs.id),
+            FieldComparison.string(lhs.name, rhs.name),
+            FieldComparison.double(lhs.price, rhs.price),
+            FieldComparison.equal(lhs.tags, rhs.tags)
+        else { return false }
         return true
     }
 }

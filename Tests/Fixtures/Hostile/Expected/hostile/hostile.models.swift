@@ -45,11 +45,13 @@ public struct HPayload: Codable, Sendable, FieldwiseEquatable {
     }
 
     public static func fieldsEqual(_ lhs: HPayload, _ rhs: HPayload) -> Bool {
-        if !FieldComparison.equal(lhs.weirdKeyQuoted, rhs.weirdKeyQuoted) { return false }
-        if !FieldComparison.equal(lhs.naiveCafe, rhs.naiveCafe) { return false }
-        if !FieldComparison.equal(lhs._2fa, rhs._2fa) { return false }
-        if !FieldComparison.equal(lhs.`default`, rhs.`default`) { return false }
-        if !FieldComparison.equal(lhs.shadows, rhs.shadows) { return false }
+        guard
+            FieldComparison.string(lhs.weirdKeyQuoted, rhs.weirdKeyQuoted),
+            FieldComparison.int(lhs.naiveCafe, rhs.naiveCafe),
+            FieldComparison.bool(lhs._2fa, rhs._2fa),
+            FieldComparison.equal(lhs.`default`, rhs.`default`),
+            FieldComparison.equal(lhs.shadows, rhs.shadows)
+        else { return false }
         return true
     }
 }
@@ -96,9 +98,11 @@ public struct HShadows: Codable, Sendable, FieldwiseEquatable {
     }
 
     public static func fieldsEqual(_ lhs: HShadows, _ rhs: HShadows) -> Bool {
-        if !FieldComparison.equal(lhs.fields, rhs.fields) { return false }
-        if !FieldComparison.equal(lhs.decoder, rhs.decoder) { return false }
-        if !FieldComparison.equal(lhs.encoder, rhs.encoder) { return false }
+        guard
+            FieldComparison.int(lhs.fields, rhs.fields),
+            FieldComparison.stringIfPresent(lhs.decoder, rhs.decoder),
+            FieldComparison.equal(lhs.encoder, rhs.encoder)
+        else { return false }
         return true
     }
 }

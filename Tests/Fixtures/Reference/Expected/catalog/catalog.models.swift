@@ -63,14 +63,16 @@ public struct RefItem: Codable, Sendable, FieldwiseEquatable {
     }
 
     public static func fieldsEqual(_ lhs: RefItem, _ rhs: RefItem) -> Bool {
-        if !FieldComparison.equal(lhs.id, rhs.id) { return false }
-        if !FieldComparison.equal(lhs.`default`, rhs.`default`) { return false }
-        if !FieldComparison.equal(lhs.price, rhs.price) { return false }
-        if !FieldComparison.equal(lhs.sizes, rhs.sizes) { return false }
-        if !FieldComparison.equal(lhs.attributes, rhs.attributes) { return false }
-        if !FieldComparison.equal(lhs.payload, rhs.payload) { return false }
-        if !FieldComparison.equal(lhs.kind, rhs.kind) { return false }
-        if !FieldComparison.equal(lhs.children, rhs.children) { return false }
+        guard
+            FieldComparison.equal(lhs.id, rhs.id),
+            FieldComparison.bool(lhs.`default`, rhs.`default`),
+            FieldComparison.double(lhs.price, rhs.price),
+            FieldComparison.equal(lhs.sizes, rhs.sizes),
+            FieldComparison.equal(lhs.attributes, rhs.attributes),
+            FieldComparison.equal(lhs.payload, rhs.payload),
+            FieldComparison.equal(lhs.kind, rhs.kind),
+            FieldComparison.equal(lhs.children, rhs.children)
+        else { return false }
         return true
     }
 }

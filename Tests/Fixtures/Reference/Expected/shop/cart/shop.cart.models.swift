@@ -24,8 +24,10 @@ public struct RefCart: Codable, Sendable, FieldwiseEquatable {
     }
 
     public static func fieldsEqual(_ lhs: RefCart, _ rhs: RefCart) -> Bool {
-        if !FieldComparison.equal(lhs.lines, rhs.lines) { return false }
-        if !FieldComparison.equal(lhs.total, rhs.total) { return false }
+        guard
+            FieldComparison.equal(lhs.lines, rhs.lines),
+            FieldComparison.int(lhs.total, rhs.total)
+        else { return false }
         return true
     }
 }
@@ -51,8 +53,10 @@ public struct RefCartLine: Codable, Sendable, FieldwiseEquatable {
     }
 
     public static func fieldsEqual(_ lhs: RefCartLine, _ rhs: RefCartLine) -> Bool {
-        if !FieldComparison.equal(lhs.sku, rhs.sku) { return false }
-        if !FieldComparison.equal(lhs.quantity, rhs.quantity) { return false }
+        guard
+            FieldComparison.string(lhs.sku, rhs.sku),
+            FieldComparison.int(lhs.quantity, rhs.quantity)
+        else { return false }
         return true
     }
 }

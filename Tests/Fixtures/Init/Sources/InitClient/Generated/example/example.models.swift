@@ -24,8 +24,10 @@ public struct Greeting: Codable, Sendable, FieldwiseEquatable {
     }
 
     public static func fieldsEqual(_ lhs: Greeting, _ rhs: Greeting) -> Bool {
-        if !FieldComparison.equal(lhs.message, rhs.message) { return false }
-        if !FieldComparison.equal(lhs.language, rhs.language) { return false }
+        guard
+            FieldComparison.string(lhs.message, rhs.message),
+            FieldComparison.stringIfPresent(lhs.language, rhs.language)
+        else { return false }
         return true
     }
 }
