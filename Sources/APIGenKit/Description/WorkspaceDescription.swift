@@ -77,10 +77,11 @@ public struct SwiftType: Sendable, Equatable {
     }
 
     /// The `FieldComparison` method a model's `fieldsEqual` compares a field of this type with:
-    /// the scalar's own (`int`, `stringIfPresent`), or the generic `equal`.
+    /// the scalar's own, named as `fieldMethod` (`int`, `stringIfPresent`), or the generic `equal`
+    /// for any type `fieldMethod` has to spell out.
     public var comparisonMethod: String {
-        let name = fieldMethod.name
-        return name.hasPrefix("value") ? "equal" : name
+        let method = fieldMethod
+        return method.valueType == nil ? method.name : "equal"
     }
 
     private static let fieldScalars = ["String": "string", "Int": "int", "Int64": "int64", "Double": "double", "Bool": "bool"]

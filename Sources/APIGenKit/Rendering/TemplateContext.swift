@@ -152,8 +152,8 @@ enum TemplateContext {
                 var values = member(field.swiftName, field.type, docLines: field.docLines)
                 // What the written-out `init(from:)`, `encode(to:)` and `fieldsEqual` need: the key
                 // on the wire, the `FieldReader`/`FieldWriter`/`FieldComparison` methods and the
-                // type it reads, and for templates
-                // that call Codable's `decodeIfPresent`, the type without its `?`.
+                // type it reads, and for templates that call Codable's `decodeIfPresent`, the type
+                // without its `?`.
                 let keyLiteral = SwiftLiteral.string(field.jsonKey)
                 values["keyLiteral"] = .string(keyLiteral)
                 let method = field.type.fieldMethod
