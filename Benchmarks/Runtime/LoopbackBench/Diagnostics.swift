@@ -66,6 +66,7 @@ enum Diagnostics {
             let calls = width == 1 ? 3_000 : 10_000
             for (name, ours, peer) in [
                 ("manager vs manager on a minimal transport", clients.managerGET, leanGET),
+                ("raw vs raw: the noise floor", raw, raw),
                 ("manager on a minimal transport vs raw", leanGET, raw),
                 ("raw in a Task.immediate vs raw", rawInTask, raw),
                 ("raw HTTPClient.Task vs raw", rawTask, raw),
@@ -77,7 +78,7 @@ enum Diagnostics {
                     try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
                 }, bareWait),
             ] where ProcessInfo.processInfo.environment["LOOPBACK_ONLY"].map(name.contains) ?? true {
-                print(try await compare(name, ours: ours, peer: peer, calls: calls, width: width, rounds: 3).row)
+                print(try await compare(name, ours: ours, peer: peer, calls: calls, width: width, rounds: 9).row)
             }
         }
         await lean.shutdown()

@@ -53,28 +53,42 @@ struct Comparison {
     let width: Int
     let ours: (callsPerSecond: Double, cpu: Double)
     let peer: (callsPerSecond: Double, cpu: Double)
-    var ratio: Double { ours.callsPerSecond / peer.callsPerSecond }
+    /// The median of the rounds' own ratios (each round runs both sides back to back), which a
+    /// slow spell of the machine moves less than the ratio of the two medians.
+    let ratio: Double
+    /// The lowest and highest of the rounds' ratios.
+    let spread: (low: Double, high: Double)
 
     var row: String {
-        String(format: "| %@ | %d | %.0f | %.0f | **%.2f×** | %.0f | %.0f |",
-               name, width, ours.callsPerSecond, peer.callsPerSecond, ratio, ours.cpu, peer.cpu)
+        String(format: "| %@ | %d | %.0f | %.0f | **%.2f×** | %.2f–%.2f | %.0f | %.0f |",
+               name, width, ours.callsPerSecond, peer.callsPerSecond, ratio, spread.low, spread.high, ours.cpu, peer.cpu)
     }
+
+    static let header = """
+        | call | concurrency | manager calls/s | raw client calls/s | ratio (median of rounds) | rounds' ratios | manager CPU µs/call | raw CPU µs/call |
+        |---|---:|---:|---:|---:|---:|---:|---:|
+        """
 }
 
-/// Warms both sides up, then alternates rounds between them so that machine noise falls on both.
-/// LOOPBACK_SIDE=ours or =peer runs one side only (for profiling); the other reads as zero.
+/// Warms both sides up, then runs `rounds` rounds of both sides back to back, our side first in
+/// the first, third, fifth… round and the peer's in the others, so that machine noise and any cost
+/// of going first fall on both. LOOPBACK_SIDE=ours or =peer runs one side only (for profiling); the other reads as zero.
 func compare(_ name: String, ours: Arm, peer: Arm, calls: Int, width: Int, rounds: Int) async throws -> Comparison {
     let side = ProcessInfo.processInfo.environment["LOOPBACK_SIDE"]
     let sides = [(arm: ours, runs: side != "peer"), (arm: peer, runs: side != "ours")]
     for (arm, runs) in sides where runs { _ = try await run(arm, calls: min(calls, 500), width: width) }
     var results: [[Round]] = [[], []]
-    for _ in 0..<rounds {
-        for (index, (arm, runs)) in sides.enumerated() where runs {
-            results[index].append(try await run(arm, calls: calls, width: width))
+    for round in 0..<rounds {
+        for index in round.isMultiple(of: 2) ? [0, 1] : [1, 0] where sides[index].runs {
+            results[index].append(try await run(sides[index].arm, calls: calls, width: width))
         }
     }
     let medians = results.map { rounds in
         rounds.isEmpty ? (callsPerSecond: 0.0, cpu: 0.0) : (median(rounds.map(\.callsPerSecond)), median(rounds.map(\.cpuMicrosecondsPerCall)))
     }
-    return Comparison(name: name, width: width, ours: medians[0], peer: medians[1])
+    let ratios = zip(results[0], results[1]).map { $0.callsPerSecond / $1.callsPerSecond }
+    return Comparison(
+        name: name, width: width, ours: medians[0], peer: medians[1],
+        ratio: ratios.isEmpty ? 0 : median(ratios), spread: (ratios.min() ?? 0, ratios.max() ?? 0)
+    )
 }

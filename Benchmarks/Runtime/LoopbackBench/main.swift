@@ -19,9 +19,9 @@ if CommandLine.arguments.dropFirst().first == "serve" {
 }
 
 let arguments = CommandLine.arguments.dropFirst().compactMap(Int.init)
-let sequentialCalls = arguments.first ?? 2_000
-let concurrentCalls = arguments.dropFirst().first ?? 10_000
-let rounds = arguments.dropFirst(2).first ?? 5
+let sequentialCalls = arguments.first ?? 1_000
+let concurrentCalls = arguments.dropFirst().first ?? 5_000
+let rounds = arguments.dropFirst(2).first ?? 11
 
 let only = ProcessInfo.processInfo.environment["LOOPBACK_ONLY"]
 if ProcessInfo.processInfo.environment["LOOPBACK_DIAG"] != nil {
@@ -32,10 +32,9 @@ if ProcessInfo.processInfo.environment["LOOPBACK_DIAG"] != nil {
 let servers = try ServerProcess.start()
 let clients = try Clients(httpPort: servers.httpPort, grpcPort: servers.grpcPort)
 
-print("Loopback throughput, median of \(rounds) rounds (\(sequentialCalls) calls a round at concurrency 1, \(concurrentCalls) at 32), sides alternating:")
+print("Loopback throughput, \(rounds) rounds (\(sequentialCalls) calls a side a round at concurrency 1, \(concurrentCalls) at 32), both sides each round, which goes first alternating:")
 print("")
-print("| call | concurrency | manager calls/s | raw client calls/s | ratio | manager CPU µs/call | raw CPU µs/call |")
-print("|---|---:|---:|---:|---:|---:|---:|")
+print(Comparison.header)
 for width in [1, 32] {
     let calls = width == 1 ? sequentialCalls : concurrentCalls
     for (name, ours, peer) in [
