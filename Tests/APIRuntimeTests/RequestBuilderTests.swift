@@ -53,6 +53,8 @@ struct RequestBuilderTests {
         ("https://user:pw@h.example/x", true), ("http://[::1]:80/", true), ("HTTP+X://h?q", true),
         ("/items/7", false), ("h/v1", false), ("https:/h", false), ("https://", false), ("https:///x", false),
         ("https://:80/x", false), ("https://user@/x", false), ("1http://h", false), ("://h", false), ("http://[]/", false),
+        ("https://h", true), ("https://h?q=1", true), ("https://h#top", true), ("https://a@b@h/x", true),
+        ("http:", false), ("http:/", false), ("http://[::1", false), ("https://?q", false), ("ht tp://h", false),
     ])
     func absoluteURLs(text: String, valid: Bool) throws {
         #expect(RequestBuilder.hasSchemeAndHost(text) == valid)
