@@ -70,21 +70,25 @@ public struct SwiftType: Sendable, Equatable {
     /// The `FieldReader` and `FieldWriter` method a model's field of this type is read and
     /// written with: a scalar's own (`int`, `stringIfPresent`), which keeps the container's typed
     /// fast path, or `value` and `valueIfPresent`, which take the type (`valueType`) when reading.
-    public var fieldMethod: (name: String, valueType: String?) {
+    public var fieldMethod: FieldMethod {
         let suffix = isOptional ? "IfPresent" : ""
-        if let scalar = Self.fieldScalars[unwrappedSpelling] { return (scalar + suffix, nil) }
-        return ("value" + suffix, unwrappedSpelling)
-    }
-
-    /// The `FieldComparison` method a model's `fieldsEqual` compares a field of this type with:
-    /// the scalar's own, named as `fieldMethod` (`int`, `stringIfPresent`), or the generic `equal`
-    /// for any type `fieldMethod` has to spell out.
-    public var comparisonMethod: String {
-        let method = fieldMethod
-        return method.valueType == nil ? method.name : "equal"
+        if let scalar = Self.fieldScalars[unwrappedSpelling] { return FieldMethod(name: scalar + suffix, valueType: nil) }
+        return FieldMethod(name: "value" + suffix, valueType: unwrappedSpelling)
     }
 
     private static let fieldScalars = ["String": "string", "Int": "int", "Int64": "int64", "Double": "double", "Bool": "bool"]
+}
+
+/// How a model's generated code reads, writes and compares a field of one type.
+public struct FieldMethod: Sendable, Equatable {
+    /// The `FieldReader`/`FieldWriter` method: `int`, `stringIfPresent`, `value`, ...
+    public var name: String
+    /// The type `value` and `valueIfPresent` need spelled; nil for a scalar's own method.
+    public var valueType: String?
+
+    /// The `FieldComparison` method `fieldsEqual` compares the field with: the scalar's own, named
+    /// as `name`, or the generic `equal` for any type that has to be spelled out.
+    public var comparisonName: String { valueType == nil ? name : "equal" }
 }
 
 public struct ModelDescription: Sendable {

@@ -158,7 +158,7 @@ enum TemplateContext {
                 values["keyLiteral"] = .string(keyLiteral)
                 let method = field.type.fieldMethod
                 values["fieldMethod"] = .string(method.name)
-                values["comparisonMethod"] = .string(field.type.comparisonMethod)
+                values["comparisonMethod"] = .string(method.comparisonName)
                 values["argumentLabel"] = .string(SwiftIdentifier.argumentLabel(field.swiftName))
                 values["valueType"] = method.valueType.map { .string($0) }
                 values["decodedType"] = .string(field.type.unwrappedSpelling)
