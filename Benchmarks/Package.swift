@@ -26,6 +26,7 @@ let package = Package(
             name: "BenchClient",
             dependencies: [
                 .product(name: "APIRuntime", package: "main"),
+                .product(name: "APIGRPC", package: "main"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             path: "Runtime/BenchClient",
@@ -62,6 +63,7 @@ let package = Package(
             dependencies: [
                 "BenchClient", "BenchSupport",
                 .product(name: "APIRuntime", package: "main"),
+                .product(name: "APIAsyncHTTPClient", package: "main"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -133,4 +133,32 @@ struct CallCancellationTests {
             )
         }
     }
+
+    @Test("cancel(tag:) and cancelAll() reach a reply stream after start() has returned, while it is being read")
+    func cancelOpenStreamByTag() async throws {
+        try await withGRPCServer { _, manager in
+            // A message every 100 ms for 100 points: ten seconds unless something stops it.
+            let stream = ListFeaturesAPI(rectangle(from: 0, to: 100, pacing: 100)).using(manager)
+            stream.tags = ["maps"]
+            let features = try await stream.start()
+            let clock = ContinuousClock()
+            let start = clock.now
+            let reading = Task {
+                var count = 0
+                for try await _ in features { count += 1 }
+                return count
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(manager.cancel(tag: "maps") == 1)
+            let outcome = await reading.result
+            guard case .failure(let error as APIError) = outcome else {
+                Issue.record("expected the stream to fail with an APIError, got \(outcome)")
+                return
+            }
+            #expect(error.reason == .cancelled)
+            #expect(clock.now - start < .seconds(3))
+            // The ended stream is no longer registered.
+            #expect(manager.cancelAll() == 0)
+        }
+    }
 }

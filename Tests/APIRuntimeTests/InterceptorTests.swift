@@ -54,7 +54,7 @@ struct InterceptorTests {
                 "Outer>rest:CountUsers#1", "Inner>rest:CountUsers#1", "Inner<200", "Outer<200",
                 "Outer>jsonrpc:Subtract#1", "Inner>jsonrpc:Subtract#1", "Inner<200", "Outer<200",
                 "Outer>rpc:CountMembers#1", "Inner>rpc:CountMembers#1", "Inner<200", "Outer<200",
-                "Outer>jsonrpc:batch(Sum)#1", "Inner>jsonrpc:batch(Sum)#1", "Inner<200", "Outer<200",
+                "Outer>jsonrpc:JSONRPCBatch#1", "Inner>jsonrpc:JSONRPCBatch#1", "Inner<200", "Outer<200",
             ])
             #expect(server.requests.allSatisfy { $0.headers[HTTPField.Name("X-Outer")!] == "yes" && $0.headers[HTTPField.Name("X-Inner")!] == "yes" })
         }

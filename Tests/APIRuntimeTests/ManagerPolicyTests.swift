@@ -216,6 +216,8 @@ struct ManagerPolicyTests {
     @Test("Cancellation races: calls cancelled at every moment leave nothing behind")
     func cancellationRaces() async throws {
         try await withServer(Self.slow(.milliseconds(20)) { _ in .json(Self.page) }) { _, manager in
+            // One call that completes opens the session the races then share.
+            _ = try await ListUsersAPI(limit: 1).using(manager).start()
             await withTaskGroup(of: Void.self) { group in
                 for index in 0..<200 {
                     group.addTask {

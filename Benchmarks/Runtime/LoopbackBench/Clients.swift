@@ -1,3 +1,4 @@
+import APIAsyncHTTPClient
 import APIRuntime
 import AsyncHTTPClient
 import BenchClient
@@ -22,6 +23,8 @@ final class Clients: Sendable {
     init(httpPort: Int, grpcPort: Int) throws {
         baseURL = "http://127.0.0.1:\(httpPort)"
         var configuration = APIManager.Configuration()
+        // Measured against raw AsyncHTTPClient, so the manager sends through it too.
+        configuration.httpTransport = .asyncHTTPClient
         configuration.baseURLOverrides = [
             "https://api.example.com/v1": baseURL,
             "grpc://localhost:50051": "grpc://127.0.0.1:\(grpcPort)",

@@ -16,6 +16,7 @@ public enum {{swiftName}}: String, Codable, Sendable, CaseIterable, ParameterVal
 """#,
         "grpc": #"""
 {{% CONTENT_TYPE: TEXT }}
+import APIGRPC
 import APIRuntime
 import SwiftProtobuf
 

@@ -8,4 +8,13 @@ public struct APIReply<Value: Sendable>: Sendable {
     /// For gRPC, the trailing metadata with `grpc-status`; empty for other protocols. A streaming
     /// reply's trailers arrive at its end: `GRPCResponseStream.trailerFields`.
     public var trailerFields: HTTPFields
+    /// A reply stream still open when the call returns; cancelling by tag reaches it until it ends.
+    var stream: (any ReplyStream)?
+
+    init(value: Value, headerFields: HTTPFields, trailerFields: HTTPFields, stream: (any ReplyStream)? = nil) {
+        self.value = value
+        self.headerFields = headerFields
+        self.trailerFields = trailerFields
+        self.stream = stream
+    }
 }

@@ -18,12 +18,15 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
     let responseDecoder: ResponseDecoder<Response>
 
     private struct State {
-        var manager: APIManager = .shared
+        var manager: APIManager?
         var baseURL: String?
         var headers: [(name: String, value: String)] = []
         var timeout: Duration?
         var tags: Set<String> = []
-        var running: [UInt64: CallCancellation] = [:]
+        /// Set by a `cancel()` that found no call running: the next call to start is cancelled.
+        var cancelsNextCall = false
+        /// What cancels each running call (and each reply stream still open), by a number of its own.
+        var running: [UInt64: @Sendable () -> Void] = [:]
         var nextCallID: UInt64 = 0
     }
 
@@ -65,7 +68,7 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
 
     /// The manager that sends this API; `APIManager.shared` unless set.
     public final var manager: APIManager {
-        get { state.withLockedValue { $0.manager } }
+        get { state.withLockedValue { $0.manager } ?? .shared }
         set { state.withLockedValue { $0.manager = newValue } }
     }
 
@@ -103,7 +106,7 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
     // MARK: Calling
 
     /// Sends the call and returns its decoded response. Cancelling the calling task cancels the
-    /// wire request; so does `cancel()`.
+    /// wire request; so do `cancel()` and the manager's `cancel(tag:)`.
     @discardableResult
     public final func start() async throws(APIError) -> Response {
         try await startWithMetadata().value
@@ -112,24 +115,42 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
     /// `start()`, with the reply's header and trailer fields: gRPC's initial and trailing metadata
     /// (`grpc-status` included), or a REST reply's headers.
     ///
-    /// The call runs in the caller's task (a task of its own would cost a thread hand-off when it
-    /// ends); `cancel()` and `APIManager.cancel(tag:)` reach it through its `CallCancellation`.
+    /// The call runs in a task of its own, which `cancel()` and `APIManager.cancel(tag:)` cancel
+    /// without cancelling the caller; a reply stream stays cancellable by them until it ends.
     public final func startWithMetadata() async throws(APIError) -> APIReply<Response> {
-        let (manager, tags) = state.withLockedValue { ($0.manager, $0.tags.union(definition.tags)) }
-        let call = CallCancellation()
-        let id = state.withLockedValue { state in
+        let (manager, tags) = state.withLockedValue { ($0.manager ?? .shared, $0.tags.union(definition.tags)) }
+        let outcome = await manager.run(tags: tags, registering: { cancel in register(cancel) }) { [self] in
+            await Result { () async throws(APIError) in try await manager.perform(self) }
+        }
+        let reply = try outcome.get()
+        if let stream = reply.stream {
+            let id = manager.running.add(tags: tags) { stream.cancel() }
+            let unregister = register { stream.cancel() }
+            stream.onEnd {
+                manager.running.remove(id)
+                unregister?()
+            }
+        }
+        return reply
+    }
+
+    /// Keeps `cancel` until the returned closure removes it; runs it at once, and keeps nothing,
+    /// when a `cancel()` came before the call could register.
+    private func register(_ cancel: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)? {
+        let id: UInt64? = state.withLockedValue { state in
+            guard !state.cancelsNextCall else {
+                state.cancelsNextCall = false
+                return nil
+            }
             defer { state.nextCallID += 1 }
-            state.running[state.nextCallID] = call
+            state.running[state.nextCallID] = cancel
             return state.nextCallID
         }
-        let registration = manager.running.add(tags: tags, call)
-        defer {
-            manager.running.remove(registration)
-            _ = state.withLockedValue { $0.running.removeValue(forKey: id) }
+        guard let id else {
+            cancel()
+            return nil
         }
-        return try await CallCancellation.$current.withValue(call) {
-            await Result { () async throws(APIError) in try await manager.perform(self) }
-        }.get()
+        return { [state] in _ = state.withLockedValue { $0.running.removeValue(forKey: id) } }
     }
 
     /// `start()` for callback users: `completion` runs once, on no particular thread.
@@ -143,17 +164,24 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Cancels every call of this instance now in flight; each fails with `APIError.Reason.cancelled`.
+    /// Cancels every call of this instance now in flight, and its open reply streams; each fails
+    /// with `APIError.Reason.cancelled`. When none is running yet, it cancels the next call to
+    /// start, so that `async let user = api.start(); api.cancel()` cancels that call wherever it
+    /// has got to. Later calls on the instance run as usual.
     public final func cancel() {
-        let calls = state.withLockedValue { Array($0.running.values) }
-        for call in calls { call.cancel() }
+        let calls = state.withLockedValue { state in
+            defer { state.running = [:] }
+            state.cancelsNextCall = state.running.isEmpty
+            return Array(state.running.values)
+        }
+        for cancel in calls { cancel() }
     }
 
     // MARK: Building the request
 
     /// The wire request, with base URL overrides of `manager`, the one that will send it.
     final func makeRequest(for manager: APIManager) throws(APIError) -> APIRequest {
-        let current = state.withLockedValue { $0 }
+        let current = state.withLockedValue { (baseURL: $0.baseURL, headers: $0.headers, timeout: $0.timeout) }
         let declaredBaseURL = definition.baseURL ?? definition.defaults.baseURL
         let resolved = RequestBuilder.Resolved(
             baseURL: current.baseURL ?? declaredBaseURL.map { manager.configuration.baseURLOverrides[$0] ?? $0 },

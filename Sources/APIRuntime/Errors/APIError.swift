@@ -85,7 +85,7 @@ extension APIError.Reason: CustomStringConvertible {
 
 extension APIError {
     /// Describes a `DecodingError` by its coding path, the part a reader needs to find the bad field.
-    static func decoding(_ error: any Error, api: String) -> APIError {
+    package static func decoding(_ error: any Error, api: String) -> APIError {
         guard let decodingError = error as? DecodingError else {
             return APIError(api: api, reason: .decoding(codingPath: "", message: "\(error)"), underlying: error)
         }

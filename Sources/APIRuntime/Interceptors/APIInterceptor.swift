@@ -1,4 +1,4 @@
-/// A step the manager runs around every call of every kind (REST, JSON-RPC, custom RPC): it can
+/// A step the manager runs around every call of every kind (REST, JSON-RPC, custom RPC, gRPC): it can
 /// change the request (headers, body), and observe or replace the response or the error.
 ///
 /// ```swift
@@ -34,12 +34,12 @@ public struct APICallContext: Sendable {
     public var definition: APIDefinition
     /// The RPC call (method, id) for JSON-RPC and custom protocols; nil for REST.
     public var rpc: RPCCall?
-    /// `rest`, `jsonrpc`, or `rpc` for a custom protocol.
-    public var kind: String
+    /// REST, JSON-RPC, a custom RPC protocol, or gRPC.
+    public var kind: CallKind
     /// 1 for the first attempt, 2 for the first retry, and so on.
     public var attempt: Int
 
-    public init(definition: APIDefinition, rpc: RPCCall?, kind: String, attempt: Int) {
+    public init(definition: APIDefinition, rpc: RPCCall?, kind: CallKind, attempt: Int) {
         self.definition = definition
         self.rpc = rpc
         self.kind = kind

@@ -69,8 +69,9 @@ public struct AuthenticationInterceptor: APIInterceptor {
     }
 }
 
-/// The current token, and the one refresh in progress that every call refused with the same
-/// token waits for (single flight).
+/// The current token, and the one fetch in progress (the first token, or a refresh) that every
+/// call refused with the same token waits for (single flight). A waiter that is cancelled, or
+/// whose call's deadline passes, stops waiting at once; the fetch goes on for the others.
 actor TokenStore {
     private let provider: any TokenProvider
     private var token: String?
@@ -83,32 +84,45 @@ actor TokenStore {
 
     func current(for api: String) async throws(APIError) -> String {
         if let token { return token }
-        if let pending { return try await Self.value(of: pending, api: api) }
-        let task = Task { [provider] in try await provider.initialToken() }
-        pending = task
-        defer { pending = nil }
-        let value = try await Self.value(of: task, api: api)
-        token = value
-        return value
+        return try await value(of: pending ?? fetch { try await $0.initialToken() }, api: api)
     }
 
     /// A token newer than `rejected`: the one another call already got, the refresh in flight,
     /// or a refresh this call starts.
     func refreshed(replacing rejected: String, for api: String) async throws(APIError) -> String {
         if let token, token != rejected { return token }
-        if let pending { return try await Self.value(of: pending, api: api) }
+        if let pending { return try await value(of: pending, api: api) }
         refreshes += 1
-        let task = Task { [provider] in try await provider.refreshToken(replacing: rejected) }
-        pending = task
-        defer { pending = nil }
-        let value = try await Self.value(of: task, api: api)
-        token = value
-        return value
+        return try await value(of: fetch { try await $0.refreshToken(replacing: rejected) }, api: api)
     }
 
-    private static func value(of task: Task<String, any Error>, api: String) async throws(APIError) -> String {
+    /// Starts a fetch that every caller shares, and settles the store when it ends, whoever waits.
+    private func fetch(_ get: @escaping @Sendable (any TokenProvider) async throws -> String) -> Task<String, any Error> {
+        let task = Task { [provider] in try await get(provider) }
+        pending = task
+        Task { settle(task, with: await task.result) }
+        return task
+    }
+
+    private func settle(_ task: Task<String, any Error>, with result: Result<String, any Error>) {
+        guard pending == task else { return }
+        pending = nil
+        if case .success(let value) = result { token = value }
+    }
+
+    private func value(of task: Task<String, any Error>, api: String) async throws(APIError) -> String {
+        let outcome = OnceResult<String>()
+        Task { outcome.resolve(await task.result) }
         do {
-            return try await task.value
+            let value = try await withTaskCancellationHandler {
+                try await outcome.value
+            } onCancel: {
+                outcome.resolve(.failure(CancellationError()))
+            }
+            settle(task, with: .success(value))
+            return value
+        } catch is CancellationError {
+            throw APIError(api: api, reason: .cancelled)
         } catch let error as APIError {
             throw error
         } catch {

@@ -18,7 +18,7 @@ public struct MetricsInterceptor: APIInterceptor {
         context: APICallContext,
         next: (APIRequest) async throws(APIError) -> APIResponse
     ) async throws(APIError) -> APIResponse {
-        let dimensions = [("api", request.api), ("kind", context.kind)]
+        let dimensions = [("api", request.api), ("kind", context.kind.description)]
         let start = ContinuousClock.now
         defer {
             Timer(label: "apigen_call_duration", dimensions: dimensions, factory: factory)

@@ -5,7 +5,7 @@ import Foundation
 public struct JSONRPC: RPCDelegate {
     public init() {}
 
-    public var kind: String { "jsonrpc" }
+    public var kind: CallKind { .jsonRPC }
 
     public func wrap(_ request: inout APIRequest, for call: RPCCall) throws(APIError) {
         request.method = .post

@@ -16,12 +16,21 @@ import NIOConcurrencyHelpers
 /// Replies are matched by id, in whatever order they come. One call's error does not fail the
 /// others. `send()` throws only when the batch as a whole fails (transport, an unreadable reply,
 /// or one error object for the whole batch); every call then carries that error too.
+///
+/// The batch is one HTTP request, so its members must agree on what one request can carry: a
+/// member whose URL or headers differ from the first member's fails alone with
+/// `.invalidRequest`. The rest share the strictest of their settings: the shortest timeout, a
+/// retry only when every member's policy is the same and allows it (the whole batch is sent
+/// again), an interceptor skipped only when every member skips it, and each member's own rate
+/// limit. Interceptors and metrics see the request as the API `JSONRPCBatch`; `cancel(tag:)`
+/// with any member's tag cancels the batch.
 public final class JSONRPCBatch: Sendable {
     public typealias Entry<Response: Sendable> = BatchEntry<Response>
 
     /// What the batch needs of each call, with its types erased.
     private struct Member: Sendable {
         var definition: APIDefinition
+        var tags: @Sendable () -> Set<String>
         var makeRequest: @Sendable (APIManager) throws(APIError) -> APIRequest
         var deliver: @Sendable (Result<Data, APIError>, HTTPFields) -> Void
     }
@@ -39,6 +48,7 @@ public final class JSONRPCBatch: Sendable {
         let entry = Entry<Response>(api: api.definition.name)
         let member = Member(
             definition: api.definition,
+            tags: { api.tags.union(api.definition.tags) },
             makeRequest: { manager throws(APIError) -> APIRequest in try api.makeRequest(for: manager) },
             deliver: { result, headerFields in
                 entry.deliver(result.flatMap { data in
@@ -55,13 +65,14 @@ public final class JSONRPCBatch: Sendable {
     /// Sends every call added so far in one HTTP request and delivers each its result.
     public func send() async throws(APIError) {
         let members = self.members.withLockedValue { $0 }
-        guard let first = members.first else {
-            throw APIError(api: "JSONRPCBatch", reason: .invalidRequest(message: "a batch needs at least one call"))
+        guard !members.isEmpty else {
+            throw APIError(api: Self.api, reason: .invalidRequest(message: "a batch needs at least one call"))
         }
 
-        // Encode every call; one that cannot be encoded fails alone.
+        // Encode every call; one that cannot be encoded, or cannot share the request, fails alone.
         var sent: [(member: Member, call: RPCCall, envelope: Data)] = []
         var template: APIRequest?
+        var timeout = Duration.seconds(Int64.max)
         for member in members {
             do throws(APIError) {
                 let request = try member.makeRequest(manager)
@@ -70,7 +81,13 @@ public final class JSONRPCBatch: Sendable {
                         message: "a batch goes to one endpoint: \(request.url) is not \(template.url)"
                     ))
                 }
+                if let template, !Self.sameFields(template.headerFields, request.headerFields) {
+                    throw APIError(api: member.definition.name, reason: .invalidRequest(
+                        message: "a batch sends one set of headers, and this call's differ from the first call's"
+                    ))
+                }
                 template = template ?? request
+                timeout = min(timeout, request.timeout)
                 let call = RPCCall(definition: member.definition, id: member.definition.rpc?.isNotification == true ? nil : manager.nextRequestID())
                 sent.append((member, call, JSONRPC.envelope(params: request.body, call: call)))
             } catch {
@@ -82,20 +99,48 @@ public final class JSONRPCBatch: Sendable {
         var body = Data("[".utf8)
         body.append(contentsOf: sent.map(\.envelope).joined(separator: Data(",".utf8)))
         body.append(Data("]".utf8))
-        request.api = "batch(" + sent.map(\.call.definition.name).joined(separator: ", ") + ")"
+        request.api = Self.api
         request.method = .post
         request.body = body
         request.headerFields[.contentType] = "application/json"
+        request.timeout = timeout
 
-        let response: APIResponse
-        do throws(APIError) {
-            let context = APICallContext(definition: first.definition, rpc: nil, kind: "jsonrpc", attempt: 1)
-            response = try await manager.execute(request, context: context, identity: nil)
-        } catch {
+        let definitions = sent.map(\.member.definition)
+        let context = APICallContext(definition: batchDefinition(of: definitions, path: request.url.path), rpc: nil, kind: .jsonRPC, attempt: 1)
+        let tags = sent.reduce(into: Set<String>()) { $0.formUnion($1.member.tags()) }
+        let outcome = await manager.run(tags: tags) { [manager, request] in
+            await Result { () async throws(APIError) in try await manager.send(request, context: context, members: definitions) }
+        }
+        switch outcome {
+        case .success(let response):
+            try deliver(response, to: sent)
+        case .failure(let error):
             for item in sent { item.member.deliver(.failure(error), [:]) }
             throw error
         }
-        try deliver(response, to: sent)
+    }
+
+    /// The name interceptors, logs, metrics and batch-wide errors give a batch.
+    static let api = "JSONRPCBatch"
+
+    /// The settings the batch's request goes under: the strictest its members share.
+    private func batchDefinition(of members: [APIDefinition], path: String) -> APIDefinition {
+        let policies = members.map { $0.retry ?? $0.defaults.retry ?? manager.configuration.retry }
+        let retry = policies.allSatisfy({ $0 == policies[0] }) && zip(policies, members).allSatisfy({ $0.allows($1) }) ? policies[0] : RetryPolicy.none
+        let skipped = members.dropFirst().reduce(Set(members[0].skippedInterceptors)) { $0.intersection($1.skippedInterceptors) }
+        return APIDefinition(
+            name: Self.api, method: .post, path: path, retry: retry,
+            skippedInterceptors: skipped.sorted(),
+            // Every member allows a retry, so the batch as a whole may be sent again.
+            rpc: RPCMethod(name: "batch", isIdempotent: true),
+            defaults: members[0].defaults
+        )
+    }
+
+    /// The same headers, the content type aside (the batch sets its own).
+    private static func sameFields(_ a: HTTPFields, _ b: HTTPFields) -> Bool {
+        let a = a.filter { $0.name != .contentType }, b = b.filter { $0.name != .contentType }
+        return a.count == b.count && zip(a, b).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }
 
     private func deliver(_ response: APIResponse, to sent: [(member: Member, call: RPCCall, envelope: Data)]) throws(APIError) {

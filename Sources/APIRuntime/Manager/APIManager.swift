@@ -5,28 +5,29 @@ import NIOConcurrencyHelpers
 ///
 /// For each call, in order: the frequency policy (allow, reject or coalesce identical calls in
 /// flight), then attempt after attempt as the retry policy allows, each one through the rate
-/// limit and the global interceptors to the session of its base URL (or to a stub).
+/// limit and the global interceptors to the transport of its kind (or to a stub), then the
+/// protocol's unwrapping. All of it within the call's one deadline.
 public final class APIManager: Sendable {
     public struct Configuration: Sendable {
         /// Overrides the workspace's `maxConnectionsPerHost` for every session this manager creates.
         public var maxConnectionsPerHost: Int?
-        /// The most sessions (HTTP clients) kept open; the least recently used one closes first,
-        /// once its calls in flight have finished.
+        /// The most sessions (one transport per host) kept open; the least recently used one
+        /// closes first, once its calls in flight have finished.
         public var maxSessions = 64
         /// The message of the error a call gets when the `reject` policy refuses it.
         public var duplicateRequestMessage = "an identical request is already in flight"
         /// Base URLs to use instead of the ones the manifests declare, keyed by the declared URL:
         /// point a whole workspace at staging, or at a test server on loopback.
         public var baseURLOverrides: [String: String] = [:]
-        /// How long opening a connection may take. A refused connection is retried until then.
+        /// How long opening a connection may take, for transports that take it.
         public var connectTimeout: Duration = .seconds(10)
         /// Replies larger than this fail with `invalidResponse` instead of exhausting memory.
         public var maxResponseBytes = 64 * 1024 * 1024
-        /// Makes the transport of a new session; nil means `APITransports.StandardTransports`
-        /// (AsyncHTTPClient, or grpc-swift for `grpc://` and `grpcs://`), found at run time
-        /// (`TransportProvider`). Inject one to unit-test the manager's own logic (wire behaviour
-        /// is tested against real servers).
-        public var transportFactory: (@Sendable (SessionKey, SessionSettings) -> any HTTPTransport)?
+        /// The transport of REST, JSON-RPC and custom RPC calls: URLSession unless set
+        /// (`.asyncHTTPClient` from the `APIAsyncHTTPClient` product is the choice for servers).
+        public var httpTransport: TransportFactory = .urlSession
+        /// The transport of gRPC calls; nil uses the one gRPC APIs bring (`APIGRPC`'s `.grpc`).
+        public var grpcTransport: TransportFactory?
         /// Run around every call of every kind, the first outermost (logging, auth, metrics…).
         public var interceptors: [any APIInterceptor] = []
         /// For APIs whose manifest (API or workspace) sets none.
@@ -43,8 +44,19 @@ public final class APIManager: Sendable {
         public init() {}
     }
 
-    /// The manager generated APIs use unless an instance is given another.
-    public static let shared = APIManager()
+    /// The manager generated APIs use unless an instance is given another. Made on first use
+    /// from the configuration `bootstrap` set, or the default one.
+    public static var shared: APIManager { SharedManager.instance.manager }
+
+    /// Sets the configuration of `shared`, once, before its first use: the place an app or a
+    /// server picks its transports and interceptors.
+    ///
+    /// ```swift
+    /// APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
+    /// ```
+    public static func bootstrap(_ configure: (inout Configuration) -> Void) {
+        SharedManager.instance.bootstrap(configure)
+    }
 
     public let configuration: Configuration
     private let sessions: SessionCache
@@ -57,9 +69,7 @@ public final class APIManager: Sendable {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.chain = InterceptorChain(interceptors: configuration.interceptors)
-        self.sessions = SessionCache(capacity: configuration.maxSessions, factory: configuration.transportFactory ?? { [configuration] key, settings in
-            StandardTransportLookup.transport(for: key, settings: settings, configuration: configuration)
-        })
+        self.sessions = SessionCache(capacity: configuration.maxSessions, configuration: configuration)
     }
 
     /// The number of sessions this manager holds open.
@@ -72,11 +82,12 @@ public final class APIManager: Sendable {
     var coalescedWaiterCount: Int { inFlight.waiterCount }
 
     /// Cancels every running call tagged `tag` (by its manifest's `tags:` or its instance's
-    /// `tags`); returns how many were cancelled.
+    /// `tags`), open reply streams and JSON-RPC batches included; returns how many were cancelled.
     @discardableResult
     public func cancel(tag: String) -> Int { running.cancel(tag: tag) }
 
-    /// Cancels every running call; returns how many were cancelled.
+    /// Cancels every running call, open reply streams and JSON-RPC batches included; returns how
+    /// many were cancelled.
     @discardableResult
     public func cancelAll() -> Int { running.cancel(tag: nil) }
 
@@ -85,42 +96,101 @@ public final class APIManager: Sendable {
         await sessions.shutdown()
     }
 
-    deinit {
-        // A manager dropped without `shutdown()` still closes its sessions, in the background.
-        let sessions = self.sessions
-        Task { await sessions.shutdown() }
-    }
-
     // MARK: Sending
+
+    /// Runs `work` in a task of its own, registered under `tags` until it ends, so that
+    /// `cancel(tag:)` and `cancelAll()` can cancel it without cancelling its caller; cancelling
+    /// the caller cancels it too.
+    func run<Value: Sendable>(
+        tags: Set<String>,
+        registering register: (_ cancel: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)? = { _ in nil },
+        _ work: @escaping @Sendable () async -> Value
+    ) async -> Value {
+        let task = Task(operation: work)
+        let id = running.add(tags: tags) { task.cancel() }
+        let unregister = register { task.cancel() }
+        defer {
+            running.remove(id)
+            unregister?()
+        }
+        return await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
+    }
 
     func perform<Response>(_ api: BaseAPI<Response>) async throws(APIError) -> APIReply<Response> {
         let definition = api.definition
+        guard !Task.isCancelled else { throw APIError(api: definition.name, reason: .cancelled) }
         let delegate = api.rpcDelegate
-        var request = try api.makeRequest(for: self)
-        let kind = delegate?.kind ?? "rest"
+        var wrapped = try api.makeRequest(for: self)
+        let kind = delegate?.kind ?? .rest
+        let transport = try transport(for: kind, delegate: delegate, request: wrapped)
         // The identity of a call is what the API was asked, before a delegate adds its envelope:
         // a JSON-RPC id differs on every call and would make every call look new. Streaming gRPC
         // calls are always allowed: a request stream has no identity to compare, and a reply
         // stream has one reader, so it cannot be shared.
-        let streams = request.messageProducer != nil || request.streamsResponse
+        let streams = wrapped.messageProducer != nil || wrapped.streamsResponse
         let frequency = streams ? .allow : definition.frequency ?? definition.defaults.frequency ?? configuration.frequency
-        let identity = frequency == .allow ? nil : CallIdentity.key(for: request, definition: definition, kind: kind)
-        let call = delegate.map { _ in RPCCall(definition: definition, id: definition.rpc?.isNotification == true ? nil : nextRequestID()) }
-        if let delegate, let call { try delegate.wrap(&request, for: call) }
+        let identity = frequency == .allow ? nil : CallIdentity.key(for: wrapped, definition: definition, kind: kind.description)
+        let needsID = kind != .grpc && definition.rpc?.isNotification != true
+        let call = delegate.map { _ in RPCCall(definition: definition, id: needsID ? nextRequestID() : nil) }
+        if let delegate, let call { try delegate.wrap(&wrapped, for: call) }
 
         let context = APICallContext(definition: definition, rpc: call, kind: kind, attempt: 1)
-        let response = try await execute(request, context: context, identity: identity.map { ($0, frequency) })
-        response.messages?.callTimeout = request.timeout
+        wrapped.deadline = ContinuousClock.now + wrapped.timeout
+        let request = wrapped
+        let deadline = request.deadline
+        // The exchange unwraps its reply with its own call, so that callers sharing it (coalesced)
+        // get the result without checking it against ids they never sent.
+        let exchange = { @Sendable [self, request] () async throws(APIError) -> APIResponse in
+            let response = try await attempts(request, context: context, transport: transport, deadline: deadline)
+            return try Self.unwrap(response, delegate: delegate, call: call, definition: definition)
+        }
+        let response = try await withDeadline(deadline, timeout: request.timeout, api: request.api) { [self] () async throws(APIError) in
+            try await execute(exchange, api: request.api, identity: identity.map { ($0, frequency) }, deadline: deadline, timeout: request.timeout)
+        }
+        let value = try api.responseDecoder.decode(response.body, response: response, api: definition.name)
+        return APIReply(value: value, headerFields: response.headerFields, trailerFields: response.trailerFields, stream: response.stream)
+    }
 
-        let result: Data
+    /// Sends a request made outside `perform` (a JSON-RPC batch) attempt after attempt, through
+    /// the rate limits of `members` and the interceptors, within its timeout.
+    func send(_ request: APIRequest, context: APICallContext, members: [APIDefinition]) async throws(APIError) -> APIResponse {
+        let transport = try transport(for: context.kind, delegate: nil, request: request)
+        var request = request
+        request.deadline = ContinuousClock.now + request.timeout
+        let deadline = request.deadline
+        return try await withDeadline(deadline, timeout: request.timeout, api: request.api) { [self, request] () async throws(APIError) in
+            for member in members {
+                if let limit = member.rateLimit, limit.scope == .api {
+                    try await rateLimiter.acquire(limit, key: "api:" + member.name, api: request.api, deadline: deadline)
+                }
+            }
+            return try await attempts(request, context: context, transport: transport, deadline: deadline)
+        }
+    }
+
+    /// The response with its body replaced by the result its protocol unwraps.
+    private static func unwrap(_ response: APIResponse, delegate: (any RPCDelegate)?, call: RPCCall?, definition: APIDefinition) throws(APIError) -> APIResponse {
+        var unwrapped = response
         if let delegate, let call, !call.isNotification {
-            result = try delegate.unwrap(response, for: call)
+            unwrapped.body = try delegate.unwrap(response, for: call)
         } else {
             // REST, and notifications, which await no reply: only the HTTP status counts.
-            result = try RESTProtocol.unwrap(response, for: definition)
+            unwrapped.body = try RESTProtocol.unwrap(response, for: definition)
         }
-        let value = try api.responseDecoder.decode(result, response: response, api: definition.name)
-        return APIReply(value: value, headerFields: response.headerFields, trailerFields: response.trailerFields)
+        return unwrapped
+    }
+
+    /// The transport factory of a call's kind: the configuration's, else the protocol's own.
+    func transport(for kind: CallKind, delegate: (any RPCDelegate)?, request: APIRequest) throws(APIError) -> TransportFactory {
+        let configured = kind == .grpc ? configuration.grpcTransport : configuration.httpTransport
+        guard let factory = configured ?? delegate?.defaultTransport else {
+            throw APIError(api: request.api, reason: .invalidRequest(message: "no transport for \(kind) calls: set APIManager.Configuration.grpcTransport"))
+        }
+        return factory
     }
 
     /// Request ids for RPC calls: unique among this manager's calls, never reused.
@@ -131,64 +201,63 @@ public final class APIManager: Sendable {
         }
     }
 
-    /// Sends one wire request under the frequency policy: with an `identity`, an identical call
+    /// Runs one call's exchange under the frequency policy: with an `identity`, an identical call
     /// in flight makes this one fail at once (`reject`) or share that call's outcome (`coalesce`).
-    func execute(_ request: APIRequest, context: APICallContext, identity: (key: String, policy: FrequencyPolicy)?) async throws(APIError) -> APIResponse {
+    private func execute(
+        _ exchange: @escaping @Sendable () async throws(APIError) -> APIResponse,
+        api: String, identity: (key: String, policy: FrequencyPolicy)?,
+        deadline: ContinuousClock.Instant, timeout: Duration
+    ) async throws(APIError) -> APIResponse {
         guard let identity else {
-            return try await attempts(request, context: context)
+            return try await exchange()
         }
         switch inFlight.admit(identity.key, coalescing: identity.policy == .coalesce) {
         case .rejected:
-            throw APIError(api: request.api, reason: .duplicateRequest(message: configuration.duplicateRequestMessage))
+            throw APIError(api: api, reason: .duplicateRequest(message: configuration.duplicateRequestMessage))
         case .follower(let shared):
-            let outcome = await shared.wait(api: request.api)
+            let outcome = await shared.wait(api: api)
             // Joined a call that every earlier caller had just abandoned: start afresh.
-            if case .failure(let error) = outcome, error.reason == .cancelled, shared.wasAbandoned, !CallCancellation.isCancelled {
-                return try await execute(request, context: context, identity: identity)
+            if case .failure(let error) = outcome, error.reason == .cancelled, shared.wasAbandoned, !Task.isCancelled {
+                return try await execute(exchange, api: api, identity: identity, deadline: deadline, timeout: timeout)
             }
             return try outcome.get()
         case .leader(let shared) where identity.policy == .reject:
-            let outcome: Result<APIResponse, APIError>
-            do {
-                outcome = .success(try await attempts(request, context: context))
-            } catch {
-                outcome = .failure(error)
-            }
+            let outcome = await Result(catching: exchange)
             inFlight.finish(identity.key, shared, with: outcome)
             return try outcome.get()
         case .leader(let shared):
-            // The call runs on its own, so that cancelling the caller who started it does not
-            // cancel the others waiting for it; it stops only when every waiter has gone. (Nor may
-            // that caller's `cancel()`, so the task does not inherit its `CallCancellation`.)
-            let work = Task { [self] in
-                let outcome = await CallCancellation.$current.withValue(nil) {
-                    await Result { () async throws(APIError) in try await attempts(request, context: context) }
+            // The call runs on its own, within the leader's deadline, so that cancelling the
+            // caller who started it does not cancel the others waiting for it; it stops only when
+            // every waiter has gone.
+            let work = Task { [inFlight] in
+                let outcome = await Result { () async throws(APIError) in
+                    try await withDeadline(deadline, timeout: timeout, api: api, operation: exchange)
                 }
                 inFlight.finish(identity.key, shared, with: outcome)
             }
             shared.cancelWhenAbandoned(work) { [inFlight] in inFlight.abandon(identity.key, shared) }
-            return try await shared.wait(api: request.api).get()
+            return try await shared.wait(api: api).get()
         }
     }
 
-    /// Attempt after attempt, as the retry policy allows, within the request's timeout.
-    private func attempts(_ request: APIRequest, context: APICallContext) async throws(APIError) -> APIResponse {
+    /// Attempt after attempt, as the retry policy allows, until the call's deadline.
+    private func attempts(
+        _ request: APIRequest, context: APICallContext, transport: TransportFactory, deadline: ContinuousClock.Instant
+    ) async throws(APIError) -> APIResponse {
         let definition = context.definition
         let policy = definition.retry ?? definition.defaults.retry ?? configuration.retry
         let retries = policy.allows(definition)
-        let clock = ContinuousClock()
-        let deadline = clock.now + request.timeout
         var context = context
         var random = SystemRandomNumberGenerator()
         while true {
-            let outcome = await attempt(request, context: context, deadline: deadline)
+            let outcome = await attempt(request, context: context, transport: transport, deadline: deadline)
             guard retries, context.attempt < policy.maxAttempts, policy.isRetryable(outcome) else {
                 return try outcome.get()
             }
             let pause = policy.delay(after: context.attempt, response: try? outcome.get(), random: &random)
-            guard clock.now + pause < deadline else { return try outcome.get() }
+            guard ContinuousClock.now + pause < deadline else { return try outcome.get() }
             do {
-                try await CallCancellation.sleep(for: pause)
+                try await Task.sleep(for: pause)
             } catch {
                 throw APIError(api: request.api, reason: .cancelled, underlying: error)
             }
@@ -197,64 +266,103 @@ public final class APIManager: Sendable {
     }
 
     /// One attempt: the rate limit, then the interceptors, then a stub or the session's transport.
-    private func attempt(_ request: APIRequest, context: APICallContext, deadline: ContinuousClock.Instant) async -> Result<APIResponse, APIError> {
-        var attempt = request
-        attempt.timeout = deadline - ContinuousClock.now
-        do throws(APIError) {
-            guard attempt.timeout > .zero else {
-                throw APIError(api: request.api, reason: .timeout(request.timeout))
-            }
+    private func attempt(
+        _ request: APIRequest, context: APICallContext, transport: TransportFactory, deadline: ContinuousClock.Instant
+    ) async -> Result<APIResponse, APIError> {
+        await Result { () async throws(APIError) in
             let definition = context.definition
             if let limit = definition.rateLimit ?? definition.defaults.rateLimit ?? configuration.rateLimit {
-                let key = limit.scope == .api ? "api:" + definition.name : "host:" + (SessionKey(request)?.description ?? "")
+                let key = limit.scope == .api ? "api:" + definition.name : "host:" + (SessionKey(request, transport: "")?.description ?? "")
                 try await rateLimiter.acquire(limit, key: key, api: request.api, deadline: deadline)
             }
-            return .success(try await chain.run(attempt, context: context) { (wire: APIRequest) async throws(APIError) -> APIResponse in
-                try await self.send(wire, definition: definition)
-            })
-        } catch where error.reason == .timeout(attempt.timeout) {
-            // The attempt ran out of what was left of the call's time: the call timed out.
-            return .failure(APIError(api: error.api, reason: .timeout(request.timeout), underlying: error.underlying))
-        } catch {
-            return .failure(error)
+            return try await chain.run(request, context: context) { (wire: APIRequest) async throws(APIError) -> APIResponse in
+                try await self.send(wire, definition: definition, transport: transport)
+            }
         }
     }
 
     /// The end of the chain: a stub when one is set for the API, else the session's transport.
-    private func send(_ request: APIRequest, definition: APIDefinition) async throws(APIError) -> APIResponse {
+    private func send(_ request: APIRequest, definition: APIDefinition, transport factory: TransportFactory) async throws(APIError) -> APIResponse {
         if let stub = configuration.stubs?.stub(for: request, definition: definition) {
             if stub.delay > .zero {
                 do {
-                    try await CallCancellation.sleep(for: stub.delay)
+                    try await Task.sleep(for: stub.delay)
                 } catch {
                     throw APIError(api: request.api, reason: .cancelled, underlying: error)
                 }
             }
             return stub.response()
         }
-        guard let key = SessionKey(request) else {
+        guard let key = SessionKey(request, transport: factory.name) else {
             throw APIError(api: request.api, reason: .invalidRequest(message: "'\(request.url)' has no scheme or host"))
         }
+        guard factory.schemes.contains(key.scheme) else {
+            let schemes = factory.schemes.sorted().joined(separator: ", ")
+            throw APIError(api: request.api, reason: .invalidRequest(
+                message: "'\(request.url)' is not a URL the \(factory.name) transport can reach (\(schemes))"
+            ))
+        }
         let settings = SessionSettings(
-            maxConnectionsPerHost: configuration.maxConnectionsPerHost ?? definition.defaults.maxConnectionsPerHost
+            maxConnectionsPerHost: configuration.maxConnectionsPerHost ?? definition.defaults.maxConnectionsPerHost,
+            connectTimeout: configuration.connectTimeout
         )
-        guard let lease = sessions.acquire(key, settings: settings) else {
-            throw APIError(api: request.api, reason: .cancelled, underlying: ManagerShutDown())
+        let lease: SessionCache.Lease
+        do {
+            guard let acquired = try sessions.acquire(key, settings: settings, factory: factory) else {
+                throw APIError(api: request.api, reason: .cancelled, underlying: ManagerShutDown())
+            }
+            lease = acquired
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError(api: request.api, reason: .invalidRequest(message: "cannot make a \(factory.name) transport for \(key): \(error)"), underlying: error)
         }
         defer { sessions.release(lease) }
-        let transport = lease.transport
-        guard !transport.observesCallCancellation, CallCancellation.current != nil else {
-            return try await transport.send(request)
-        }
-        // Only a task's cancellation stops this transport: a task of its own, which the call's
-        // cancellation cancels.
-        return try await CallCancellation.inTask {
-            await Result { () async throws(APIError) in try await transport.send(request) }
-        }.get()
+        return try await lease.transport.send(request)
     }
 }
 
 /// The underlying error of calls made after `APIManager.shutdown()`.
 public struct ManagerShutDown: Error, CustomStringConvertible {
     public var description: String { "the API manager has been shut down" }
+}
+
+/// `APIManager.shared`, made once from the configuration `bootstrap` gave.
+final class SharedManager: Sendable {
+    static let instance = SharedManager()
+
+    private enum State {
+        case configuring(APIManager.Configuration, bootstrapped: Bool)
+        case made(APIManager)
+    }
+
+    /// Guards the configuration until the manager is made, then the manager.
+    private let state = NIOLockedValueBox(State.configuring(APIManager.Configuration(), bootstrapped: false))
+
+    var manager: APIManager {
+        state.withLockedValue { state in
+            switch state {
+            case .made(let manager):
+                return manager
+            case .configuring(let configuration, _):
+                let manager = APIManager(configuration: configuration)
+                state = .made(manager)
+                return manager
+            }
+        }
+    }
+
+    func bootstrap(_ configure: (inout APIManager.Configuration) -> Void) {
+        state.withLockedValue { state in
+            switch state {
+            case .configuring(var configuration, bootstrapped: false):
+                configure(&configuration)
+                state = .configuring(configuration, bootstrapped: true)
+            case .configuring(_, bootstrapped: true):
+                preconditionFailure("APIManager.bootstrap may be called only once")
+            case .made:
+                preconditionFailure("APIManager.bootstrap must be called before APIManager.shared is first used")
+            }
+        }
+    }
 }

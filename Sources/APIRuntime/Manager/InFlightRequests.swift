@@ -102,11 +102,11 @@ final class SharedCall: Sendable {
             state.present += 1
             return state.nextWaiter
         }
-        return await withCallCancellationHandler {
+        return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let immediate: Result<APIResponse, APIError>? = state.withLockedValue { state in
                     if let outcome = state.outcome { return outcome }
-                    if CallCancellation.isCancelled { return .failure(APIError(api: api, reason: .cancelled)) }
+                    if Task.isCancelled { return .failure(APIError(api: api, reason: .cancelled)) }
                     state.waiters[id] = continuation
                     return nil
                 }

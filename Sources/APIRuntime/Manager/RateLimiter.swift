@@ -23,7 +23,7 @@ final class RateLimiter: Sendable {
                 throw APIError(api: api, reason: .rateLimited(message: "no call allowed before the call's timeout"))
             }
             do {
-                try await CallCancellation.sleep(for: wait)
+                try await Task.sleep(for: wait)
             } catch {
                 throw APIError(api: api, reason: .cancelled, underlying: error)
             }

@@ -1,19 +1,20 @@
 import NIOConcurrencyHelpers
 
-/// The calls a manager is running, with their tags, so they can be cancelled as a group.
+/// The calls a manager is running, and the reply streams still open, with their tags, so that
+/// `APIManager.cancel(tag:)` and `cancelAll()` can cancel them as a group.
 final class RunningCalls: Sendable {
     private struct Entry {
         var tags: Set<String>
-        var call: CallCancellation
+        var cancel: @Sendable () -> Void
     }
 
     /// Guards the table of running calls.
     private let entries = NIOLockedValueBox<(next: UInt64, running: [UInt64: Entry])>((0, [:]))
 
-    func add(tags: Set<String>, _ call: CallCancellation) -> UInt64 {
+    func add(tags: Set<String>, cancel: @escaping @Sendable () -> Void) -> UInt64 {
         entries.withLockedValue { entries in
             defer { entries.next += 1 }
-            entries.running[entries.next] = Entry(tags: tags, call: call)
+            entries.running[entries.next] = Entry(tags: tags, cancel: cancel)
             return entries.next
         }
     }
@@ -26,9 +27,11 @@ final class RunningCalls: Sendable {
     @discardableResult
     func cancel(tag: String?) -> Int {
         let matching = entries.withLockedValue { entries in
-            entries.running.values.filter { tag == nil || $0.tags.contains(tag!) }.map(\.call)
+            entries.running.values.filter { tag.map($0.tags.contains) ?? true }.map(\.cancel)
         }
-        for call in matching { call.cancel() }
+        for cancel in matching { cancel() }
         return matching.count
     }
+
+    var count: Int { entries.withLockedValue { $0.running.count } }
 }

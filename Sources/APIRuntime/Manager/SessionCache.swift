@@ -4,17 +4,15 @@ import NIOConcurrencyHelpers
 /// stay open: past that the least recently used is dropped from the cache and shut down as soon
 /// as its calls in flight have finished, never in the middle of one.
 final class SessionCache: Sendable {
-    typealias Factory = @Sendable (SessionKey, SessionSettings) -> any HTTPTransport
-
     /// A session lent to one call, given back with `release`.
     struct Lease: Sendable {
         let key: SessionKey
-        let transport: any HTTPTransport
+        let transport: any CallTransport
         let generation: UInt64
     }
 
     private struct Session {
-        var transport: any HTTPTransport
+        var transport: any CallTransport
         var generation: UInt64
         var inFlight = 0
         var lastUsed: UInt64
@@ -29,18 +27,19 @@ final class SessionCache: Sendable {
     }
 
     private let capacity: Int
-    private let factory: Factory
+    private let configuration: APIManager.Configuration
     /// Guards every session, open or closing.
     private let state = NIOLockedValueBox(State())
 
-    init(capacity: Int, factory: @escaping Factory) {
+    init(capacity: Int, configuration: APIManager.Configuration) {
         self.capacity = max(1, capacity)
-        self.factory = factory
+        self.configuration = configuration
     }
 
-    /// The session for `key`, created with `settings` if there is none; nil once shut down.
-    func acquire(_ key: SessionKey, settings: SessionSettings) -> Lease? {
-        let (lease, evicted): (Lease?, (any HTTPTransport)?) = state.withLockedValue { state in
+    /// The session for `key`, created by `factory` with `settings` if there is none; nil once
+    /// shut down. Throws what the factory throws.
+    func acquire(_ key: SessionKey, settings: SessionSettings, factory: TransportFactory) throws -> Lease? {
+        let (lease, evicted): (Lease?, (any CallTransport)?) = try state.withLockedValue { state in
             guard !state.isShutDown else { return (nil, nil) }
             state.clock += 1
             // One hash lookup a call, the entry changed in place.
@@ -51,9 +50,9 @@ final class SessionCache: Sendable {
                 return (Lease(key: key, transport: session.transport, generation: session.generation), nil)
             }
             // Creating a transport does no I/O, so doing it under the lock is cheap and never races.
-            let session = Session(transport: factory(key, settings), generation: state.clock, inFlight: 1, lastUsed: state.clock)
+            let session = Session(transport: try factory.make(key, settings, configuration), generation: state.clock, inFlight: 1, lastUsed: state.clock)
             state.sessions[key] = session
-            var idle: (any HTTPTransport)?
+            var idle: (any CallTransport)?
             if state.sessions.count > capacity, let (oldest, victim) = state.sessions.filter({ $0.key != key }).min(by: { $0.value.lastUsed < $1.value.lastUsed }) {
                 state.sessions[oldest] = nil
                 if victim.inFlight == 0 { idle = victim.transport } else { state.closing[victim.generation] = victim }
@@ -66,7 +65,7 @@ final class SessionCache: Sendable {
 
     /// Gives a session back; an evicted one shuts down when its last call has given it back.
     func release(_ lease: Lease) {
-        let finished: (any HTTPTransport)? = state.withLockedValue { state in
+        let finished: (any CallTransport)? = state.withLockedValue { state in
             if let index = state.sessions.index(forKey: lease.key), state.sessions.values[index].generation == lease.generation {
                 state.sessions.values[index].inFlight -= 1
                 return nil

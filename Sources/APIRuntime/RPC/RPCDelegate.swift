@@ -7,8 +7,13 @@ import Foundation
 /// delegate then wraps that body into its protocol's envelope, and turns the server's reply back
 /// into the bytes of the result, or into an `APIError` naming the API.
 public protocol RPCDelegate: Sendable {
-    /// The protocol's name for interceptors, logs and metrics (`APICallContext.kind`).
-    var kind: String { get }
+    /// The kind of call this protocol makes: it picks the transport, and interceptors, logs and
+    /// metrics name it.
+    var kind: CallKind { get }
+
+    /// The transport this protocol's calls travel by when the manager's configuration names
+    /// none for their kind; nil (the default) is the manager's `httpTransport`.
+    var defaultTransport: TransportFactory? { get }
 
     /// Rewrites the encoded request into this protocol's envelope (URL, headers, body).
     func wrap(_ request: inout APIRequest, for call: RPCCall) throws(APIError)
@@ -18,8 +23,32 @@ public protocol RPCDelegate: Sendable {
 }
 
 extension RPCDelegate {
-    /// A team's own protocol is `rpc` unless its delegate names itself.
-    public var kind: String { "rpc" }
+    /// A team's own protocol is a custom RPC unless its delegate says otherwise.
+    public var kind: CallKind { .customRPC }
+
+    public var defaultTransport: TransportFactory? { nil }
+}
+
+/// What kind of call an API makes: what picks its transport, never its URL's scheme.
+public enum CallKind: Sendable, Hashable, CustomStringConvertible {
+    /// Plain HTTP: an API whose `rpcDelegate` is nil.
+    case rest
+    /// JSON-RPC 2.0 over HTTP.
+    case jsonRPC
+    /// A team's own envelope over HTTP.
+    case customRPC
+    /// gRPC over HTTP/2, through its own transport.
+    case grpc
+
+    /// The name logs and metrics use: `rest`, `jsonrpc`, `rpc` or `grpc`.
+    public var description: String {
+        switch self {
+        case .rest: "rest"
+        case .jsonRPC: "jsonrpc"
+        case .customRPC: "rpc"
+        case .grpc: "grpc"
+        }
+    }
 }
 
 /// One call of an RPC API, as its delegate sees it.

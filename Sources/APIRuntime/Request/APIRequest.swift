@@ -9,12 +9,16 @@ public struct APIRequest: Sendable {
     public var url: URL
     public var headerFields: HTTPFields
     public var body: Data?
+    /// The call's whole time limit, for errors.
     public var timeout: Duration
+    /// When the call's time runs out, across every attempt and wait: what a transport that passes
+    /// a deadline on (gRPC's) gives its server.
+    public var deadline: ContinuousClock.Instant
     /// gRPC client and bidirectional streaming: writes the request messages as the call goes.
     /// nil sends `body` as the one message (and, for other protocols, as the body).
     public var messageProducer: MessageProducer?
     /// gRPC server and bidirectional streaming: the reply is a stream of messages
-    /// (`APIResponse.messages`), not one body.
+    /// (read through the API's response decoder), not one body.
     public var streamsResponse: Bool
 
     public init(
@@ -27,6 +31,7 @@ public struct APIRequest: Sendable {
         self.headerFields = headerFields
         self.body = body
         self.timeout = timeout
+        self.deadline = .now + timeout
         self.messageProducer = messageProducer
         self.streamsResponse = streamsResponse
     }
@@ -39,17 +44,25 @@ public struct APIResponse: Sendable {
     public var body: Data
     /// Trailing fields: gRPC's trailing metadata, with `grpc-status` and `grpc-message`.
     public var trailerFields: HTTPFields
-    /// The messages of a streaming gRPC reply, read after the interceptors have seen its head.
-    public var messages: ResponseMessages?
+    /// The rest of a reply that goes on after its head (a gRPC stream's messages), read by the
+    /// API's response decoder after the interceptors have seen the head.
+    package var stream: (any ReplyStream)?
 
     public init(
         status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: Data = Data(),
-        trailerFields: HTTPFields = [:], messages: ResponseMessages? = nil
+        trailerFields: HTTPFields = [:]
     ) {
         self.status = status
         self.headerFields = headerFields
         self.body = body
         self.trailerFields = trailerFields
-        self.messages = messages
     }
+}
+
+/// A reply that goes on after its head (a gRPC stream's messages): `cancel(tag:)` and
+/// `cancelAll()` reach it until it ends.
+package protocol ReplyStream: AnyObject, Sendable {
+    func cancel()
+    /// Runs `action` once, when the stream has ended (at once if it already has).
+    func onEnd(_ action: @escaping @Sendable () -> Void)
 }

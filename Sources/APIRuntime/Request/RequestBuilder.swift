@@ -27,8 +27,8 @@ public struct RequestBuilder: Sendable {
     var positionalFields: [any Encodable & Sendable] = []
     /// Serializes the one protobuf message of a gRPC call, when the request is made (so that a
     /// failure is reported like any other encoding error, naming the API).
-    var encodeMessage: (@Sendable () throws -> Data)?
-    var messageProducer: MessageProducer?
+    package var encodeMessage: (@Sendable () throws -> Data)?
+    package var messageProducer: MessageProducer?
 
     public init() {}
 

@@ -1,51 +1,61 @@
-/// Sends one request and returns the server's answer; one instance serves one session (base URL).
+import HTTPTypes
+
+/// Sends HTTP requests for one host and returns what its server answers: the transport of REST,
+/// JSON-RPC and custom RPC calls. `URLSessionTransport` is the default;
+/// `AsyncHTTPClientTransport` (the `APIAsyncHTTPClient` product) is the choice for servers.
 ///
-/// A transport enforces `request.timeout` and stops the wire request when its task is cancelled.
-/// It throws `APIError` for what it can name (timeout, cancellation, connection errors).
+/// ```swift
+/// struct EchoTransport: HTTPTransport {
+///     func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+///         (HTTPResponse(status: .ok), body ?? HTTPBody(Data()))
+///     }
+///     func shutdown() async {}
+/// }
+/// ```
+///
+/// `send` returns once the response's head has arrived; its body follows as it streams in. The
+/// manager owns each call's deadline and cancels the calling task when it passes, so a transport
+/// stops the exchange (the wire request and the body's reading) when its task is cancelled, and
+/// throws for a request that got no response; the manager names the API in the error.
 public protocol HTTPTransport: Sendable {
-    func send(_ request: APIRequest) async throws(APIError) -> APIResponse
-    /// Closes connections once the calls in flight have finished.
+    func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody)
+    /// Closes the transport's connections; calls in flight finish first.
     func shutdown() async
-    /// True when `send` also stops when its call is cancelled by `BaseAPI.cancel()` or
-    /// `APIManager.cancel(tag:)`, because it waits through `withCallCancellationHandler`. When
-    /// false (the default) the manager runs each `send` in a task of its own, which those cancel:
-    /// one more thread hand-off a call.
-    var observesCallCancellation: Bool { get }
 }
 
-extension HTTPTransport {
-    public var observesCallCancellation: Bool { false }
-}
-
-/// What a session is keyed by: the scheme, host and port of its base URL.
+/// What a session is keyed by: the transport that serves it, and the scheme, host and port of
+/// its base URL. The manager keeps one transport per session.
 public struct SessionKey: Hashable, Sendable, CustomStringConvertible {
+    /// The name of the `TransportFactory` the session's transport comes from.
+    public var transport: String
     public var scheme: String
     public var host: String
     public var port: Int
 
-    public init(scheme: String, host: String, port: Int) {
+    public init(transport: String, scheme: String, host: String, port: Int) {
+        self.transport = transport
         self.scheme = scheme
         self.host = host
         self.port = port
     }
 
-    init?(_ request: APIRequest) {
+    init?(_ request: APIRequest, transport: String) {
         guard let scheme = request.url.scheme?.lowercased(), let host = request.url.host?.lowercased() else { return nil }
         let port = request.url.port ?? (scheme == "https" || scheme == "grpcs" ? 443 : 80)
-        self.init(scheme: scheme, host: host, port: port)
+        self.init(transport: transport, scheme: scheme, host: host, port: port)
     }
 
     public var description: String { "\(scheme)://\(host):\(port)" }
-
-    /// `grpc://` (plaintext HTTP/2) and `grpcs://` (TLS) sessions are gRPC clients.
-    package var isGRPC: Bool { scheme == "grpc" || scheme == "grpcs" }
 }
 
 /// Settings a transport is created with.
 public struct SessionSettings: Sendable {
     public var maxConnectionsPerHost: Int
+    /// How long opening a connection may take.
+    public var connectTimeout: Duration
 
-    public init(maxConnectionsPerHost: Int) {
+    public init(maxConnectionsPerHost: Int, connectTimeout: Duration = .seconds(10)) {
         self.maxConnectionsPerHost = maxConnectionsPerHost
+        self.connectTimeout = connectTimeout
     }
 }

@@ -1,5 +1,5 @@
 import APIRuntime
-@testable import APITransports
+@testable import APIGRPC
 import Foundation
 import GRPCCore
 import HTTPTypes

@@ -1,3 +1,4 @@
+import APIAsyncHTTPClient
 import APIRuntime
 import Foundation
 import Testing
@@ -12,6 +13,7 @@ func withServer<T>(
 ) async throws -> T {
     let server = try await LoopbackServer.start(handler)
     var configuration = APIManager.Configuration()
+    configuration.httpTransport = .asyncHTTPClient
     configuration.baseURLOverrides = [
         "https://api.example.com/v1": server.baseURL + "/v1",
         "https://auth.example.com": server.baseURL + "/auth",

@@ -2,6 +2,8 @@
 
 import APIRuntime
 
+/// Adds three numbers. Identical sums in flight share one request.
+///
 /// JSON-RPC method `sum` at `/jsonrpc`
 public final class SumAPI: BaseAPI<Int>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
@@ -14,6 +16,7 @@ public final class SumAPI: BaseAPI<Int>, @unchecked Sendable {
                 name: "Sum",
                 method: .post,
                 path: "/jsonrpc",
+                frequency: .coalesce,
                 rpc: RPCMethod(name: "sum"),
                 defaults: .workspace
             ),

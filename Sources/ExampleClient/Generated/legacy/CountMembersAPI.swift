@@ -17,6 +17,7 @@ public final class CountMembersAPI: BaseAPI<Int>, @unchecked Sendable {
                 method: .post,
                 path: "",
                 baseURL: "https://legacy.example.com/gateway",
+                frequency: .coalesce,
                 rpc: RPCMethod(name: "members.count"),
                 defaults: .workspace
             ),

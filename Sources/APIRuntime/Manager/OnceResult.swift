@@ -4,7 +4,7 @@ import NIOConcurrencyHelpers
 ///
 /// `@unchecked Sendable`: `state` is a `NIOLockedValueBox` whose lock guards the result and the
 /// waiting continuation.
-final class OnceResult<Value: Sendable>: @unchecked Sendable {
+package final class OnceResult<Value: Sendable>: @unchecked Sendable {
     private enum State {
         case pending
         case waiting(CheckedContinuation<Value, any Error>)
@@ -12,9 +12,9 @@ final class OnceResult<Value: Sendable>: @unchecked Sendable {
     }
     private let state = NIOLockedValueBox(State.pending)
 
-    init() {}
+    package init() {}
 
-    func resolve(_ result: Result<Value, any Error>) {
+    package func resolve(_ result: Result<Value, any Error>) {
         let waiter: CheckedContinuation<Value, any Error>? = state.withLockedValue { state in
             switch state {
             case .pending:
@@ -30,7 +30,7 @@ final class OnceResult<Value: Sendable>: @unchecked Sendable {
         waiter?.resume(with: result)
     }
 
-    var value: Value {
+    package var value: Value {
         get async throws {
             try await withCheckedThrowingContinuation { continuation in
                 let ready: Result<Value, any Error>? = state.withLockedValue { state in

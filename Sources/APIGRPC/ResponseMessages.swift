@@ -1,3 +1,4 @@
+import APIRuntime
 import AsyncAlgorithms
 import Foundation
 import HTTPTypes
@@ -15,7 +16,7 @@ package struct StreamDeadlinePassed: Error {
 ///
 /// `@unchecked Sendable`: `channel` is Sendable; `state` (trailers, the producing task) is a
 /// `NIOLockedValueBox` whose lock guards every access.
-public final class ResponseMessages: @unchecked Sendable {
+public final class ResponseMessages: ReplyStream, @unchecked Sendable {
     package let channel = AsyncThrowingChannel<Data, any Error>()
     private struct State {
         var trailers: HTTPFields?
@@ -23,10 +24,34 @@ public final class ResponseMessages: @unchecked Sendable {
         var callTimeout: Duration?
         var cancel: (@Sendable () -> Void)?
         var cancelled = false
+        var ended = false
+        var onEnd: [@Sendable () -> Void] = []
     }
     private let state = NIOLockedValueBox(State())
 
-    package init() {}
+    package init(callTimeout: Duration? = nil) {
+        state.withLockedValue { $0.callTimeout = callTimeout }
+    }
+
+    package func onEnd(_ action: @escaping @Sendable () -> Void) {
+        let endedAlready = state.withLockedValue { state in
+            if !state.ended { state.onEnd.append(action) }
+            return state.ended
+        }
+        if endedAlready { action() }
+    }
+
+    /// Marks the stream ended and runs what waits for that, once.
+    private func end() {
+        let actions = state.withLockedValue { state in
+            defer {
+                state.ended = true
+                state.onEnd = []
+            }
+            return state.ended ? [] : state.onEnd
+        }
+        for action in actions { action() }
+    }
 
     /// Sets what stops the call; runs it at once when the stream was cancelled before.
     package func onCancel(_ action: @escaping @Sendable () -> Void) {
@@ -38,7 +63,7 @@ public final class ResponseMessages: @unchecked Sendable {
     }
 
     /// Stops the call: the server sees it cancelled, the reader sees the stream end with `.cancelled`.
-    package func cancel() {
+    public func cancel() {
         let action = state.withLockedValue { state in
             state.cancelled = true
             return state.cancel
@@ -51,17 +76,16 @@ public final class ResponseMessages: @unchecked Sendable {
     package func finish(trailers: HTTPFields) {
         state.withLockedValue { $0.trailers = trailers }
         channel.finish()
+        end()
     }
 
     package func fail(_ error: any Error, trailers: HTTPFields) {
         state.withLockedValue { $0.trailers = trailers }
         channel.fail(error)
+        end()
     }
 
-    var callTimeout: Duration? {
-        get { state.withLockedValue { $0.callTimeout } }
-        set { state.withLockedValue { $0.callTimeout = newValue } }
-    }
+    var callTimeout: Duration? { state.withLockedValue { $0.callTimeout } }
 
     /// The trailing metadata, once the stream has ended.
     package var trailers: HTTPFields? { state.withLockedValue { $0.trailers } }

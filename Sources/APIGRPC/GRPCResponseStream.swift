@@ -1,3 +1,4 @@
+import APIRuntime
 import AsyncAlgorithms
 import Foundation
 import HTTPTypes
@@ -95,7 +96,7 @@ extension ResponseDecoder {
     /// The reply of a server- or bidirectional-streaming gRPC call.
     public static func grpcStream<Message>() -> Self where Response == GRPCResponseStream<Message> {
         .reply({ response, api in
-            guard let messages = response.messages else {
+            guard let messages = response.stream as? ResponseMessages else {
                 throw APIError(api: api, reason: .invalidResponse(message: "the transport returned no message stream for a streaming call"))
             }
             return GRPCResponseStream(api: api, headerFields: response.headerFields, messages: messages)

@@ -13,7 +13,7 @@ import HTTPTypes
 /// `grpc-status` and `grpc-message` as trailer fields (`GRPCProtocol` turns a non-OK status into
 /// an `APIError`). Only the call's own deadline and cancellation become errors here.
 @available(gRPCSwift 2.0, *)
-final class GRPCTransport: HTTPTransport {
+final class GRPCTransport: CallTransport {
     private let client: GRPCClient<HTTP2ClientTransport.Posix>
     private let connections: Task<Void, Never>
     private let maxMessageBytes: Int
@@ -39,10 +39,9 @@ final class GRPCTransport: HTTPTransport {
         guard let descriptor = Self.descriptor(for: request.url) else {
             throw APIError(api: request.api, reason: .invalidRequest(message: "'\(request.url.path)' is not a gRPC method path (/package.Service/Method)"))
         }
-        // Taken before grpc-swift takes its own, so this one passes first.
-        let deadline = ContinuousClock.now + request.timeout
+        let deadline = request.deadline
         var options = CallOptions.defaults
-        options.timeout = request.timeout
+        options.timeout = max(.zero, deadline - ContinuousClock.now)
         options.maxResponseMessageBytes = maxMessageBytes
         options.maxRequestMessageBytes = maxMessageBytes
         let outgoing = StreamingClientRequest<Data>(metadata: GRPCMetadata.metadata(from: request.headerFields), producer: Self.producer(for: request))
@@ -69,7 +68,7 @@ final class GRPCTransport: HTTPTransport {
         _ outgoing: StreamingClientRequest<Data>, descriptor: MethodDescriptor, options: CallOptions,
         request: APIRequest, deadline: ContinuousClock.Instant
     ) async throws -> APIResponse {
-        let messages = ResponseMessages()
+        let messages = ResponseMessages(callTimeout: request.timeout)
         let head = OnceResult<APIResponse>()
         let call = Task { [client] in
             do {
@@ -81,7 +80,9 @@ final class GRPCTransport: HTTPTransport {
                     case .failure(let error):
                         head.resolve(Result { try Self.refusal(error, to: request, deadline: deadline, callerCancelled: messages.isCancelled) })
                     case .success(let contents):
-                        head.resolve(.success(APIResponse(status: .ok, headerFields: GRPCMetadata.fields(from: contents.metadata), messages: messages)))
+                        var response = APIResponse(status: .ok, headerFields: GRPCMetadata.fields(from: contents.metadata))
+                        response.stream = messages
+                        head.resolve(.success(response))
                         try await Self.pump(contents.bodyParts, into: messages, request: request, deadline: deadline)
                     }
                 }
@@ -223,14 +224,19 @@ final class GRPCTransport: HTTPTransport {
     }
 }
 
-/// The gRPC transport for `key`, or one that explains why there is none.
-func makeGRPCTransport(_ key: SessionKey, configuration: APIManager.Configuration) -> any HTTPTransport {
-    guard #available(gRPCSwift 2.0, *) else {
-        return FailingTransport(message: "gRPC needs macOS 15, iOS 18, tvOS 18, watchOS 11 or visionOS 2")
+extension TransportFactory {
+    /// grpc-swift 2's HTTP/2 transport on SwiftNIO (`HTTP2ClientTransport.Posix`): one client per
+    /// target, for `grpc://` (plaintext) and `grpcs://` (TLS) base URLs. What gRPC APIs use unless
+    /// the manager's configuration names a `grpcTransport`.
+    public static var grpc: TransportFactory {
+        TransportFactory(name: "grpc", schemes: ["grpc", "grpcs"]) { key, _, configuration in
+            guard #available(gRPCSwift 2.0, *) else { throw GRPCUnavailable() }
+            return try GRPCTransport(key: key, configuration: configuration)
+        }
     }
-    do {
-        return try GRPCTransport(key: key, configuration: configuration)
-    } catch {
-        return FailingTransport(message: "cannot reach \(key): \(error)")
-    }
+}
+
+/// grpc-swift 2 needs newer Apple systems than the rest of the runtime.
+struct GRPCUnavailable: Error, CustomStringConvertible {
+    var description: String { "gRPC needs macOS 15, iOS 18, tvOS 18, watchOS 11 or visionOS 2" }
 }

@@ -1,0 +1,78 @@
+import APIRuntime
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+
+extension TransportFactory {
+    /// AsyncHTTPClient, on SwiftNIO: the HTTP transport for servers, and for Linux generally.
+    ///
+    /// ```swift
+    /// APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
+    /// ```
+    public static var asyncHTTPClient: TransportFactory {
+        .http(name: "asynchttpclient") { _, settings in AsyncHTTPClientTransport(settings: settings) }
+    }
+}
+
+/// One AsyncHTTPClient (its own connection pool) per session, streaming request and response
+/// bodies both ways.
+public final class AsyncHTTPClientTransport: HTTPTransport {
+    private let client: HTTPClient
+
+    public init(settings: SessionSettings) {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(
+            idleTimeout: .seconds(60),
+            concurrentHTTP1ConnectionsPerHostSoftLimit: settings.maxConnectionsPerHost
+        )
+        configuration.timeout.connect = TimeAmount(clamping: settings.connectTimeout)
+        configuration.decompression = .enabled(limit: .ratio(100))
+        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+        guard let url = request.url else { throw HTTPClientError.invalidURL }
+        var outgoing = HTTPClientRequest(url: url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+        for field in request.headerFields {
+            outgoing.headers.add(name: field.name.rawName, value: field.value)
+        }
+        if let body {
+            if let data = body.data {
+                outgoing.body = .bytes(ByteBuffer(bytes: data))
+            } else {
+                let length: HTTPClientRequest.Body.Length = switch body.length {
+                case .known(let count): .known(count)
+                case .unknown: .unknown
+                }
+                outgoing.body = .stream(body.map { ByteBuffer(bytes: $0) }, length: length)
+            }
+        }
+        // The manager's deadline cancels this task; AsyncHTTPClient's own is not needed.
+        let response = try await client.execute(outgoing, deadline: .distantFuture)
+        var fields = HTTPFields()
+        for header in response.headers {
+            if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+        }
+        let head = HTTPResponse(status: HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase), headerFields: fields)
+        let length: HTTPBody.Length = response.headers.first(name: "content-length").flatMap(Int64.init).map { .known($0) } ?? .unknown
+        let chunks = response.body.map { buffer in buffer.withUnsafeReadableBytes { Data($0) } }
+        return (head, HTTPBody(chunks, length: length))
+    }
+
+    public func shutdown() async {
+        // Waits for the calls in flight; a second shutdown only reports that it is already shut down.
+        try? await client.shutdown()
+    }
+}
+
+extension TimeAmount {
+    /// `duration` in nanoseconds, saturating at the largest amount NIO can hold.
+    init(clamping duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        self = overflow ? .nanoseconds(seconds < 0 ? .min : .max) : .nanoseconds(nanoseconds.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// The bytes of a request or response body, as chunks that arrive over time: the shape of
+/// AsyncHTTPClient's bodies and swift-openapi-runtime's `HTTPBody`.
+///
+/// ```swift
+/// for try await chunk in body { file.write(chunk) }
+/// let whole = try await body.collect(upTo: 1 << 20)
+/// ```
+///
+/// A body made from `Data` holds it whole and can be read any number of times; a body made from
+/// a sequence of chunks is read once, as it arrives.
+public struct HTTPBody: AsyncSequence, Sendable {
+    public typealias Element = Data
+    public typealias Failure = any Error
+
+    /// How many bytes the body has in all, when that is known before it has been read.
+    public enum Length: Sendable, Hashable {
+        case known(Int64)
+        case unknown
+    }
+
+    private enum Storage: Sendable {
+        case whole(Data)
+        case chunks(@Sendable () -> Iterator)
+    }
+
+    public let length: Length
+    private let storage: Storage
+
+    /// A body held whole in memory.
+    public init(_ data: Data) {
+        self.length = .known(Int64(data.count))
+        self.storage = .whole(data)
+    }
+
+    /// A body read from `chunks` as they come; `length` is what a `Content-Length` header says.
+    public init<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks, length: Length = .unknown) where Chunks.Element == Data {
+        self.length = length
+        self.storage = .chunks {
+            var base = chunks.makeAsyncIterator()
+            return Iterator { try await base.next() }
+        }
+    }
+
+    /// The whole bytes when the body was made from `Data`; nil when it streams.
+    public var data: Data? {
+        if case .whole(let data) = storage { return data }
+        return nil
+    }
+
+    public func makeAsyncIterator() -> Iterator {
+        switch storage {
+        case .whole(let data):
+            var done = data.isEmpty
+            return Iterator {
+                defer { done = true }
+                return done ? nil : data
+            }
+        case .chunks(let makeIterator):
+            return makeIterator()
+        }
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        private let nextChunk: () async throws -> Data?
+
+        init(_ nextChunk: @escaping () async throws -> Data?) {
+            self.nextChunk = nextChunk
+        }
+
+        public mutating func next() async throws -> Data? {
+            try await nextChunk()
+        }
+    }
+
+    /// Reads the whole body, failing with `TooLarge` as soon as it passes `limit` bytes (at once
+    /// when its declared length already does).
+    public func collect(upTo limit: Int) async throws -> Data {
+        if case .known(let count) = length, count > limit { throw TooLarge(limit: limit) }
+        if let data { return data }
+        var collected = Data()
+        for try await chunk in self {
+            guard collected.count + chunk.count <= limit else { throw TooLarge(limit: limit) }
+            collected.append(chunk)
+        }
+        return collected
+    }
+
+    /// A body longer than a reader's limit.
+    public struct TooLarge: Error, CustomStringConvertible {
+        public var limit: Int
+        public var description: String { "the body is larger than \(limit) bytes" }
+    }
+}
+
+extension HTTPBody: ExpressibleByStringLiteral {
+    public init(stringLiteral text: String) {
+        self.init(Data(text.utf8))
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import HTTPTypes
+
+/// An `HTTPTransport` as the manager uses it: the call's request goes out with its body as one
+/// chunk, and the reply's body is read whole (up to `maxResponseBytes`), so that interceptors
+/// and protocols see whole requests and replies.
+struct HTTPCallTransport: CallTransport {
+    let transport: any HTTPTransport
+    let maxResponseBytes: Int
+
+    init(_ transport: any HTTPTransport, maxResponseBytes: Int) {
+        self.transport = transport
+        self.maxResponseBytes = maxResponseBytes
+    }
+
+    func send(_ request: APIRequest) async throws(APIError) -> APIResponse {
+        let head = HTTPRequest(method: request.method, url: request.url, headerFields: request.headerFields)
+        do {
+            let (response, body) = try await transport.send(head, body: request.body.map(HTTPBody.init))
+            let bytes = try await body.collect(upTo: maxResponseBytes)
+            return APIResponse(status: response.status, headerFields: response.headerFields, body: bytes)
+        } catch let error as HTTPBody.TooLarge {
+            throw APIError(api: request.api, reason: .invalidResponse(message: error.description), underlying: error)
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError(api: request.api, reason: Task.isCancelled ? .cancelled : .transport(message: "\(error)"), underlying: error)
+        }
+    }
+
+    func shutdown() async {
+        await transport.shutdown()
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// Makes the transport of each session (one per host) of one kind of transport. The manager's
+/// configuration names one for HTTP calls, `httpTransport`, and one for gRPC calls:
+///
+/// ```swift
+/// APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }   // import APIAsyncHTTPClient
+/// ```
+///
+/// `.urlSession` is the default for HTTP; gRPC APIs bring their own default (`import APIGRPC`).
+/// A transport of your own is an `HTTPTransport`: `.http(name: "mine") { key, settings in Mine(key) }`.
+public struct TransportFactory: Sendable {
+    /// Sessions of different factories never share a transport.
+    public let name: String
+    /// The URL schemes this factory's transports can reach; a call to another scheme is an
+    /// invalid request naming its API, not a crash or a protocol spoken to the wrong server.
+    public let schemes: Set<String>
+    package let make: @Sendable (SessionKey, SessionSettings, APIManager.Configuration) throws -> any CallTransport
+
+    package init(
+        name: String, schemes: Set<String>,
+        make: @escaping @Sendable (SessionKey, SessionSettings, APIManager.Configuration) throws -> any CallTransport
+    ) {
+        self.name = name
+        self.schemes = schemes
+        self.make = make
+    }
+
+    /// A factory of HTTP transports for `http` and `https` URLs.
+    public static func http(
+        name: String,
+        _ make: @escaping @Sendable (SessionKey, SessionSettings) -> any HTTPTransport
+    ) -> TransportFactory {
+        TransportFactory(name: name, schemes: ["http", "https"]) { key, settings, configuration in
+            HTTPCallTransport(make(key, settings), maxResponseBytes: configuration.maxResponseBytes)
+        }
+    }
+
+    /// URLSession (FoundationNetworking on Linux): the default for HTTP calls.
+    public static var urlSession: TransportFactory {
+        .http(name: "urlsession") { _, settings in URLSessionTransport(settings: settings) }
+    }
+}
+
+/// Sends one call's wire request and returns the server's answer, as the manager's interceptors
+/// see them: what every kind of transport is adapted to.
+package protocol CallTransport: Sendable {
+    func send(_ request: APIRequest) async throws(APIError) -> APIResponse
+    func shutdown() async
+}

@@ -1,0 +1,158 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPTypes
+import HTTPTypesFoundation
+import NIOConcurrencyHelpers
+
+/// The default HTTP transport: one `URLSession` per host, so that calls get the system's proxy
+/// settings, cookies, cache and, on Apple platforms, cellular and VPN on demand. On Linux it is
+/// FoundationNetworking's URLSession.
+///
+/// A response's body streams: its chunks reach the reader as URLSession delivers them. A request
+/// body that streams is read whole before it is sent (FoundationNetworking has no bound stream
+/// pair to feed an upload from).
+public final class URLSessionTransport: HTTPTransport {
+    private let session: URLSession
+    private let exchanges: ExchangeTable
+
+    /// A session of its own with `URLSessionConfiguration.default` and the settings' connection cap.
+    public convenience init(settings: SessionSettings) {
+        let configuration = URLSessionConfiguration.default
+        configuration.httpMaximumConnectionsPerHost = settings.maxConnectionsPerHost
+        // The manager owns each call's deadline; URLSession's own idle timeouts would cut a call
+        // the manager still allows.
+        configuration.timeoutIntervalForRequest = 7 * 24 * 3600
+        configuration.timeoutIntervalForResource = 7 * 24 * 3600
+        self.init(configuration: configuration)
+    }
+
+    /// A session made from `configuration` (a background or ephemeral one, say).
+    public init(configuration: URLSessionConfiguration) {
+        let exchanges = ExchangeTable()
+        self.exchanges = exchanges
+        self.session = URLSession(configuration: configuration, delegate: exchanges, delegateQueue: nil)
+    }
+
+    public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
+        guard let url = request.url else { throw URLError(.badURL) }
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = request.method.rawValue
+        // Field by field, as the values are: HTTPTypesFoundation's conversion would re-encode
+        // values that are not ASCII as Latin-1.
+        for field in request.headerFields {
+            urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
+        }
+        if let body {
+            if let data = body.data {
+                urlRequest.httpBody = data
+            } else {
+                urlRequest.httpBody = try await body.collect(upTo: Int.max)
+            }
+        }
+        let task = session.dataTask(with: urlRequest)
+        let exchange = Exchange(task: task)
+        exchanges.add(exchange, for: task)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { head in
+                exchange.awaitHead(head)
+                task.resume()
+            }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    public func shutdown() async {
+        session.finishTasksAndInvalidate()
+    }
+}
+
+/// One request in flight: its head is awaited once, then its body streams to the reader.
+private final class Exchange: Sendable {
+    private struct State {
+        var head: CheckedContinuation<(HTTPResponse, HTTPBody), any Error>?
+        var headDelivered = false
+    }
+
+    private let task: URLSessionTask
+    private let chunks: AsyncThrowingStream<Data, any Error>
+    private let chunkSink: AsyncThrowingStream<Data, any Error>.Continuation
+    /// Guards the awaited head.
+    private let state = NIOLockedValueBox(State())
+
+    init(task: URLSessionTask) {
+        self.task = task
+        (chunks, chunkSink) = AsyncThrowingStream.makeStream(of: Data.self)
+        chunkSink.onTermination = { [task] termination in
+            // A reader that stops early (or is cancelled) stops the download.
+            if case .cancelled = termination { task.cancel() }
+        }
+    }
+
+    func awaitHead(_ continuation: CheckedContinuation<(HTTPResponse, HTTPBody), any Error>) {
+        state.withLockedValue { $0.head = continuation }
+    }
+
+    func receive(_ response: URLResponse) {
+        guard let head = takeHead() else { return }
+        guard let httpResponse = (response as? HTTPURLResponse)?.httpResponse else {
+            head.resume(throwing: URLError(.badServerResponse))
+            task.cancel()
+            return
+        }
+        let length: HTTPBody.Length = response.expectedContentLength >= 0 ? .known(response.expectedContentLength) : .unknown
+        head.resume(returning: (httpResponse, HTTPBody(chunks, length: length)))
+    }
+
+    func receive(_ data: Data) {
+        chunkSink.yield(data)
+    }
+
+    func complete(with error: (any Error)?) {
+        let failure = error.map { error -> any Error in
+            (error as? URLError)?.code == .cancelled ? CancellationError() : error
+        }
+        takeHead()?.resume(throwing: failure ?? URLError(.badServerResponse))
+        chunkSink.finish(throwing: failure)
+    }
+
+    private func takeHead() -> CheckedContinuation<(HTTPResponse, HTTPBody), any Error>? {
+        state.withLockedValue { state in
+            defer { state.head = nil }
+            return state.head
+        }
+    }
+}
+
+/// The session's delegate: it hands each task's events to that task's exchange.
+private final class ExchangeTable: NSObject, URLSessionDataDelegate, Sendable {
+    /// Guards the exchanges in flight, by task identifier.
+    private let exchanges = NIOLockedValueBox<[Int: Exchange]>([:])
+
+    func add(_ exchange: Exchange, for task: URLSessionTask) {
+        exchanges.withLockedValue { $0[task.taskIdentifier] = exchange }
+    }
+
+    private func exchange(for task: URLSessionTask) -> Exchange? {
+        exchanges.withLockedValue { $0[task.taskIdentifier] }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        exchange(for: dataTask)?.receive(response)
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        exchange(for: dataTask)?.receive(data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let exchange = exchanges.withLockedValue { $0.removeValue(forKey: task.taskIdentifier) }
+        exchange?.complete(with: error)
+    }
+}
