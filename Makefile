@@ -6,8 +6,8 @@ BUILTIN_OUT ?= $(BUILTIN)
 
 PROTOC_GEN_SWIFT := .build/release/protoc-gen-swift
 
-.PHONY: all generate build test test-tsan check schema builtin-templates protoc protoc-gen-swift clean \
-	bench bench-tools bench-generation bench-compile bench-runtime bench-loopback
+.PHONY: all generate build test test-tsan check rest-only schema builtin-templates protoc protoc-gen-swift clean \
+	bench bench-tools bench-generation bench-compile bench-runtime bench-loopback bench-clean-build
 
 all: generate build
 
@@ -26,8 +26,23 @@ protoc-gen-swift:
 build:
 	$(SWIFT) build
 
+## Every test over URLSession (the default transport), then the runtime's wire tests again over
+## AsyncHTTPClient.
 test:
-	$(SWIFT) test
+	TEST_HTTP_TRANSPORT=urlsession $(SWIFT) test
+	TEST_HTTP_TRANSPORT=asynchttpclient $(SWIFT) test --skip-build --filter APIRuntimeTests
+
+## The REST-only client package (Tests/Fixtures/RESTOnly) built from clean in a folder of its own;
+## fails if anything it compiled is gRPC, protobuf, AsyncHTTPClient or SwiftNIO's networking.
+REST_ONLY_SCRATCH := .build-rest-only
+rest-only:
+	rm -rf $(REST_ONLY_SCRATCH)
+	$(SWIFT) build --package-path Tests/Fixtures/RESTOnly --scratch-path $(REST_ONLY_SCRATCH)
+	@compiled=$$(cd $(REST_ONLY_SCRATCH)/debug && for module in *.build; do \
+	    ls $$module/*.o >/dev/null 2>&1 && echo $${module%.build}; done); \
+	echo "compiled for the REST-only client:" $$compiled; \
+	unwanted=$$(printf '%s\n' $$compiled | grep -E '^(GRPC|SwiftProtobuf|AsyncHTTPClient|NIOPosix|NIOHTTP|NIOSSL|CNIOBoringSSL|NIOCore$$)' || true); \
+	if [ -n "$$unwanted" ]; then echo "error: the REST-only client compiled" $$unwanted >&2; exit 1; fi
 
 ## The whole suite under ThreadSanitizer, in a build folder of its own (.build-tsan).
 test-tsan:
@@ -40,6 +55,7 @@ check: protoc protoc-gen-swift
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/Reference/apis/workspace.yaml
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/Init/apis/workspace.yaml
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/Hostile/apis/workspace.yaml
+	$(SWIFT) run apigen check --workspace Tests/Fixtures/RESTOnly/apis/workspace.yaml
 	$(SWIFT) run apigen check --workspace Benchmarks/Runtime/apis/workspace.yaml
 	$(SWIFT) run apigen schema | diff -u docs/manifest.schema.json - || { echo "error: docs/manifest.schema.json is stale: run 'make schema'" >&2; exit 1; }
 	python3 .ci/validate-schema.py
@@ -77,7 +93,7 @@ BENCH_SIZES ?= 100 1000 10000
 APIGEN_RELEASE := .build/release/apigen
 PEER_GENERATOR := Benchmarks/.build/release/swift-openapi-generator
 
-bench: bench-generation bench-compile bench-runtime bench-loopback
+bench: bench-generation bench-compile bench-runtime bench-loopback bench-clean-build
 
 bench-tools:
 	$(SWIFT) build -c release --product apigen
@@ -94,6 +110,11 @@ bench-runtime:
 
 bench-loopback:
 	$(SWIFT) run -c release --package-path Benchmarks LoopbackBench
+
+## Clean debug builds of a REST-only client (Tests/Fixtures/RESTOnly, then apigen) against the
+## same client made with swift-openapi-generator's build plugin and its URLSession transport.
+bench-clean-build:
+	bash Benchmarks/CleanBuild/bench.sh
 
 clean:
 	rm -rf .build Benchmarks/.build

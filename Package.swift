@@ -51,10 +51,13 @@ let package = Package(
             dependencies: [.product(name: "Yams", package: "Yams")],
             swiftSettings: strictSettings
         ),
+        // The atomic directory exchange the generator's writer swaps its output in with.
+        .target(name: "CDirectoryExchange"),
         .target(
             name: "APIGenKit",
             dependencies: [
                 "APIManifest",
+                "CDirectoryExchange",
                 .product(name: "SwiftProtobufPluginLibrary", package: "swift-protobuf"),
             ],
             swiftSettings: strictSettings
@@ -104,7 +107,15 @@ let package = Package(
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
-                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
+                // Network.framework on Apple platforms, as grpc-swift recommends there; NIO's sockets elsewhere.
+                .product(
+                    name: "GRPCNIOTransportHTTP2TransportServices", package: "grpc-swift-nio-transport",
+                    condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])
+                ),
+                .product(
+                    name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport",
+                    condition: .when(platforms: [.linux, .android, .openbsd, .windows])
+                ),
             ],
             swiftSettings: strictSettings
         ),

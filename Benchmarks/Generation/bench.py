@@ -15,7 +15,7 @@ RUNS = int(os.environ.get("RUNS", "5"))
 HERE = os.path.dirname(os.path.abspath(__file__))
 # Where the workspaces and both tools' output go: tmpfs by default, so that the figures are the
 # tools' own work. On these machines' ext4 (no journal) creating files is slow for minutes after
-# thousands were deleted anywhere on the disk (see BENCHMARKS.md §1); BENCH_DIR=/tmp measures
+# thousands were deleted anywhere on the disk (see docs/ARCHITECTURE.md); BENCH_DIR=/tmp measures
 # on disk.
 BENCH_DIR = os.environ.get("BENCH_DIR") or ("/dev/shm" if os.path.isdir("/dev/shm") else None)
 

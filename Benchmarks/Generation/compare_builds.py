@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A/B of apigen builds on cold runs: each build in turn generates the same N = 1,000 workspace
-into a fresh folder (nothing deleted while it runs, see BENCHMARKS.md §1), ROUNDS times; prints
+into a fresh folder (nothing deleted while it runs, see docs/ARCHITECTURE.md), ROUNDS times; prints
 median wall and CPU seconds per build, and every run's stage timings (APIGEN_TIMINGS).
 
     compare_builds.py APIGEN_A [APIGEN_B ...]      (ROUNDS=7 by default)

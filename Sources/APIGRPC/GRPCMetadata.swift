@@ -35,31 +35,18 @@ enum GRPCMetadata {
         return fields
     }
 
-    /// Trailers as the wire has them: the metadata, then `grpc-status` and `grpc-message`.
-    static func trailers(_ metadata: Metadata, status: GRPCStatusCode, message: String = "") -> HTTPFields {
-        var fields = self.fields(from: metadata)
-        fields[.grpcStatus] = String(status.rawValue)
-        if !message.isEmpty { fields[.grpcMessage] = percentEncoded(message) }
-        return fields
-    }
-
-    /// gRPC's percent-encoding of `grpc-message`: bytes outside printable ASCII, and `%`.
-    static func percentEncoded(_ message: String) -> String {
-        var result = ""
-        for byte in message.utf8 {
-            if byte >= 0x20, byte <= 0x7E, byte != UInt8(ascii: "%") {
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                result += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-            }
-        }
-        return result
-    }
-
     /// Base64 without its `=` padding is allowed in `-bin` values.
     private static func padded(_ text: String) -> String {
         let remainder = text.utf8.count % 4
         return remainder == 0 ? text : text + String(repeating: "=", count: 4 - remainder)
+    }
+}
+
+@available(gRPCSwift 2.0, *)
+extension GRPCStatusCode {
+    /// grpc-swift's status code as the runtime's: the same numbers, named once here.
+    init(_ code: RPCError.Code) {
+        self.init(rawValue: code.rawValue)
     }
 }
 

@@ -6,10 +6,9 @@ import HTTPTypes
 ///
 /// A gRPC call travels through the manager like any other: its metadata are the request's header
 /// fields, its request message the serialized body, and the reply carries the initial metadata
-/// as header fields and the trailing metadata, `grpc-status` and `grpc-message` included, as
-/// trailer fields, exactly as they are on the HTTP/2 wire. Interceptors therefore see gRPC calls
-/// in the same terms as REST and JSON-RPC ones; this delegate turns a non-OK status into
-/// `APIError.Reason.grpcStatus` after they have run.
+/// as header fields, the trailing metadata as trailer fields and the status as `grpcStatus` and
+/// `grpcMessage`. Interceptors therefore see gRPC calls in the same terms as REST and JSON-RPC
+/// ones; this delegate turns a non-OK status into `APIError.Reason.grpcStatus` after they have run.
 public struct GRPCProtocol: RPCDelegate {
     public init() {}
 

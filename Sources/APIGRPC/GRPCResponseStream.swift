@@ -40,7 +40,7 @@ public struct GRPCResponseStream<Message: SwiftProtobuf.Message>: AsyncSequence,
 
     var messages: ResponseMessages { reader.messages }
 
-    /// The server's trailing metadata (`grpc-status` included), once the stream has ended.
+    /// The server's trailing metadata, once the stream has ended.
     public var trailerFields: HTTPFields? { messages.trailers }
 
     /// Cancels the call; reading then fails with `APIError.Reason.cancelled`.

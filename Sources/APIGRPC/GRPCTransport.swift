@@ -1,29 +1,33 @@
 import APIRuntime
 import Foundation
 import GRPCCore
+#if canImport(Network)
+import GRPCNIOTransportHTTP2TransportServices
+#else
 import GRPCNIOTransportHTTP2Posix
+#endif
 import HTTPTypes
 
 /// The transport of a `grpc://` or `grpcs://` session: one grpc-swift client per target, its
 /// HTTP/2 connection reused by every call to that target, shut down gracefully (calls in flight,
 /// streams included, finish first) when the session cache lets it go.
 ///
-/// It speaks in serialized messages; generated APIs encode requests and decode replies. A reply
-/// comes back as it is on the wire: initial metadata as header fields, trailing metadata with
-/// `grpc-status` and `grpc-message` as trailer fields (`GRPCProtocol` turns a non-OK status into
-/// an `APIError`). Only the call's own deadline and cancellation become errors here.
+/// Each call is the grpc-swift call of its method's shape (unary, server-, client- or
+/// bidirectional streaming) on the method's descriptor, with the request's header fields as its
+/// metadata and the time left before the call's deadline as its timeout. Messages travel
+/// serialized: generated APIs encode requests and decode replies with SwiftProtobuf, so that
+/// interceptors see gRPC calls as bytes, as they see every other call. A reply carries the initial
+/// metadata as header fields, the trailing metadata as trailer fields and the status as
+/// `grpcStatus` (`GRPCProtocol` turns a non-OK status into an `APIError`). Only the call's own
+/// deadline and cancellation become errors here.
 @available(gRPCSwift 2.0, *)
-final class GRPCTransport: CallTransport {
-    private let client: GRPCClient<HTTP2ClientTransport.Posix>
+final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes == GRPCNIOTransportBytes {
+    private let client: GRPCClient<Wire>
     private let connections: Task<Void, Never>
     private let maxMessageBytes: Int
 
-    init(key: SessionKey, configuration: APIManager.Configuration) throws {
-        let transport = try HTTP2ClientTransport.Posix(
-            target: .dns(host: key.host, port: key.port),
-            transportSecurity: key.scheme == "grpcs" ? .tls : .plaintext
-        )
-        let client = GRPCClient(transport: transport)
+    init(_ wire: Wire, configuration: APIManager.Configuration) {
+        let client = GRPCClient(transport: wire)
         self.client = client
         self.maxMessageBytes = configuration.maxResponseBytes
         // runConnections returns once a graceful shutdown has let the last call finish.
@@ -36,27 +40,54 @@ final class GRPCTransport: CallTransport {
     }
 
     func send(_ request: APIRequest) async throws(APIError) -> APIResponse {
-        guard let descriptor = Self.descriptor(for: request.url) else {
-            throw APIError(api: request.api, reason: .invalidRequest(message: "'\(request.url.path)' is not a gRPC method path (/package.Service/Method)"))
+        guard let method = request.rpc, let service = method.service else {
+            throw APIError(api: request.api, reason: .invalidRequest(message: "the definition names no gRPC service and method"))
         }
+        let descriptor = MethodDescriptor(fullyQualifiedService: service, method: method.name)
         let deadline = request.deadline
+        let options = callOptions(until: deadline)
+        let metadata = GRPCMetadata.metadata(from: request.headerFields)
+        let client = self.client
+        do {
+            switch (method.clientStreams, method.serverStreams) {
+            case (false, false):
+                return try await client.unary(
+                    request: ClientRequest(message: request.body ?? Data(), metadata: metadata), descriptor: descriptor,
+                    serializer: BytesSerializer(), deserializer: BytesDeserializer(), options: options
+                ) { response in try Self.reply(response, to: request, deadline: deadline) }
+            case (true, false):
+                return try await client.clientStreaming(
+                    request: StreamingClientRequest(metadata: metadata, producer: Self.producer(for: request)), descriptor: descriptor,
+                    serializer: BytesSerializer(), deserializer: BytesDeserializer(), options: options
+                ) { response in try Self.reply(response, to: request, deadline: deadline) }
+            case (false, true):
+                return try await openStream(request: request, deadline: deadline) { onResponse in
+                    try await client.serverStreaming(
+                        request: ClientRequest(message: request.body ?? Data(), metadata: metadata), descriptor: descriptor,
+                        serializer: BytesSerializer(), deserializer: BytesDeserializer(), options: options, onResponse: onResponse
+                    )
+                }
+            case (true, true):
+                return try await openStream(request: request, deadline: deadline) { onResponse in
+                    try await client.bidirectionalStreaming(
+                        request: StreamingClientRequest(metadata: metadata, producer: Self.producer(for: request)), descriptor: descriptor,
+                        serializer: BytesSerializer(), deserializer: BytesDeserializer(), options: options, onResponse: onResponse
+                    )
+                }
+            }
+        } catch {
+            throw Self.apiError(error, for: request, deadline: deadline, callerCancelled: Task.isCancelled)
+        }
+    }
+
+    /// The call's timeout is the time left before its deadline, which grpc-swift passes on to the
+    /// server (`grpc-timeout`).
+    private func callOptions(until deadline: ContinuousClock.Instant) -> CallOptions {
         var options = CallOptions.defaults
         options.timeout = max(.zero, deadline - ContinuousClock.now)
         options.maxResponseMessageBytes = maxMessageBytes
         options.maxRequestMessageBytes = maxMessageBytes
-        let outgoing = StreamingClientRequest<Data>(metadata: GRPCMetadata.metadata(from: request.headerFields), producer: Self.producer(for: request))
-        do {
-            if request.streamsResponse {
-                return try await openStream(outgoing, descriptor: descriptor, options: options, request: request, deadline: deadline)
-            }
-            let response = try await client.clientStreaming(
-                request: outgoing, descriptor: descriptor,
-                serializer: BytesSerializer(), deserializer: BytesDeserializer(), options: options
-            ) { response in try Self.reply(response, to: request, deadline: deadline) }
-            return response
-        } catch {
-            throw Self.apiError(error, for: request, deadline: deadline, callerCancelled: Task.isCancelled)
-        }
+        return options
     }
 
     // MARK: Streams
@@ -65,17 +96,16 @@ final class GRPCTransport: CallTransport {
     /// trailers-only refusal) has arrived. The messages follow through `APIResponse.messages`;
     /// the call runs in a task of its own, which the reader cancels by cancelling the stream.
     private func openStream(
-        _ outgoing: StreamingClientRequest<Data>, descriptor: MethodDescriptor, options: CallOptions,
-        request: APIRequest, deadline: ContinuousClock.Instant
+        request: APIRequest, deadline: ContinuousClock.Instant,
+        call makeCall: @escaping @Sendable (
+            _ onResponse: @escaping @Sendable (StreamingClientResponse<Data>) async throws -> Void
+        ) async throws -> Void
     ) async throws -> APIResponse {
         let messages = ResponseMessages(callTimeout: request.timeout)
         let head = OnceResult<APIResponse>()
-        let call = Task { [client] in
+        let call = Task {
             do {
-                try await client.bidirectionalStreaming(
-                    request: outgoing, descriptor: descriptor,
-                    serializer: BytesSerializer(), deserializer: BytesDeserializer(), options: options
-                ) { response in
+                try await makeCall { response in
                     switch response.accepted {
                     case .failure(let error):
                         head.resolve(Result { try Self.refusal(error, to: request, deadline: deadline, callerCancelled: messages.isCancelled) })
@@ -117,14 +147,13 @@ final class GRPCTransport: CallTransport {
                     await messages.channel.send(bytes)
                     if Task.isCancelled { throw CancellationError() }
                 case .trailingMetadata(let metadata):
-                    trailers = GRPCMetadata.trailers(metadata, status: .ok)
+                    trailers = GRPCMetadata.fields(from: metadata)
                 }
             }
             messages.finish(trailers: trailers)
         } catch {
             if let error = error as? RPCError {
-                let status = GRPCStatusCode(rawValue: error.code.rawValue)
-                trailers = GRPCMetadata.trailers(error.metadata, status: status, message: error.message)
+                trailers = GRPCMetadata.fields(from: error.metadata)
             }
             messages.fail(streamError(error, for: request, deadline: deadline, messages: messages), trailers: trailers)
         }
@@ -141,16 +170,6 @@ final class GRPCTransport: CallTransport {
     }
 
     // MARK: Mapping
-
-    /// `/package.Service/Method` as grpc-swift names it: two names, empty segments aside. Split
-    /// over UTF-8 bytes: `split` by `Character` (grapheme breaking) was 1 % of a call's CPU.
-    static func descriptor(for url: URL) -> MethodDescriptor? {
-        let path = url.path
-        // Three splits at most: enough to tell two names from more.
-        let names = path.utf8.split(separator: UInt8(ascii: "/"), maxSplits: 3, omittingEmptySubsequences: true)
-        guard names.count == 2 else { return nil }
-        return MethodDescriptor(fullyQualifiedService: String(Substring(names[0])), method: String(Substring(names[1])))
-    }
 
     private static func producer(for request: APIRequest) -> @Sendable (RPCWriter<Data>) async throws -> Void {
         if let produce = request.messageProducer {
@@ -172,7 +191,10 @@ final class GRPCTransport: CallTransport {
             let headers = GRPCMetadata.fields(from: contents.metadata)
             switch contents.message {
             case .success(let body):
-                return APIResponse(status: .ok, headerFields: headers, body: body, trailerFields: GRPCMetadata.trailers(contents.trailingMetadata, status: .ok))
+                return APIResponse(
+                    status: .ok, headerFields: headers, body: body,
+                    trailerFields: GRPCMetadata.fields(from: contents.trailingMetadata), grpcStatus: .ok
+                )
             case .failure(let error):
                 var refused = try refusal(error, to: request, deadline: deadline, callerCancelled: callerCancelled)
                 refused.headerFields = headers
@@ -187,8 +209,10 @@ final class GRPCTransport: CallTransport {
         _ error: RPCError, to request: APIRequest, deadline: ContinuousClock.Instant, callerCancelled: Bool
     ) throws -> APIResponse {
         if let ownEnd = ownEnd(error, for: request, deadline: deadline, callerCancelled: callerCancelled) { throw ownEnd }
-        let status = GRPCStatusCode(rawValue: error.code.rawValue)
-        return APIResponse(status: .ok, trailerFields: GRPCMetadata.trailers(error.metadata, status: status, message: error.message))
+        return APIResponse(
+            status: .ok, trailerFields: GRPCMetadata.fields(from: error.metadata),
+            grpcStatus: GRPCStatusCode(error.code), grpcMessage: error.message
+        )
     }
 
     /// The caller cancelling the call, or its deadline passing: errors, as for every other
@@ -218,20 +242,33 @@ final class GRPCTransport: CallTransport {
         if let error = error as? APIError { return error }
         if let ownEnd = ownEnd(error, for: request, deadline: deadline, callerCancelled: callerCancelled) { return ownEnd }
         if let error = error as? RPCError {
-            return APIError(api: request.api, reason: .grpcStatus(code: GRPCStatusCode(rawValue: error.code.rawValue), message: error.message), underlying: error)
+            return APIError(api: request.api, reason: .grpcStatus(code: GRPCStatusCode(error.code), message: error.message), underlying: error)
         }
         return APIError(api: request.api, reason: .transport(message: "\(error)"), underlying: error)
     }
 }
 
 extension TransportFactory {
-    /// grpc-swift 2's HTTP/2 transport on SwiftNIO (`HTTP2ClientTransport.Posix`): one client per
-    /// target, for `grpc://` (plaintext) and `grpcs://` (TLS) base URLs. What gRPC APIs use unless
-    /// the manager's configuration names a `grpcTransport`.
+    /// grpc-swift 2's HTTP/2 transport, one client per target, for `grpc://` (plaintext) and
+    /// `grpcs://` (TLS) base URLs: on Apple platforms over Network.framework
+    /// (`HTTP2ClientTransport.TransportServices`, as grpc-swift recommends there), elsewhere over
+    /// SwiftNIO's sockets (`HTTP2ClientTransport.Posix`). What gRPC APIs use unless the manager's
+    /// configuration names a `grpcTransport`.
     public static var grpc: TransportFactory {
         TransportFactory(name: "grpc", schemes: ["grpc", "grpcs"]) { key, _, configuration in
             guard #available(gRPCSwift 2.0, *) else { throw GRPCUnavailable() }
-            return try GRPCTransport(key: key, configuration: configuration)
+            #if canImport(Network)
+            let wire = try HTTP2ClientTransport.TransportServices(
+                target: .dns(host: key.host, port: key.port),
+                transportSecurity: key.scheme == "grpcs" ? .tls : .plaintext
+            )
+            #else
+            let wire = try HTTP2ClientTransport.Posix(
+                target: .dns(host: key.host, port: key.port),
+                transportSecurity: key.scheme == "grpcs" ? .tls : .plaintext
+            )
+            #endif
+            return GRPCTransport(wire, configuration: configuration)
         }
     }
 }

@@ -8,7 +8,7 @@ import Testing
 /// conformance did: same bytes, same nil handling, same errors.
 @Suite("Generated models code as derived Codable does")
 struct ModelCodingTests {
-    /// `RefItem` as the generator wrote it before session 8: derived `Codable`, a `CodingKeys` enum
+    /// `RefItem` as the generator used to write it: derived `Codable`, a `CodingKeys` enum
     /// for the renamed field.
     struct DerivedItem: Codable, Equatable {
         var id: UUID

@@ -3,6 +3,9 @@ import APIRuntime
 import AsyncHTTPClient
 import BenchClient
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import GRPCCore
 import GRPCNIOTransportHTTP2Posix
 import GRPCProtobuf
@@ -11,11 +14,14 @@ import NIOFoundationCompat
 
 /// Both sides of each comparison, configured alike: the manager (the bench workspace's defaults:
 /// `frequency: reject`, 5 connections per host, a 30 s timeout) and the raw clients it is built
-/// on, AsyncHTTPClient (5 connections per host) and grpc-swift 2 (one HTTP/2 connection, the same
-/// 30 s deadline). Every call decodes its reply into the same type and checks it.
+/// on, AsyncHTTPClient and URLSession (5 connections per host) and grpc-swift 2 (one HTTP/2
+/// connection, the same 30 s deadline). Every call decodes its reply into the same type and checks it.
 final class Clients: Sendable {
     let manager: APIManager
+    /// The same manager's configuration on the URLSession transport.
+    let managerOverURLSession: APIManager
     let http: HTTPClient
+    let urlSession: URLSession
     let grpc: GRPCClient<HTTP2ClientTransport.Posix>
     private let grpcConnections: Task<Void, Never>
     private let baseURL: String
@@ -30,6 +36,12 @@ final class Clients: Sendable {
             "grpc://localhost:50051": "grpc://127.0.0.1:\(grpcPort)",
         ]
         manager = APIManager(configuration: configuration)
+        configuration.httpTransport = .urlSession
+        managerOverURLSession = APIManager(configuration: configuration)
+
+        let sessionConfiguration = URLSessionConfiguration.default
+        sessionConfiguration.httpMaximumConnectionsPerHost = 5
+        urlSession = URLSession(configuration: sessionConfiguration)
 
         var httpConfiguration = HTTPClient.Configuration()
         httpConfiguration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 5)
@@ -42,6 +54,8 @@ final class Clients: Sendable {
 
     func shutdown() async throws {
         await manager.shutdown()
+        await managerOverURLSession.shutdown()
+        urlSession.finishTasksAndInvalidate()
         try await http.shutdown()
         grpc.beginGracefulShutdown()
         await grpcConnections.value
@@ -49,8 +63,9 @@ final class Clients: Sendable {
 
     // MARK: REST
 
-    var managerGET: Arm {
-        Arm(name: "manager") { [manager] i in
+    /// GET through `manager`, or through the manager on AsyncHTTPClient.
+    func managerGET(_ manager: APIManager? = nil) -> Arm {
+        Arm(name: "manager") { [manager = manager ?? self.manager] i in
             let item = try await GetItemAPI(id: i, limit: 10).using(manager).start()
             guard item.id == i else { throw WrongAnswer(description: "GET \(i) answered \(item)") }
         }
@@ -64,8 +79,9 @@ final class Clients: Sendable {
         }
     }
 
-    var managerPOST: Arm {
-        Arm(name: "manager") { [manager] i in
+    /// POST through `manager`, or through the manager on AsyncHTTPClient.
+    func managerPOST(_ manager: APIManager? = nil) -> Arm {
+        Arm(name: "manager") { [manager = manager ?? self.manager] i in
             let item = try await CreateItemAPI(name: "Widget \(i)", price: 9.5, tags: ["a", "b"]).using(manager).start()
             guard item.name == "Widget \(i)" else { throw WrongAnswer(description: "POST \(i) answered \(item)") }
         }
@@ -81,6 +97,32 @@ final class Clients: Sendable {
             let item = try JSON.decoder.decode(Item.self, from: try await Self.body(of: response))
             guard item.name == "Widget \(i)" else { throw WrongAnswer(description: "POST \(i) answered \(item)") }
         }
+    }
+
+    var urlSessionGET: Arm {
+        Arm(name: "URLSession") { [urlSession, baseURL] i in
+            var request = URLRequest(url: URL(string: "\(baseURL)/items/\(i)?limit=10")!)
+            request.timeoutInterval = 30
+            let item = try JSON.decoder.decode(Item.self, from: try await Self.body(of: urlSession.data(for: request)))
+            guard item.id == i else { throw WrongAnswer(description: "GET \(i) answered \(item)") }
+        }
+    }
+
+    var urlSessionPOST: Arm {
+        Arm(name: "URLSession") { [urlSession, baseURL] i in
+            var request = URLRequest(url: URL(string: "\(baseURL)/items")!)
+            request.httpMethod = "POST"
+            request.timeoutInterval = 30
+            request.setValue("application/json", forHTTPHeaderField: "content-type")
+            request.httpBody = try JSON.encoder.encode(NewItem(name: "Widget \(i)", price: 9.5, tags: ["a", "b"]))
+            let item = try JSON.decoder.decode(Item.self, from: try await Self.body(of: urlSession.data(for: request)))
+            guard item.name == "Widget \(i)" else { throw WrongAnswer(description: "POST \(i) answered \(item)") }
+        }
+    }
+
+    private static func body(of reply: (Data, URLResponse)) throws -> Data {
+        guard (reply.1 as? HTTPURLResponse)?.statusCode == 200 else { throw WrongAnswer(description: "status of \(reply.1)") }
+        return reply.0
     }
 
     private static func body(of response: HTTPClientResponse) async throws -> ByteBuffer {

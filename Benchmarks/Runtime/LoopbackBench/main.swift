@@ -1,8 +1,8 @@
 import BenchSupport
 import Foundation
 
-// Loopback throughput (BENCHMARKS.md §4): GET and POST through the manager against raw
-// AsyncHTTPClient, gRPC unary through the manager against a raw grpc-swift 2 client, each at
+// Loopback throughput (BENCHMARKS.md): GET and POST through the manager against raw
+// AsyncHTTPClient and, on the URLSession transport, against raw URLSession; gRPC unary through the manager against a raw grpc-swift 2 client, each at
 // concurrency 1 and 32; then JSON-RPC: 100 `add` calls in one batch against 100 single calls.
 // The servers run in a child process (this program with `serve`), so the CPU time per call
 // reported is the client side's alone.
@@ -10,8 +10,8 @@ import Foundation
 //     swift run -c release --package-path Benchmarks LoopbackBench [calls at 1] [calls at 32] [rounds]
 //
 // LOOPBACK_ONLY=<text> runs only the comparisons whose name contains the text, LOOPBACK_SIDE=ours
-// or =peer only one side of each, LOOPBACK_DIAG=1 the splits in Diagnostics.swift instead, and
-// LOOPBACK_SERVER_CPUS=<list> pins the server process with taskset (for profiling).
+// or =peer only one side of each, and LOOPBACK_SERVER_CPUS=<list> pins the server process with
+// taskset (for profiling).
 
 if CommandLine.arguments.dropFirst().first == "serve" {
     try await Servers.serve()
@@ -24,10 +24,6 @@ let concurrentCalls = arguments.dropFirst().first ?? 5_000
 let rounds = arguments.dropFirst(2).first ?? 11
 
 let only = ProcessInfo.processInfo.environment["LOOPBACK_ONLY"]
-if ProcessInfo.processInfo.environment["LOOPBACK_DIAG"] != nil {
-    try await Diagnostics.run()
-    exit(0)
-}
 
 let servers = try ServerProcess.start()
 let clients = try Clients(httpPort: servers.httpPort, grpcPort: servers.grpcPort)
@@ -38,8 +34,10 @@ print(Comparison.header)
 for width in [1, 32] {
     let calls = width == 1 ? sequentialCalls : concurrentCalls
     for (name, ours, peer) in [
-        ("REST GET (AsyncHTTPClient)", clients.managerGET, clients.rawGET),
-        ("REST POST (AsyncHTTPClient)", clients.managerPOST, clients.rawPOST),
+        ("REST GET (AsyncHTTPClient)", clients.managerGET(), clients.rawGET),
+        ("REST POST (AsyncHTTPClient)", clients.managerPOST(), clients.rawPOST),
+        ("REST GET (URLSession)", clients.managerGET(clients.managerOverURLSession), clients.urlSessionGET),
+        ("REST POST (URLSession)", clients.managerPOST(clients.managerOverURLSession), clients.urlSessionPOST),
         ("gRPC unary (grpc-swift)", clients.managerUnary, clients.rawUnary),
     ] where only.map(name.contains) ?? true {
         let comparison = try await compare(name, ours: ours, peer: peer, calls: calls, width: width, rounds: rounds)

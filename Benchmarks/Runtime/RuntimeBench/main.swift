@@ -19,8 +19,8 @@ let reply = Data(#"{"id":7,"name":"Widget","price":9.5,"tags":["a","b"]}"#.utf8)
 // MARK: Ours
 
 struct AnswerAtOnce: APIRuntime.HTTPTransport {
-    func send(_ request: APIRequest) async throws(APIError) -> APIResponse {
-        APIResponse(status: .ok, headerFields: [.contentType: "application/json"], body: reply)
+    func send(_ request: HTTPRequest, body: APIRuntime.HTTPBody?) async throws -> (HTTPResponse, APIRuntime.HTTPBody) {
+        (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), APIRuntime.HTTPBody(reply))
     }
     func shutdown() async {}
 }
@@ -35,7 +35,7 @@ struct PassThrough: APIInterceptor {
 }
 
 var configuration = APIManager.Configuration()
-configuration.transportFactory = { _, _ in AnswerAtOnce() }
+configuration.httpTransport = .http(name: "answer-at-once") { _, _ in AnswerAtOnce() }
 configuration.interceptors = [PassThrough()]
 let manager = APIManager(configuration: configuration)
 
@@ -46,16 +46,16 @@ func oursCall() async throws -> Int {
 // MARK: The peer
 
 struct PeerAnswerAtOnce: ClientTransport {
-    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), HTTPBody(reply))
+    func send(_ request: HTTPRequest, body: OpenAPIRuntime.HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), OpenAPIRuntime.HTTPBody(reply))
     }
 }
 
 struct PeerPassThrough: ClientMiddleware {
     func intercept(
-        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPResponse, HTTPBody?) {
+        _ request: HTTPRequest, body: OpenAPIRuntime.HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, OpenAPIRuntime.HTTPBody?, URL) async throws -> (HTTPResponse, OpenAPIRuntime.HTTPBody?)
+    ) async throws -> (HTTPResponse, OpenAPIRuntime.HTTPBody?) {
         try await next(request, body, baseURL)
     }
 }

@@ -43,11 +43,8 @@ public final class {{className}}: BaseAPI<{{{responseType}}}>, @unchecked Sendab
         self.init(
             definedOnce: APIDefinition(
                 name: {{{nameLiteral}}},
-                method: .post,
-                path: {{{pathLiteral}}},
+                grpc: RPCMethod(service: {{{serviceLiteral}}}, name: {{{methodNameLiteral}}}{{#clientStreams}}, clientStreams: true{{/clientStreams}}{{#serverStreams}}, serverStreams: true{{/serverStreams}}{{#isIdempotent}}, isIdempotent: true{{/isIdempotent}}),
 {{> settings}}
-                rpc: RPCMethod(name: {{{rpcMethodLiteral}}}{{#clientStreams}}, clientStreams: true{{/clientStreams}}{{#serverStreams}}, serverStreams: true{{/serverStreams}}{{#isIdempotent}}, isIdempotent: true{{/isIdempotent}}),
-                inheritsDefaultHeaders: false,
                 defaults: .workspace
             ),
             response: .{{decoding}},

@@ -7,7 +7,7 @@ enum GeneratedPaths {
     /// the compiler a module's files in path order and the driver batches neighbours together,
     /// so each manifest's types (the heaviest file to compile) land in a different batch. With
     /// every type under one `Models/` folder they all fell in the last batch, which then ran
-    /// alone on one core (1,000 APIs in 20 manifests: 88–95 s against 65–83 s, BENCHMARKS.md §2).
+    /// alone on one core (1,000 APIs in 20 manifests: 88–95 s against 65–83 s, docs/ARCHITECTURE.md).
     static func manifestFolder(_ relativePath: String) -> String {
         var stem = relativePath
         for suffix in [".yaml", ".yml"] where stem.hasSuffix(suffix) {

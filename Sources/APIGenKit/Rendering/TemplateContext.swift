@@ -60,6 +60,10 @@ enum TemplateContext {
             context["rpcMethod"] = .string(SwiftLiteral.docLines(grpc.method).joined())
             context["rpcMethodLiteral"] = .string(SwiftLiteral.string(grpc.method))
             context["pathLiteral"] = .string(SwiftLiteral.string("/" + grpc.method))
+            // `package.Service/Method`, validated against the protos: the service is all before the last `/`.
+            let slash = grpc.method.lastIndex(of: "/") ?? grpc.method.startIndex
+            context["serviceLiteral"] = .string(SwiftLiteral.string(String(grpc.method[..<slash])))
+            context["methodNameLiteral"] = .string(SwiftLiteral.string(String(grpc.method[slash...].dropFirst())))
             context["requestType"] = .string(grpc.requestType)
             context["parametersType"] = .string(grpc.clientStreams ? "GRPCRequestStream<\(grpc.requestType)>" : grpc.requestType)
             context["clientStreams"] = .bool(grpc.clientStreams)

@@ -1,3 +1,4 @@
+import CDirectoryExchange
 import Foundation
 
 #if canImport(Glibc)
@@ -40,23 +41,8 @@ enum DirectorySwap {
         }
     }
 
-    /// The system's atomic exchange, looked up at run time: not every C library declares it.
+    /// The system's atomic exchange; false where it has none (or the file system refuses it).
     private static func atomicExchange(_ a: String, _ b: String) -> Bool {
-        #if os(Linux)
-        typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
-        guard let symbol = dlsym(nil, "renameat2") else { return false }
-        let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
-        let atFDCWD: Int32 = -100
-        let renameExchange: UInt32 = 1 << 1
-        return renameat2(atFDCWD, a, atFDCWD, b, renameExchange) == 0
-        #elseif canImport(Darwin)
-        typealias RenameXNP = @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UInt32) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: -2), "renamex_np") else { return false }
-        let renamexNP = unsafeBitCast(symbol, to: RenameXNP.self)
-        let renameSwap: UInt32 = 1 << 1
-        return renamexNP(a, b, renameSwap) == 0
-        #else
-        return false
-        #endif
+        c_directory_exchange(a, b) == 0
     }
 }

@@ -8,7 +8,7 @@ import HTTPTypes
 /// An immutable class rather than a struct: every API instance holds its definition, and a
 /// struct of sixteen fields made Swift emit an outlined copy and destroy of them (420 LLVM
 /// instructions) into each generated API file; a class reference copies as one retain
-/// (BENCHMARKS.md §2, session 9). Being immutable, it keeps a value's meaning.
+/// (docs/ARCHITECTURE.md). Being immutable, it keeps a value's meaning.
 public final class APIDefinition: Sendable {
     public let name: String
     public let method: HTTPRequest.Method
@@ -43,12 +43,37 @@ public final class APIDefinition: Sendable {
     /// the same definition, but a call that leaves out twelve defaulted arguments makes each
     /// generated file call twelve default-argument functions of this module, and Swift picks the
     /// overload that needs none: a job of 25 such API files went from 2.85 to 2.51 G instructions
-    /// (BENCHMARKS.md §2, session 10).
+    /// (docs/ARCHITECTURE.md).
     public convenience init(name: String, method: HTTPRequest.Method, path: String, defaults: APIDefaults) {
         self.init(
             name: name, method: method, path: path, baseURL: nil, headers: [], timeout: nil, frequency: nil,
             retry: nil, rateLimit: nil, significantHeaders: [], tags: [], skippedInterceptors: [], sample: nil,
             rpc: nil, inheritsDefaultHeaders: true, defaults: defaults
+        )
+    }
+
+    /// A gRPC method's definition: sent with POST on the method's path (`/package.Service/Method`),
+    /// without the workspace's default HTTP headers (gRPC metadata come from the gRPC manifest).
+    public convenience init(
+        name: String,
+        grpc: RPCMethod,
+        baseURL: String? = nil,
+        headers: [(name: String, value: String)] = [],
+        timeout: Duration? = nil,
+        frequency: FrequencyPolicy? = nil,
+        retry: RetryPolicy? = nil,
+        rateLimit: RateLimit? = nil,
+        significantHeaders: [String] = [],
+        tags: [String] = [],
+        skippedInterceptors: [String] = [],
+        sample: StubResponse? = nil,
+        defaults: APIDefaults
+    ) {
+        self.init(
+            name: name, method: .post, path: grpc.grpcPath ?? "/\(grpc.name)", baseURL: baseURL, headers: headers,
+            timeout: timeout, frequency: frequency, retry: retry, rateLimit: rateLimit,
+            significantHeaders: significantHeaders, tags: tags, skippedInterceptors: skippedInterceptors,
+            sample: sample, rpc: grpc, inheritsDefaultHeaders: false, defaults: defaults
         )
     }
 

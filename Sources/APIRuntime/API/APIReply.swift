@@ -5,7 +5,7 @@ public struct APIReply<Value: Sendable>: Sendable {
     public var value: Value
     /// The reply's headers; for gRPC, the server's initial metadata.
     public var headerFields: HTTPFields
-    /// For gRPC, the trailing metadata with `grpc-status`; empty for other protocols. A streaming
+    /// For gRPC, the trailing metadata; empty for other protocols. A streaming
     /// reply's trailers arrive at its end: `GRPCResponseStream.trailerFields`.
     public var trailerFields: HTTPFields
     /// A reply stream still open when the call returns; cancelling by tag reaches it until it ends.

@@ -39,7 +39,7 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
     /// Generated subclasses declare only convenience initializers, which call this one (through
     /// `init(definedOnce:response:request:)`), so they inherit it rather than override it: an
     /// override, and the stubs Swift emits for each designated initializer a subclass does not
-    /// inherit, were a fifth of an API file's compile time (BENCHMARKS.md §2, session 8). Nothing
+    /// inherit, were a fifth of an API file's compile time (docs/ARCHITECTURE.md). Nothing
     /// can fail here: the builder keeps the values and encodes them when the call starts.
     public init(definition: APIDefinition, response: ResponseDecoder<Response>, request: RequestBuilder = RequestBuilder()) {
         self.parameters = request
@@ -113,7 +113,7 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
     }
 
     /// `start()`, with the reply's header and trailer fields: gRPC's initial and trailing metadata
-    /// (`grpc-status` included), or a REST reply's headers.
+    /// as fields, or a REST reply's headers.
     ///
     /// The call runs in a task of its own, which `cancel()` and `APIManager.cancel(tag:)` cancel
     /// without cancelling the caller; a reply stream stays cancellable by them until it ends.

@@ -6,7 +6,7 @@ import NIOConcurrencyHelpers
 /// expression, which runs once per class. They used to keep it in a `static let` each, and a
 /// lazily initialized global costs a file its token, initializer, addressor, getter and property
 /// descriptor. With the builder chained instead of filled in a closure, 25 files of APIs compile
-/// to 2 % fewer instructions (BENCHMARKS.md §2, session 15), for a lookup here per instance.
+/// to 2 % fewer instructions (docs/ARCHITECTURE.md), for a lookup here per instance.
 enum DefinitionCache {
     /// Guards the definitions, by class.
     private static let definitions = NIOLockedValueBox<[ObjectIdentifier: APIDefinition]>([:])

@@ -1,5 +1,5 @@
 /// A gRPC status code (https://grpc.github.io/grpc/core/md_doc_statuscodes.html), as the server
-/// put it in the `grpc-status` trailer.
+/// ended the call with it.
 public struct GRPCStatusCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public var rawValue: Int
 

@@ -74,7 +74,10 @@ public struct RPCCall: Sendable {
 
 /// The RPC side of an API definition: the remote method and what goes into its envelope.
 public struct RPCMethod: Sendable {
+    /// The method's name: `subtract`, or a gRPC method's own name (`SayHello`).
     public var name: String
+    /// gRPC: the full name of the method's service (`helloworld.Greeter`); nil for other protocols.
+    public var service: String?
     /// A notification is sent without an id and no reply is awaited.
     public var isNotification: Bool
     /// Members added to the envelope as they are: a name and its value as JSON text.
@@ -91,11 +94,23 @@ public struct RPCMethod: Sendable {
         clientStreams: Bool = false, serverStreams: Bool = false, isIdempotent: Bool = false
     ) {
         self.name = name
+        self.service = nil
         self.isNotification = isNotification
         self.envelopeFields = envelopeFields
         self.clientStreams = clientStreams
         self.serverStreams = serverStreams
         self.isIdempotent = isIdempotent
+    }
+
+    /// A gRPC method, as its proto declares it: `RPCMethod(service: "helloworld.Greeter", name: "SayHello")`.
+    public init(service: String, name: String, clientStreams: Bool = false, serverStreams: Bool = false, isIdempotent: Bool = false) {
+        self.init(name: name, clientStreams: clientStreams, serverStreams: serverStreams, isIdempotent: isIdempotent)
+        self.service = service
+    }
+
+    /// The path a gRPC method is called on, `/helloworld.Greeter/SayHello`; nil for other protocols.
+    public var grpcPath: String? {
+        service.map { "/\($0)/\(name)" }
     }
 }
 

@@ -17,13 +17,13 @@ public struct APIRequest: Sendable {
     /// gRPC client and bidirectional streaming: writes the request messages as the call goes.
     /// nil sends `body` as the one message (and, for other protocols, as the body).
     public var messageProducer: MessageProducer?
-    /// gRPC server and bidirectional streaming: the reply is a stream of messages
-    /// (read through the API's response decoder), not one body.
-    public var streamsResponse: Bool
+    /// The remote method of an RPC call, for transports that address methods themselves: gRPC's
+    /// calls its service and method, in the shape (unary or streaming) it declares.
+    public var rpc: RPCMethod?
 
     public init(
         api: String, method: HTTPRequest.Method, url: URL, headerFields: HTTPFields = [:], body: Data? = nil,
-        timeout: Duration, messageProducer: MessageProducer? = nil, streamsResponse: Bool = false
+        timeout: Duration, messageProducer: MessageProducer? = nil, rpc: RPCMethod? = nil
     ) {
         self.api = api
         self.method = method
@@ -33,29 +33,42 @@ public struct APIRequest: Sendable {
         self.timeout = timeout
         self.deadline = .now + timeout
         self.messageProducer = messageProducer
-        self.streamsResponse = streamsResponse
+        self.rpc = rpc
     }
+
+    /// gRPC server and bidirectional streaming: the reply is a stream of messages (read through
+    /// the API's response decoder), not one body.
+    public var streamsResponse: Bool { rpc?.serverStreams ?? false }
 }
 
 /// The server's answer, before any protocol unwraps it.
 public struct APIResponse: Sendable {
+    /// The HTTP status; for gRPC, 200, which HTTP/2 carries for every call a gRPC server takes
+    /// (the call's outcome is `grpcStatus`).
     public var status: HTTPResponse.Status
     public var headerFields: HTTPFields
     public var body: Data
-    /// Trailing fields: gRPC's trailing metadata, with `grpc-status` and `grpc-message`.
+    /// Trailing fields: gRPC's trailing metadata.
     public var trailerFields: HTTPFields
+    /// The status a gRPC server ended the call with; nil for other protocols, and for a stream
+    /// that is still going (its status ends the stream).
+    public var grpcStatus: GRPCStatusCode?
+    /// The message that came with `grpcStatus`, if any.
+    public var grpcMessage: String?
     /// The rest of a reply that goes on after its head (a gRPC stream's messages), read by the
     /// API's response decoder after the interceptors have seen the head.
     package var stream: (any ReplyStream)?
 
     public init(
         status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: Data = Data(),
-        trailerFields: HTTPFields = [:]
+        trailerFields: HTTPFields = [:], grpcStatus: GRPCStatusCode? = nil, grpcMessage: String? = nil
     ) {
         self.status = status
         self.headerFields = headerFields
         self.body = body
         self.trailerFields = trailerFields
+        self.grpcStatus = grpcStatus
+        self.grpcMessage = grpcMessage
     }
 }
 

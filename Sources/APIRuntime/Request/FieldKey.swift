@@ -3,7 +3,7 @@
 ///
 /// Generated models spell their keys as string literals (`forKey: "user_id"`) instead of a
 /// derived `CodingKeys` enum each: deriving an enum's `CodingKey`, `Hashable` and string switch per
-/// model was most of the compile time of a workspace's types (BENCHMARKS.md §2, session 8).
+/// model was most of the compile time of a workspace's types (docs/ARCHITECTURE.md).
 public struct FieldKey: CodingKey, ExpressibleByStringLiteral, Sendable {
     public let stringValue: String
     public var intValue: Int? { nil }

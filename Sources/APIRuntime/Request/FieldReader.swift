@@ -8,11 +8,11 @@
 /// A concrete wrapper around `KeyedDecodingContainer<FieldKey>`: called on the generic container,
 /// every model made the compiler instantiate the container's type and size its storage at run
 /// time, in each `init(from:)`; through this type the same lines compile to a seventh fewer
-/// instructions for a file of models (BENCHMARKS.md §2, session 9).
+/// instructions for a file of models (docs/ARCHITECTURE.md).
 ///
 /// Generated code reads through the named methods (`int`, `string`, `value`, and their
 /// `…IfPresent` forms), one name each rather than overloads of `decode`: the type checker then has
-/// one candidate a call instead of six (BENCHMARKS.md §2, session 15). The scalar ones keep the
+/// one candidate a call instead of six (docs/ARCHITECTURE.md). The scalar ones keep the
 /// container's typed fast paths. `decode(_:forKey:)` and `decodeIfPresent(_:forKey:)`, Codable's
 /// own spelling, are there for custom templates.
 public struct FieldReader {

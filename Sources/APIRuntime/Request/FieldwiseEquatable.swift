@@ -17,7 +17,7 @@
 /// in the module whose body declares an operator. With a `==` in each of 1,000 models, every
 /// compile job of the module parsed all 1,000, which cost more than the written-out `==` saved;
 /// a named method is not an operator, so no job parses another file's models
-/// (BENCHMARKS.md §2, session 15).
+/// (docs/ARCHITECTURE.md).
 public protocol FieldwiseEquatable: Equatable {
     /// Whether every field of `lhs` equals the same field of `rhs`.
     static func fieldsEqual(_ lhs: Self, _ rhs: Self) -> Bool
@@ -43,10 +43,10 @@ extension FieldwiseEquatable {
 ///
 /// The names are `FieldReader`'s and `FieldWriter`'s. A scalar's own method is not generic, so the
 /// model's file compiles no generic call for it (a file of 50 four-field models: 5 % fewer
-/// instructions, BENCHMARKS.md §2, session 16); other types go through `equal`. Each is a call with
+/// instructions, docs/ARCHITECTURE.md); other types go through `equal`. Each is a call with
 /// one candidate instead of the `==` operator, which the type checker resolves among every
 /// overload in scope; a derived `Equatable` costs the same resolution, plus the search for a
-/// witness before it derives one (BENCHMARKS.md §2, session 15).
+/// witness before it derives one (docs/ARCHITECTURE.md).
 public enum FieldComparison {
     @inlinable
     public static func equal<Value: Equatable>(_ lhs: Value, _ rhs: Value) -> Bool {

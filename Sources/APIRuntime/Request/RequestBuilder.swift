@@ -13,9 +13,9 @@ import HTTPTypes
 /// and the base API class turns it into an `APIRequest` when the call starts, so that an encoding
 /// failure is still `start()`'s error.
 ///
-/// The methods consume the builder and return it: a chain is one expression, which compiles to a
-/// few percent fewer instructions than filling an `inout` builder in a closure (BENCHMARKS.md §2,
-/// session 15), and moves the builder from call to call without copying its arrays.
+/// The methods consume the builder and return it: a chain is one expression, which compiles to
+/// fewer instructions than filling an `inout` builder in a closure, and moves the builder from
+/// call to call without copying its arrays.
 public struct RequestBuilder: Sendable {
     /// A list, not a dictionary: an API has a few path parameters, and a dictionary of them cost
     /// each call an allocation and two hashes per name.
@@ -152,7 +152,7 @@ extension RequestBuilder {
         return APIRequest(
             api: definition.name, method: definition.method, url: url,
             headerFields: fields, body: body, timeout: resolved.timeout,
-            messageProducer: messageProducer, streamsResponse: definition.rpc?.serverStreams ?? false
+            messageProducer: messageProducer, rpc: definition.rpc
         )
     }
 

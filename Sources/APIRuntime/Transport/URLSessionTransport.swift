@@ -51,16 +51,16 @@ public final class URLSessionTransport: HTTPTransport {
                 urlRequest.httpBody = try await body.collect(upTo: Int.max)
             }
         }
-        let task = session.dataTask(with: urlRequest)
-        let exchange = Exchange(task: task)
-        exchanges.add(exchange, for: task)
+        let exchange = Exchange()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { head in
-                exchange.awaitHead(head)
+                let task = session.dataTask(with: urlRequest)
+                guard exchange.start(task, awaitingHead: head) else { return }
+                exchanges.add(exchange, for: task)
                 task.resume()
             }
         } onCancel: {
-            task.cancel()
+            exchange.cancel()
         }
     }
 
@@ -70,36 +70,58 @@ public final class URLSessionTransport: HTTPTransport {
 }
 
 /// One request in flight: its head is awaited once, then its body streams to the reader.
+///
+/// Cancelling fails the awaited head at once rather than waiting for URLSession to report the
+/// cancelled task: FoundationNetworking never reports a task cancelled before it was resumed.
 private final class Exchange: Sendable {
     private struct State {
+        var task: URLSessionTask?
         var head: CheckedContinuation<(HTTPResponse, HTTPBody), any Error>?
-        var headDelivered = false
+        var cancelled = false
     }
 
-    private let task: URLSessionTask
     private let chunks: AsyncThrowingStream<Data, any Error>
     private let chunkSink: AsyncThrowingStream<Data, any Error>.Continuation
-    /// Guards the awaited head.
+    /// Guards the task, the awaited head and whether the call was cancelled.
     private let state = NIOLockedValueBox(State())
 
-    init(task: URLSessionTask) {
-        self.task = task
+    init() {
         (chunks, chunkSink) = AsyncThrowingStream.makeStream(of: Data.self)
-        chunkSink.onTermination = { [task] termination in
+        chunkSink.onTermination = { [state] termination in
             // A reader that stops early (or is cancelled) stops the download.
-            if case .cancelled = termination { task.cancel() }
+            if case .cancelled = termination { state.withLockedValue { $0.task }?.cancel() }
         }
     }
 
-    func awaitHead(_ continuation: CheckedContinuation<(HTTPResponse, HTTPBody), any Error>) {
-        state.withLockedValue { $0.head = continuation }
+    /// Records `task` and the awaited head; false, with the head failed, when the call was
+    /// cancelled first and the task must not start.
+    func start(_ task: URLSessionTask, awaitingHead head: CheckedContinuation<(HTTPResponse, HTTPBody), any Error>) -> Bool {
+        let cancelled = state.withLockedValue { state in
+            if !state.cancelled {
+                state.task = task
+                state.head = head
+            }
+            return state.cancelled
+        }
+        if cancelled { head.resume(throwing: CancellationError()) }
+        return !cancelled
+    }
+
+    func cancel() {
+        let (task, head) = state.withLockedValue { state in
+            state.cancelled = true
+            defer { state.head = nil }
+            return (state.task, state.head)
+        }
+        head?.resume(throwing: CancellationError())
+        task?.cancel()
     }
 
     func receive(_ response: URLResponse) {
         guard let head = takeHead() else { return }
         guard let httpResponse = (response as? HTTPURLResponse)?.httpResponse else {
             head.resume(throwing: URLError(.badServerResponse))
-            task.cancel()
+            cancel()
             return
         }
         let length: HTTPBody.Length = response.expectedContentLength >= 0 ? .known(response.expectedContentLength) : .unknown

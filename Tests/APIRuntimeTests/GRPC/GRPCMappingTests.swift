@@ -5,33 +5,57 @@ import GRPCCore
 import HTTPTypes
 import Testing
 
-/// How the gRPC transport reads a request's URL and a reply's trailers.
+/// How a gRPC method is defined once, and how grpc-swift's codes and metadata map to the runtime's.
 @Suite("gRPC mapping")
 struct GRPCMappingTests {
-    @Test("The URL's path names the service and the method; empty segments aside, anything but two names is no method", arguments: [
-        ("grpc://h:1/helloworld.Greeter/SayHello", "helloworld.Greeter", "SayHello"),
-        ("grpc://h:1//geo.Router//ListFeatures/", "geo.Router", "ListFeatures"),
-        ("grpc://h:1/a%20b.S/M", "a b.S", "M"),
-        ("grpc://h:1/helloworld.Greeter", nil, nil),
-        ("grpc://h:1/a/b/c", nil, nil),
-        ("grpc://h:1/", nil, nil),
-    ] as [(String, String?, String?)])
-    func methodDescriptor(url: String, service: String?, method: String?) throws {
-        let descriptor = GRPCTransport.descriptor(for: try #require(URL(string: url)))
-        #expect(descriptor?.service.fullyQualifiedService == service)
-        #expect(descriptor?.method == method)
+    @Test("A gRPC definition is its method's: POST on /package.Service/Method, the service and method kept apart")
+    func definitionFromMethod() {
+        let definition = APIDefinition(
+            name: "ListFeatures",
+            grpc: RPCMethod(service: "routeguide.RouteGuide", name: "ListFeatures", serverStreams: true),
+            timeout: .seconds(5),
+            defaults: APIDefaults(baseURL: "grpc://localhost:1")
+        )
+        #expect(definition.path == "/routeguide.RouteGuide/ListFeatures")
+        #expect(definition.method == .post)
+        #expect(!definition.inheritsDefaultHeaders)
+        #expect(definition.rpc?.service == "routeguide.RouteGuide")
+        #expect(definition.rpc?.name == "ListFeatures")
+        #expect(definition.rpc?.serverStreams == true)
+        #expect(RPCMethod(name: "subtract").grpcPath == nil)
     }
 
-    @Test("The status is the first grpc-status trailer; none, or one that is not a number, is nil")
-    func statusFromTrailers() {
-        func status(_ values: [String]) -> GRPCStatusCode? {
-            var trailers = HTTPFields()
-            for value in values { trailers.append(HTTPField(name: HTTPField.Name("grpc-status")!, value: value)) }
-            return APIResponse(status: .ok, headerFields: [:], body: Data(), trailerFields: trailers).grpcStatus
+    @Test("Every grpc-swift code maps to the runtime's code of the same number and name", arguments: [
+        RPCError.Code.cancelled, .unknown, .invalidArgument, .deadlineExceeded, .notFound, .alreadyExists,
+        .permissionDenied, .resourceExhausted, .failedPrecondition, .aborted, .outOfRange, .unimplemented,
+        .internalError, .unavailable, .dataLoss, .unauthenticated,
+    ])
+    func statusCodes(code: RPCError.Code) {
+        let mapped = GRPCStatusCode(code)
+        #expect(mapped.rawValue == code.rawValue)
+        // grpc-swift names codes in camel case (`deadlineExceeded`), the specification in capitals.
+        let specificationName = String(describing: code).reduce(into: "") { name, character in
+            if character.isUppercase { name += "_" }
+            name += character.uppercased()
         }
-        #expect(status(["14"]) == .unavailable)
-        #expect(status(["0", "14"]) == .ok)
-        #expect(status([]) == nil)
-        #expect(status(["OK"]) == nil)
+        #expect(mapped.description == (specificationName == "INTERNAL_ERROR" ? "INTERNAL" : specificationName))
+    }
+
+    @Test("Header fields become metadata, a -bin field as bytes; fields the transport writes itself are left out")
+    func metadataFromFields() throws {
+        let fields: HTTPFields = [
+            HTTPField.Name("x-user")!: "7",
+            HTTPField.Name("trace-bin")!: Data([0, 1, 255]).base64EncodedString().replacingOccurrences(of: "=", with: ""),
+            .contentType: "application/json",
+            HTTPField.Name("grpc-timeout")!: "1S",
+            .userAgent: "mine",
+        ]
+        let metadata = GRPCMetadata.metadata(from: fields)
+        #expect(Array(metadata[stringValues: "x-user"]) == ["7"])
+        #expect(Array(metadata[binaryValues: "trace-bin"]) == [[0, 1, 255]])
+        #expect(metadata.count == 2)
+        let back = GRPCMetadata.fields(from: metadata)
+        #expect(back[HTTPField.Name("x-user")!] == "7")
+        #expect(back[HTTPField.Name("trace-bin")!] == Data([0, 1, 255]).base64EncodedString())
     }
 }

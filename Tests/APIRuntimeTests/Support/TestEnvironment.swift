@@ -13,7 +13,7 @@ func withServer<T>(
 ) async throws -> T {
     let server = try await LoopbackServer.start(handler)
     var configuration = APIManager.Configuration()
-    configuration.httpTransport = .asyncHTTPClient
+    configuration.httpTransport = testHTTPTransport
     configuration.baseURLOverrides = [
         "https://api.example.com/v1": server.baseURL + "/v1",
         "https://auth.example.com": server.baseURL + "/auth",
@@ -24,6 +24,16 @@ func withServer<T>(
     configure(&configuration)
     return try await withManager(configuration) { manager in try await body(server, manager) }
 }
+
+/// The HTTP transport the wire tests run on: `TEST_HTTP_TRANSPORT=urlsession` (the default, as in
+/// apps) or `asynchttpclient`. `make test` runs the wire tests once with each.
+let testHTTPTransport: TransportFactory = {
+    switch ProcessInfo.processInfo.environment["TEST_HTTP_TRANSPORT"] ?? "urlsession" {
+    case "urlsession": return .urlSession
+    case "asynchttpclient": return .asyncHTTPClient
+    case let other: fatalError("TEST_HTTP_TRANSPORT=\(other): expected urlsession or asynchttpclient")
+    }
+}()
 
 /// Runs `body` with a manager made from `configuration`, shut down afterwards whatever happens.
 func withManager<T>(_ configuration: APIManager.Configuration, body: (APIManager) async throws -> T) async throws -> T {

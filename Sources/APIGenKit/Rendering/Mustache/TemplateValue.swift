@@ -1,6 +1,6 @@
 /// What a template reads: the typed form of a Mustache context. Rendering switches over these
 /// cases instead of casting `Any` to a dozen protocols at every tag, which is what made
-/// swift-mustache the larger part of a cold run (BENCHMARKS.md §1, session 7).
+/// swift-mustache the larger part of a cold generation run.
 enum TemplateValue: Sendable, Equatable {
     case string(String)
     case bool(Bool)

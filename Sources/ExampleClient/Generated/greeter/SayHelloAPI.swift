@@ -17,16 +17,13 @@ public final class SayHelloAPI: BaseAPI<Helloworld_HelloReply>, @unchecked Senda
         self.init(
             definedOnce: APIDefinition(
                 name: "SayHello",
-                method: .post,
-                path: "/helloworld.Greeter/SayHello",
+                grpc: RPCMethod(service: "helloworld.Greeter", name: "SayHello", isIdempotent: true),
                 baseURL: "grpc://localhost:50051",
                 headers: [
                     (name: "x-client", value: "ExampleClient/1.0"),
                 ],
                 timeout: .seconds(10),
                 retry: RetryPolicy(maxAttempts: 3),
-                rpc: RPCMethod(name: "helloworld.Greeter/SayHello", isIdempotent: true),
-                inheritsDefaultHeaders: false,
                 defaults: .workspace
             ),
             response: .protobuf,

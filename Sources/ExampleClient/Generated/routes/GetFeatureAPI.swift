@@ -17,13 +17,10 @@ public final class GetFeatureAPI: BaseAPI<Routeguide_Feature>, @unchecked Sendab
         self.init(
             definedOnce: APIDefinition(
                 name: "GetFeature",
-                method: .post,
-                path: "/routeguide.RouteGuide/GetFeature",
+                grpc: RPCMethod(service: "routeguide.RouteGuide", name: "GetFeature", isIdempotent: true),
                 baseURL: "grpc://localhost:50052",
                 timeout: .seconds(30),
                 tags: ["routes"],
-                rpc: RPCMethod(name: "routeguide.RouteGuide/GetFeature", isIdempotent: true),
-                inheritsDefaultHeaders: false,
                 defaults: .workspace
             ),
             response: .protobuf,

@@ -17,13 +17,10 @@ public final class ListFeaturesAPI: BaseAPI<GRPCResponseStream<Routeguide_Featur
         self.init(
             definedOnce: APIDefinition(
                 name: "ListFeatures",
-                method: .post,
-                path: "/routeguide.RouteGuide/ListFeatures",
+                grpc: RPCMethod(service: "routeguide.RouteGuide", name: "ListFeatures", serverStreams: true),
                 baseURL: "grpc://localhost:50052",
                 timeout: .seconds(30),
                 tags: ["routes"],
-                rpc: RPCMethod(name: "routeguide.RouteGuide/ListFeatures", serverStreams: true),
-                inheritsDefaultHeaders: false,
                 defaults: .workspace
             ),
             response: .grpcStream(),

@@ -17,13 +17,10 @@ public final class RecordRouteAPI: BaseAPI<Routeguide_RouteSummary>, @unchecked 
         self.init(
             definedOnce: APIDefinition(
                 name: "RecordRoute",
-                method: .post,
-                path: "/routeguide.RouteGuide/RecordRoute",
+                grpc: RPCMethod(service: "routeguide.RouteGuide", name: "RecordRoute", clientStreams: true),
                 baseURL: "grpc://localhost:50052",
                 timeout: .seconds(30),
                 tags: ["routes"],
-                rpc: RPCMethod(name: "routeguide.RouteGuide/RecordRoute", clientStreams: true),
-                inheritsDefaultHeaders: false,
                 defaults: .workspace
             ),
             response: .protobuf,

@@ -17,13 +17,10 @@ public final class RouteChatAPI: BaseAPI<GRPCResponseStream<Routeguide_RouteNote
         self.init(
             definedOnce: APIDefinition(
                 name: "RouteChat",
-                method: .post,
-                path: "/routeguide.RouteGuide/RouteChat",
+                grpc: RPCMethod(service: "routeguide.RouteGuide", name: "RouteChat", clientStreams: true, serverStreams: true),
                 baseURL: "grpc://localhost:50052",
                 timeout: .seconds(30),
                 tags: ["routes"],
-                rpc: RPCMethod(name: "routeguide.RouteGuide/RouteChat", clientStreams: true, serverStreams: true),
-                inheritsDefaultHeaders: false,
                 defaults: .workspace
             ),
             response: .grpcStream(),

@@ -17,11 +17,8 @@ public final class SayHelloAPI: BaseAPI<Helloworld_HelloReply>, @unchecked Senda
         self.init(
             definedOnce: APIDefinition(
                 name: "SayHello",
-                method: .post,
-                path: "/helloworld.Greeter/SayHello",
+                grpc: RPCMethod(service: "helloworld.Greeter", name: "SayHello", isIdempotent: true),
                 baseURL: "grpc://localhost:50051",
-                rpc: RPCMethod(name: "helloworld.Greeter/SayHello", isIdempotent: true),
-                inheritsDefaultHeaders: false,
                 defaults: .workspace
             ),
             response: .protobuf,

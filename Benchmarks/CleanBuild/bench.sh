@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Clean debug builds of a REST-only client, dependencies included (BENCHMARKS.md):
+#   ours: Tests/Fixtures/RESTOnly (committed generated code on APIRuntime), then apigen itself;
+#   peer: Benchmarks/CleanBuild/Peer (swift-openapi-generator's build plugin, URLSession transport).
+# Each build starts from an empty scratch folder; the packages' sources are resolved first, untimed.
+#     bash Benchmarks/CleanBuild/bench.sh [runs]      (default 3, the sides alternating)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+runs=${1:-3}
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+swift package --package-path Tests/Fixtures/RESTOnly --scratch-path "$scratch/ours" resolve >/dev/null
+swift package --package-path Benchmarks/CleanBuild/Peer --scratch-path "$scratch/peer" resolve >/dev/null
+swift package --scratch-path "$scratch/apigen" resolve >/dev/null
+
+timed() {  # timed NAME BUILD-ARGS...: prints the whole wall seconds of a build from an empty .build
+    local folder="$scratch/$1"; shift
+    find "$folder" -mindepth 1 -maxdepth 1 ! -name checkouts ! -name repositories ! -name workspace-state.json -exec rm -rf {} +
+    local start=$(date +%s%N)
+    swift build --scratch-path "$folder" "$@" >/dev/null
+    echo $(( ($(date +%s%N) - start) / 1000000000 ))
+}
+
+printf '| run | REST-only client | apigen | ours, both | peer (plugin + URLSession) |\n|---:|---:|---:|---:|---:|\n'
+for run in $(seq "$runs"); do
+    if [ $((run % 2)) = 1 ]; then
+        peer=$(timed peer --package-path Benchmarks/CleanBuild/Peer)
+        ours=$(timed ours --package-path Tests/Fixtures/RESTOnly)
+        apigen=$(timed apigen --product apigen)
+    else
+        ours=$(timed ours --package-path Tests/Fixtures/RESTOnly)
+        apigen=$(timed apigen --product apigen)
+        peer=$(timed peer --package-path Benchmarks/CleanBuild/Peer)
+    fi
+    printf '| %d | %d s | %d s | %d s | %d s |\n' "$run" "$ours" "$apigen" $((ours + apigen)) "$peer"
+done
