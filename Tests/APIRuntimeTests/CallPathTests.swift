@@ -106,6 +106,43 @@ struct CallPathTests {
         }
     }
 
+    @Test("A wait for the rate limit counts toward the call's deadline; a turn past it fails at once")
+    func rateLimitWaitWithinDeadline() async throws {
+        let limit = RateLimit(calls: 1, per: .milliseconds(800))
+        let answered = NIOLockedValueBox(0)
+        try await withServer(configure: { $0.rateLimit = limit }, { _ in
+            // The first call is answered at once, every later one after 700 ms.
+            if answered.withLockedValue({ count in defer { count += 1 }; return count }) > 0 {
+                try await Task.sleep(for: .milliseconds(700))
+            }
+            return .json("1")
+        }) { server, manager in
+            _ = try await CountUsersAPI().using(manager).start()
+            // The next turn is up to 800 ms away and the server then takes 700 ms: more than the
+            // second the call has in all (unless the first call took half of it), though each
+            // fits alone.
+            let api = CountUsersAPI().using(manager)
+            api.timeout = .seconds(1)
+            let clock = ContinuousClock()
+            let start = clock.now
+            let error = await expectAPIError { try await api.start() }
+            #expect(error?.reason == .timeout(.seconds(1)))
+            #expect(clock.now - start < .seconds(3))
+        }
+        try await withServer(configure: { $0.rateLimit = RateLimit(calls: 1, per: .seconds(30)) }, { _ in .json("1") }) { server, manager in
+            _ = try await CountUsersAPI().using(manager).start()
+            // A turn 30 s away cannot come within 500 ms: the call fails without waiting.
+            let api = CountUsersAPI().using(manager)
+            api.timeout = .milliseconds(500)
+            let error = await expectAPIError { try await api.start() }
+            guard case .rateLimited? = error?.reason else {
+                Issue.record("expected .rateLimited, got \(String(describing: error))")
+                return
+            }
+            #expect(server.requests.count == 1)
+        }
+    }
+
     @Test("A body that stalls after its head still times out at the call's deadline")
     func stalledBody() async throws {
         try await withServer({ _ in

@@ -119,8 +119,8 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
     /// without cancelling the caller; a reply stream stays cancellable by them until it ends.
     public final func startWithMetadata() async throws(APIError) -> APIReply<Response> {
         let (manager, tags) = state.withLockedValue { ($0.manager ?? .shared, $0.tags.union(definition.tags)) }
-        let outcome = await manager.run(tags: tags, registering: { cancel in register(cancel) }) { [self] in
-            await Result { () async throws(APIError) in try await manager.perform(self) }
+        let outcome = await manager.run(tags: tags, registering: { cancel in register(cancel) }) { [self] task in
+            await Result { () async throws(APIError) in try await manager.perform(self, in: task) }
         }
         let reply = try outcome.get()
         if let stream = reply.stream {

@@ -108,8 +108,8 @@ public final class JSONRPCBatch: Sendable {
         let definitions = sent.map(\.member.definition)
         let context = APICallContext(definition: batchDefinition(of: definitions, path: request.url.path), rpc: nil, kind: .jsonRPC, attempt: 1)
         let tags = sent.reduce(into: Set<String>()) { $0.formUnion($1.member.tags()) }
-        let outcome = await manager.run(tags: tags) { [manager, request] in
-            await Result { () async throws(APIError) in try await manager.send(request, context: context, members: definitions) }
+        let outcome = await manager.run(tags: tags) { [manager, request] task in
+            await Result { () async throws(APIError) in try await manager.send(request, context: context, members: definitions, in: task) }
         }
         switch outcome {
         case .success(let response):

@@ -63,6 +63,8 @@ public final class APIManager: Sendable {
     private let inFlight = InFlightRequests()
     private let rateLimiter = RateLimiter()
     let running = RunningCalls()
+    /// Cancels each call's task when its deadline passes.
+    let deadlines = DeadlineTimer()
     private let requestIDs = NIOLockedValueBox(0)
     private let chain: InterceptorChain
 
@@ -104,9 +106,11 @@ public final class APIManager: Sendable {
     func run<Value: Sendable>(
         tags: Set<String>,
         registering register: (_ cancel: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)? = { _ in nil },
-        _ work: @escaping @Sendable () async -> Value
+        _ work: @escaping @Sendable (CallTask) async -> Value
     ) async -> Value {
-        let task = Task(operation: work)
+        let call = CallTask()
+        let task = Task.immediateIfAvailable { await work(call) }
+        call.attach { task.cancel() }
         let id = running.add(tags: tags) { task.cancel() }
         let unregister = register { task.cancel() }
         defer {
@@ -120,7 +124,7 @@ public final class APIManager: Sendable {
         }
     }
 
-    func perform<Response>(_ api: BaseAPI<Response>) async throws(APIError) -> APIReply<Response> {
+    func perform<Response>(_ api: BaseAPI<Response>, in task: CallTask) async throws(APIError) -> APIReply<Response> {
         let definition = api.definition
         guard !Task.isCancelled else { throw APIError(api: definition.name, reason: .cancelled) }
         let delegate = api.rpcDelegate
@@ -148,7 +152,7 @@ public final class APIManager: Sendable {
             let response = try await attempts(request, context: context, transport: transport, deadline: deadline)
             return try Self.unwrap(response, delegate: delegate, call: call, definition: definition)
         }
-        let response = try await withDeadline(deadline, timeout: request.timeout, api: request.api) { [self] () async throws(APIError) in
+        let response = try await withDeadline(deadline, timeout: request.timeout, api: request.api, in: task) { [self] () async throws(APIError) in
             try await execute(exchange, api: request.api, identity: identity.map { ($0, frequency) }, deadline: deadline, timeout: request.timeout)
         }
         let value = try api.responseDecoder.decode(response.body, response: response, api: definition.name)
@@ -157,12 +161,12 @@ public final class APIManager: Sendable {
 
     /// Sends a request made outside `perform` (a JSON-RPC batch) attempt after attempt, through
     /// the rate limits of `members` and the interceptors, within its timeout.
-    func send(_ request: APIRequest, context: APICallContext, members: [APIDefinition]) async throws(APIError) -> APIResponse {
+    func send(_ request: APIRequest, context: APICallContext, members: [APIDefinition], in task: CallTask) async throws(APIError) -> APIResponse {
         let transport = try transport(for: context.kind, delegate: nil, request: request)
         var request = request
         request.deadline = ContinuousClock.now + request.timeout
         let deadline = request.deadline
-        return try await withDeadline(deadline, timeout: request.timeout, api: request.api) { [self, request] () async throws(APIError) in
+        return try await withDeadline(deadline, timeout: request.timeout, api: request.api, in: task) { [self, request] () async throws(APIError) in
             for member in members {
                 if let limit = member.rateLimit, limit.scope == .api {
                     try await rateLimiter.acquire(limit, key: "api:" + member.name, api: request.api, deadline: deadline)
@@ -229,12 +233,14 @@ public final class APIManager: Sendable {
             // The call runs on its own, within the leader's deadline, so that cancelling the
             // caller who started it does not cancel the others waiting for it; it stops only when
             // every waiter has gone.
-            let work = Task { [inFlight] in
+            let call = CallTask()
+            let work = Task { [self, inFlight] in
                 let outcome = await Result { () async throws(APIError) in
-                    try await withDeadline(deadline, timeout: timeout, api: api, operation: exchange)
+                    try await withDeadline(deadline, timeout: timeout, api: api, in: call, operation: exchange)
                 }
                 inFlight.finish(identity.key, shared, with: outcome)
             }
+            call.attach { work.cancel() }
             shared.cancelWhenAbandoned(work) { [inFlight] in inFlight.abandon(identity.key, shared) }
             return try await shared.wait(api: api).get()
         }

@@ -10,9 +10,13 @@ import NIOConcurrencyHelpers
 /// settings, cookies, cache and, on Apple platforms, cellular and VPN on demand. On Linux it is
 /// FoundationNetworking's URLSession.
 ///
-/// A response's body streams: its chunks reach the reader as URLSession delivers them. A request
-/// body that streams is read whole before it is sent (FoundationNetworking has no bound stream
-/// pair to feed an upload from).
+/// A response's body streams: its chunks reach the reader as URLSession delivers them. On Apple
+/// platforms the task is suspended while more than a megabyte waits unread, so that a slow reader
+/// slows the download instead of filling memory; FoundationNetworking (Linux) cannot pause a
+/// transfer (suspending one mid-body restarts it), so there a body arrives as fast as the server
+/// sends it: AsyncHTTPClient is the transport for large downloads on Linux. A request body that
+/// streams is read whole before it is sent (FoundationNetworking reads an upload's `InputStream`
+/// only as far as it has bytes available, so it cannot wait for chunks still to come).
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let exchanges: ExchangeTable
@@ -78,11 +82,27 @@ private final class Exchange: Sendable {
         var task: URLSessionTask?
         var head: CheckedContinuation<(HTTPResponse, HTTPBody), any Error>?
         var cancelled = false
+        /// Bytes received and not yet read.
+        var unread = 0
+        /// Whether the task is suspended until the reader catches up.
+        var paused = false
     }
+
+    /// Past this many unread bytes the download pauses; it goes on once the reader is below
+    /// `resumeBelow`.
+    static let pauseAbove = 1 << 20
+    static let resumeBelow = 256 << 10
+    /// Whether suspending a task pauses its transfer: FoundationNetworking takes the transfer off
+    /// libcurl's multi handle, which ends it, and sends the request again on resuming.
+    #if canImport(Darwin)
+    static let pausesDownloads = true
+    #else
+    static let pausesDownloads = false
+    #endif
 
     private let chunks: AsyncThrowingStream<Data, any Error>
     private let chunkSink: AsyncThrowingStream<Data, any Error>.Continuation
-    /// Guards the task, the awaited head and whether the call was cancelled.
+    /// Guards the task, the awaited head, whether the call was cancelled, and the flow of its body.
     private let state = NIOLockedValueBox(State())
 
     init() {
@@ -125,11 +145,29 @@ private final class Exchange: Sendable {
             return
         }
         let length: HTTPBody.Length = response.expectedContentLength >= 0 ? .known(response.expectedContentLength) : .unknown
-        head.resume(returning: (httpResponse, HTTPBody(chunks, length: length)))
+        head.resume(returning: (httpResponse, HTTPBody(ResponseChunks(base: chunks, exchange: self), length: length)))
     }
 
     func receive(_ data: Data) {
+        let pause = state.withLockedValue { state in
+            state.unread += data.count
+            guard Self.pausesDownloads, !state.paused, state.unread > Self.pauseAbove else { return nil as URLSessionTask? }
+            state.paused = true
+            return state.task
+        }
         chunkSink.yield(data)
+        pause?.suspend()
+    }
+
+    /// The reader has taken `count` bytes.
+    func read(_ count: Int) {
+        let resume = state.withLockedValue { state in
+            state.unread -= count
+            guard state.paused, state.unread < Self.resumeBelow else { return nil as URLSessionTask? }
+            state.paused = false
+            return state.task
+        }
+        resume?.resume()
     }
 
     func complete(with error: (any Error)?) {
@@ -176,5 +214,31 @@ private final class ExchangeTable: NSObject, URLSessionDataDelegate, Sendable {
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let exchange = exchanges.withLockedValue { $0.removeValue(forKey: task.taskIdentifier) }
         exchange?.complete(with: error)
+    }
+}
+
+/// A response's chunks as its reader sees them: a read whose task is cancelled fails, where
+/// `AsyncThrowingStream` would end the body early as though it were whole.
+private struct ResponseChunks: AsyncSequence, Sendable {
+    let base: AsyncThrowingStream<Data, any Error>
+    /// Told of each chunk read, so that it can let a paused download go on.
+    let exchange: Exchange
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncThrowingStream<Data, any Error>.AsyncIterator
+        let exchange: Exchange
+
+        mutating func next() async throws -> Data? {
+            if let chunk = try await base.next() {
+                exchange.read(chunk.count)
+                return chunk
+            }
+            try Task.checkCancellation()
+            return nil
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: base.makeAsyncIterator(), exchange: exchange)
     }
 }

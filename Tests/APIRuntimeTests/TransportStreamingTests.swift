@@ -1,0 +1,81 @@
+import APIAsyncHTTPClient
+import APIRuntime
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOConcurrencyHelpers
+import NIOCore
+import Testing
+
+/// Both HTTP transports on the wire, below the manager: bodies as byte streams both ways.
+@Suite("HTTP transports stream bodies on a loopback server")
+struct TransportStreamingTests {
+    static func transport(_ name: String) -> any HTTPTransport {
+        let settings = SessionSettings(maxConnectionsPerHost: 2)
+        return name == "URLSession" ? URLSessionTransport(settings: settings) : AsyncHTTPClientTransport(settings: settings)
+    }
+
+    /// FoundationNetworking cannot pause a download (see `URLSessionTransport`), so on Linux only
+    /// AsyncHTTPClient is held to this.
+    static let transportsThatPause: [String] = {
+        #if canImport(Darwin)
+        ["URLSession", "AsyncHTTPClient"]
+        #else
+        ["AsyncHTTPClient"]
+        #endif
+    }()
+
+    @Test("A reader that stops reading stops the download; reading on brings every byte", arguments: transportsThatPause)
+    func slowReader(transportName: String) async throws {
+        let total = 64 << 20
+        let chunk = 64 << 10
+        let produced = NIOLockedValueBox(0)
+        let server = try await LoopbackServer.start { _ in
+            // Each chunk is made when the server can write it, so `produced` is what left it.
+            let chunks = AsyncStream<ByteBuffer> {
+                let made = produced.withLockedValue { made in
+                    defer { made += chunk }
+                    return made
+                }
+                return made < total ? ByteBuffer(repeating: UInt8(ascii: "a"), count: chunk) : nil
+            }
+            return Response(status: .ok, headers: [.contentLength: "\(total)"], body: .init(asyncSequence: chunks))
+        }
+        let transport = Self.transport(transportName)
+        let (response, body) = try await transport.send(HTTPRequest(method: .get, url: URL(string: server.baseURL + "/download")!), body: nil)
+        #expect(response.status == .ok)
+        #expect(body.length == .known(Int64(total)))
+
+        var chunks = body.makeAsyncIterator()
+        var received = try await chunks.next()?.count ?? 0
+        try await Task.sleep(for: .seconds(1))
+        // Socket buffers on both sides and the transport's own window hold some; not 64 MiB.
+        let producedWhileStopped = produced.withLockedValue { $0 }
+        #expect(producedWhileStopped < 32 << 20, "the server wrote \(producedWhileStopped >> 20) MiB to a reader that read 64 KiB")
+
+        while let next = try await chunks.next() { received += next.count }
+        #expect(received == total)
+        await transport.shutdown()
+    }
+
+    @Test("A request body made of chunks arrives whole", arguments: ["URLSession", "AsyncHTTPClient"])
+    func chunkedUpload(transportName: String) async throws {
+        let server = try await LoopbackServer.start { request in
+            .json(#"{"bytes": \#(request.body.count), "last": \#(request.body.last ?? 0)}"#)
+        }
+        let parts = (0..<64).map { Data(repeating: UInt8($0), count: 16 << 10) }
+        let chunks = AsyncStream<Data> { continuation in
+            for part in parts { continuation.yield(part) }
+            continuation.finish()
+        }
+        let transport = Self.transport(transportName)
+        var head = HTTPRequest(method: .post, url: URL(string: server.baseURL + "/upload")!)
+        head.headerFields[.contentType] = "application/octet-stream"
+        let (response, body) = try await transport.send(head, body: HTTPBody(chunks, length: .known(64 << 14)))
+        #expect(response.status == .ok)
+        let reply = try await body.collect(upTo: 1 << 10)
+        #expect(String(decoding: reply, as: UTF8.self) == #"{"bytes": 1048576, "last": 63}"#)
+        #expect(server.requests.first?.body == parts.reduce(Data(), +))
+        await transport.shutdown()
+    }
+}
