@@ -5,6 +5,7 @@
 # Each build starts from an empty scratch folder; the packages' sources are resolved first, untimed.
 #     bash Benchmarks/CleanBuild/bench.sh [runs]      (default 3, the sides alternating)
 set -euo pipefail
+shopt -s inherit_errexit
 cd "$(dirname "$0")/../.."
 runs=${1:-3}
 scratch=$(mktemp -d)
