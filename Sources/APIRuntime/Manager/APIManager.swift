@@ -219,12 +219,7 @@ public final class APIManager: Sendable {
         case .rejected:
             throw APIError(api: api, reason: .duplicateRequest(message: configuration.duplicateRequestMessage))
         case .follower(let shared):
-            let outcome = await shared.wait(api: api)
-            // Joined a call that every earlier caller had just abandoned: start afresh.
-            if case .failure(let error) = outcome, error.reason == .cancelled, shared.wasAbandoned, !Task.isCancelled {
-                return try await execute(exchange, api: api, identity: identity, deadline: deadline, timeout: timeout)
-            }
-            return try outcome.get()
+            return try await join(shared, exchange, api: api, identity: identity, deadline: deadline, timeout: timeout)
         case .leader(let shared) where identity.policy == .reject:
             let outcome = await Result(catching: exchange)
             inFlight.finish(identity.key, shared, with: outcome)
@@ -242,8 +237,23 @@ public final class APIManager: Sendable {
             }
             call.attach { work.cancel() }
             shared.cancelWhenAbandoned(work) { [inFlight] in inFlight.abandon(identity.key, shared) }
-            return try await shared.wait(api: api).get()
+            return try await join(shared, exchange, api: api, identity: identity, deadline: deadline, timeout: timeout)
         }
+    }
+
+    /// Waits for a shared call's outcome. A caller is counted once it waits, so the others may all
+    /// leave before it is, and the call is then cancelled as abandoned: a caller that is not
+    /// cancelled itself starts the call afresh instead of taking that cancellation for its own.
+    private func join(
+        _ shared: SharedCall, _ exchange: @escaping @Sendable () async throws(APIError) -> APIResponse,
+        api: String, identity: (key: String, policy: FrequencyPolicy),
+        deadline: ContinuousClock.Instant, timeout: Duration
+    ) async throws(APIError) -> APIResponse {
+        let outcome = await shared.wait(api: api)
+        if case .failure(let error) = outcome, error.reason == .cancelled, shared.wasAbandoned, !Task.isCancelled {
+            return try await execute(exchange, api: api, identity: identity, deadline: deadline, timeout: timeout)
+        }
+        return try outcome.get()
     }
 
     /// Attempt after attempt, as the retry policy allows, until the call's deadline.
