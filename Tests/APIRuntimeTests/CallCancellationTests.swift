@@ -99,10 +99,21 @@ struct CallCancellationTests {
         }
     }
 
-    @Test("A reply larger than maxResponseBytes is an invalidResponse naming the API")
-    func oversizedReply() async throws {
+    @Test("A reply larger than maxResponseBytes is an invalidResponse naming the API, with a length or chunked", arguments: [false, true])
+    func oversizedReply(chunked: Bool) async throws {
         let big = "[" + Array(repeating: "1", count: 5_000).joined(separator: ",") + "]"
-        try await withServer(configure: { $0.maxResponseBytes = 1_000 }, { _ in .json(big) }) { _, manager in
+        try await withServer(configure: { $0.maxResponseBytes = 1_000 }, { _ in
+            guard chunked else { return .json(big) }
+            // No Content-Length: the limit must hold while the chunks arrive.
+            let chunks = AsyncStream<ByteBuffer> { continuation in
+                let bytes = Array(big.utf8)
+                for start in stride(from: 0, to: bytes.count, by: 512) {
+                    continuation.yield(ByteBuffer(bytes: bytes[start..<min(start + 512, bytes.count)]))
+                }
+                continuation.finish()
+            }
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(asyncSequence: chunks))
+        }) { _, manager in
             let error = await expectAPIError { try await CountUsersAPI().using(manager).start() }
             #expect(error?.api == "CountUsers")
             guard case .invalidResponse(let message)? = error?.reason else {
