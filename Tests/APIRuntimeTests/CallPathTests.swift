@@ -1,4 +1,4 @@
-import APIRuntime
+@testable import APIRuntime
 import ExampleClient
 import Foundation
 import HTTPTypes
@@ -109,18 +109,10 @@ struct CallPathTests {
     @Test("A wait for the rate limit counts toward the call's deadline; a turn past it fails at once")
     func rateLimitWaitWithinDeadline() async throws {
         let limit = RateLimit(calls: 1, per: .milliseconds(800))
-        let answered = NIOLockedValueBox(0)
-        try await withServer(configure: { $0.rateLimit = limit }, { _ in
-            // The first call is answered at once, every later one after 700 ms.
-            if answered.withLockedValue({ count in defer { count += 1 }; return count }) > 0 {
-                try await Task.sleep(for: .milliseconds(700))
-            }
-            return .json("1")
-        }) { server, manager in
-            _ = try await CountUsersAPI().using(manager).start()
-            // The next turn is up to 800 ms away and the server then takes 700 ms: more than the
-            // second the call has in all (unless the first call took half of it), though each
-            // fits alone.
+        try await withServer(configure: { $0.rateLimit = limit }, CallCancellationTests.slow(.milliseconds(700))) { server, manager in
+            // This API's turn is taken now, so the call's next turn is 800 ms away, and the server
+            // then takes 700 ms: more than the second the call has in all, though each fits alone.
+            try await manager.rateLimiter.acquire(limit, key: "api:CountUsers", api: "CountUsers", deadline: .now + .seconds(5))
             let api = CountUsersAPI().using(manager)
             api.timeout = .seconds(1)
             let clock = ContinuousClock()

@@ -61,7 +61,7 @@ public final class APIManager: Sendable {
     public let configuration: Configuration
     private let sessions: SessionCache
     private let inFlight = InFlightRequests()
-    private let rateLimiter = RateLimiter()
+    let rateLimiter = RateLimiter()
     let running = RunningCalls()
     /// Cancels each call's task when its deadline passes.
     let deadlines = DeadlineTimer()
