@@ -93,8 +93,8 @@ final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes
     // MARK: Streams
 
     /// Starts a call whose reply is a stream, and returns once its head (initial metadata, or a
-    /// trailers-only refusal) has arrived. The messages follow through `APIResponse.messages`;
-    /// the call runs in a task of its own, which the reader cancels by cancelling the stream.
+    /// trailers-only refusal) has arrived. The messages follow through the response's stream; the
+    /// call runs in a task of its own, which the reader cancels by cancelling the stream.
     private func openStream(
         request: APIRequest, deadline: ContinuousClock.Instant,
         call makeCall: @escaping @Sendable (
