@@ -3,6 +3,7 @@ import ExampleClient
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOConcurrencyHelpers
 import NIOCore
 import Testing
 
@@ -293,5 +294,66 @@ extension Result {
     var failureValue: Failure? {
         if case .failure(let error) = self { return error }
         return nil
+    }
+}
+
+@Suite("JSON-RPC batches: settings and cancellation")
+struct JSONRPCBatchSettingsTests {
+    @Test("A member whose headers differ from the first member's fails alone; the rest are sent")
+    func differentHeadersRefused() async throws {
+        try await withServer(JSONRPCServer.handle) { server, manager in
+            let batch = JSONRPCBatch(manager: manager)
+            let sum = batch.add(SumAPI(a: 1, b: 2, c: 4))
+            let other = SubtractAPI(minuend: 42, subtrahend: 23)
+            other.headers = [(name: "X-Account", value: "b")]
+            let difference = batch.add(other)
+            try await batch.send()
+            #expect(try sum.get() == 7)
+            guard case .invalidRequest(let message)? = difference.result.failureValue?.reason else {
+                Issue.record("expected an invalid request, got \(difference.result)")
+                return
+            }
+            #expect(message.contains("one set of headers"))
+            #expect(server.requests.count == 1)
+        }
+    }
+
+    @Test("A batch is retried only when every member's policy allows it")
+    func retryNeedsEveryMember() async throws {
+        let attempts = NIOLockedValueBox(0)
+        try await withServer(configure: {
+            $0.retry = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10))
+        }, { request in
+            attempts.withLockedValue { $0 += 1 }
+            return .json("{}", status: .serviceUnavailable)
+        }) { _, manager in
+            // JSON-RPC methods are not idempotent unless declared so: no member allows a retry.
+            let batch = JSONRPCBatch(manager: manager)
+            batch.add(SumAPI(a: 1, b: 2, c: 4))
+            batch.add(SubtractAPI(minuend: 1, subtrahend: 1))
+            _ = await expectAPIError { try await batch.send() }
+            #expect(attempts.withLockedValue { $0 } == 1)
+        }
+    }
+
+    @Test("cancel(tag:) with a member's tag cancels the batch on the wire")
+    func cancelBatchByTag() async throws {
+        try await withServer({ _ in
+            try await Task.sleep(for: .seconds(5))
+            return .json("[]")
+        }) { _, manager in
+            let batch = JSONRPCBatch(manager: manager)
+            let sum = SumAPI(a: 1, b: 2, c: 4)
+            sum.tags = ["math"]
+            batch.add(sum)
+            let clock = ContinuousClock()
+            let start = clock.now
+            let sending = Task { try await batch.send() }
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(manager.cancel(tag: "math") == 1)
+            let error = await expectAPIError { try await sending.value }
+            #expect(error?.reason == .cancelled)
+            #expect(clock.now - start < .seconds(3))
+        }
     }
 }

@@ -111,8 +111,8 @@ public final class APIManager: Sendable {
         let call = CallTask()
         let task = Task.immediateIfAvailable { await work(call) }
         call.attach { task.cancel() }
-        let id = running.add(tags: tags) { task.cancel() }
-        let unregister = register { task.cancel() }
+        let id = running.add(tags: tags, cancel: call.cancel)
+        let unregister = register(call.cancel)
         defer {
             running.remove(id)
             unregister?()
@@ -120,7 +120,7 @@ public final class APIManager: Sendable {
         return await withTaskCancellationHandler {
             await task.value
         } onCancel: {
-            task.cancel()
+            call.cancel()
         }
     }
 

@@ -69,27 +69,3 @@ final class DeadlineTimer: Sendable {
         if let next { self.alarm(at: next) }
     }
 }
-
-/// The task a call runs in, as a timer or a `cancel()` reaches it: the task's handle arrives
-/// after the task has started (one started immediately runs before its creator gets it back), and
-/// a cancellation that comes first is kept until then.
-final class CallTask: Sendable {
-    /// Guards the handle's cancel and whether cancelling was asked for.
-    private let state = NIOLockedValueBox<(cancel: (@Sendable () -> Void)?, cancelled: Bool)>((nil, false))
-
-    func attach(_ cancel: @escaping @Sendable () -> Void) {
-        let cancelNow = state.withLockedValue { state in
-            state.cancel = cancel
-            return state.cancelled
-        }
-        if cancelNow { cancel() }
-    }
-
-    func cancel() {
-        let cancel = state.withLockedValue { state in
-            state.cancelled = true
-            return state.cancel
-        }
-        cancel?()
-    }
-}

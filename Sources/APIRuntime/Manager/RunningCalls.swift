@@ -32,17 +32,4 @@ final class RunningCalls: Sendable {
         for cancel in matching { cancel() }
         return matching.count
     }
-
-    var count: Int { entries.withLockedValue { $0.running.count } }
-}
-
-extension Task where Failure == Never {
-    /// A task that, where the platform has it (Swift 6.2's `Task.immediate`), starts at once on the
-    /// caller's thread and runs until it first waits: a call that never waits costs no thread switch.
-    static func immediateIfAvailable(_ operation: sending @escaping @isolated(any) () async -> Success) -> Task {
-        if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
-            return Task.immediate(operation: operation)
-        }
-        return Task(operation: operation)
-    }
 }
