@@ -76,6 +76,34 @@ struct TransportStreamingTests {
         let reply = try await body.collect(upTo: 1 << 10)
         #expect(String(decoding: reply, as: UTF8.self) == #"{"bytes": 1048576, "last": 63}"#)
         #expect(server.requests.first?.body == parts.reduce(Data(), +))
+        if transportName == "URLSession" {
+            #expect(try Self.spooledBodies().isEmpty, "URLSession's temporary copy of the body is removed")
+        }
         await transport.shutdown()
+    }
+
+    @Test("A body read from a file arrives whole, with its length", arguments: ["URLSession", "AsyncHTTPClient"])
+    func fileUpload(transportName: String) async throws {
+        let server = try await LoopbackServer.start { request in .json(#"{"bytes": \#(request.body.count)}"#) }
+        let contents = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("upload-\(UUID().uuidString)")
+        try contents.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+
+        let body = try HTTPBody(contentsOf: file)
+        #expect(body.length == .known(Int64(contents.count)))
+        let transport = Self.transport(transportName)
+        let (response, _) = try await transport.send(HTTPRequest(method: .put, url: URL(string: server.baseURL + "/files/a")!), body: body)
+        #expect(response.status == .ok)
+        let received = try #require(server.requests.first)
+        #expect(received.body == contents)
+        #expect(received.headers[.contentLength] == "\(contents.count)")
+        #expect(FileManager.default.fileExists(atPath: file.path), "the caller's file is left in place")
+        await transport.shutdown()
+    }
+
+    static func spooledBodies() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+            .filter { $0.hasPrefix("apiruntime-") && $0.hasSuffix(".body") }
     }
 }

@@ -8,8 +8,9 @@ import Foundation
 /// let whole = try await body.collect(upTo: 1 << 20)
 /// ```
 ///
-/// A body made from `Data` holds it whole and can be read any number of times; a body made from
-/// a sequence of chunks is read once, as it arrives.
+/// A body made from `Data` holds it whole and can be read any number of times, as can one read
+/// from a file, which is read in chunks each time and never held whole; a body made from a
+/// sequence of chunks is read once, as it arrives.
 public struct HTTPBody: AsyncSequence, Sendable {
     public typealias Element = Data
     public typealias Failure = any Error
@@ -22,6 +23,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
 
     private enum Storage: Sendable {
         case whole(Data)
+        case file(URL)
         case chunks(@Sendable () -> Iterator)
     }
 
@@ -32,6 +34,14 @@ public struct HTTPBody: AsyncSequence, Sendable {
     public init(_ data: Data) {
         self.length = .known(Int64(data.count))
         self.storage = .whole(data)
+    }
+
+    /// A body read from the file at `fileURL` in chunks as it is sent; its length is the file's
+    /// size now.
+    public init(contentsOf fileURL: URL) throws {
+        let size = try FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? NSNumber
+        self.length = size.map { .known($0.int64Value) } ?? .unknown
+        self.storage = .file(fileURL)
     }
 
     /// A body read from `chunks` as they come; `length` is what a `Content-Length` header says.
@@ -49,6 +59,15 @@ public struct HTTPBody: AsyncSequence, Sendable {
         return nil
     }
 
+    /// The file the body is read from, when it was made from one.
+    public var fileURL: URL? {
+        if case .file(let url) = storage { return url }
+        return nil
+    }
+
+    /// How many bytes a file body reads at a time.
+    static let fileChunkSize = 256 << 10
+
     public func makeAsyncIterator() -> Iterator {
         switch storage {
         case .whole(let data):
@@ -56,6 +75,17 @@ public struct HTTPBody: AsyncSequence, Sendable {
             return Iterator {
                 defer { done = true }
                 return done ? nil : data
+            }
+        case .file(let url):
+            var file: FileHandle?
+            var done = false
+            return Iterator {
+                guard !done else { return nil }
+                if file == nil { file = try FileHandle(forReadingFrom: url) }
+                if let chunk = try file?.read(upToCount: Self.fileChunkSize), !chunk.isEmpty { return chunk }
+                done = true
+                try file?.close()
+                return nil
             }
         case .chunks(let makeIterator):
             return makeIterator()

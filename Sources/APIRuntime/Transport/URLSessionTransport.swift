@@ -14,9 +14,15 @@ import NIOConcurrencyHelpers
 /// platforms the task is suspended while more than a megabyte waits unread, so that a slow reader
 /// slows the download instead of filling memory; FoundationNetworking (Linux) cannot pause a
 /// transfer (suspending one mid-body restarts it), so there a body arrives as fast as the server
-/// sends it: AsyncHTTPClient is the transport for large downloads on Linux. A request body that
-/// streams is read whole before it is sent (FoundationNetworking reads an upload's `InputStream`
-/// only as far as it has bytes available, so it cannot wait for chunks still to come).
+/// sends it: AsyncHTTPClient is the transport for large downloads on Linux.
+///
+/// A request body read from a file is uploaded from that file. A body that streams from elsewhere
+/// is first written to a temporary file, which is uploaded and then removed: file uploads are
+/// what URLSession supports everywhere (background sessions allow nothing else, and
+/// FoundationNetworking reads an upload's `InputStream` only as far as it has bytes at hand), and
+/// they send a `Content-Length`. The cost is that the upload starts once the body has ended; a
+/// request body that must reach the server while it is still being made needs
+/// AsyncHTTPClient.
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let exchanges: ExchangeTable
@@ -48,17 +54,20 @@ public final class URLSessionTransport: HTTPTransport {
         for field in request.headerFields {
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName)
         }
-        if let body {
-            if let data = body.data {
-                urlRequest.httpBody = data
-            } else {
-                urlRequest.httpBody = try await body.collect(upTo: Int.max)
-            }
+        var uploadFile: URL?
+        var temporaryFile: URL?
+        if let data = body?.data {
+            urlRequest.httpBody = data
+        } else if let file = body?.fileURL {
+            uploadFile = file
+        } else if let body {
+            temporaryFile = try await body.writeToTemporaryFile()
+            uploadFile = temporaryFile
         }
-        let exchange = Exchange()
+        let exchange = Exchange(removingWhenDone: temporaryFile)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { head in
-                let task = session.dataTask(with: urlRequest)
+                let task = uploadFile.map { session.uploadTask(with: urlRequest, fromFile: $0) } ?? session.dataTask(with: urlRequest)
                 guard exchange.start(task, awaitingHead: head) else { return }
                 exchanges.add(exchange, for: task)
                 task.resume()
@@ -104,8 +113,11 @@ private final class Exchange: Sendable {
     private let chunkSink: AsyncThrowingStream<Data, any Error>.Continuation
     /// Guards the task, the awaited head, whether the call was cancelled, and the flow of its body.
     private let state = NIOLockedValueBox(State())
+    /// A temporary file the request body was uploaded from, removed when the exchange ends.
+    private let temporaryFile: URL?
 
-    init() {
+    init(removingWhenDone temporaryFile: URL?) {
+        self.temporaryFile = temporaryFile
         (chunks, chunkSink) = AsyncThrowingStream.makeStream(of: Data.self)
         chunkSink.onTermination = { [state] termination in
             // A reader that stops early (or is cancelled) stops the download.
@@ -123,7 +135,10 @@ private final class Exchange: Sendable {
             }
             return state.cancelled
         }
-        if cancelled { head.resume(throwing: CancellationError()) }
+        if cancelled {
+            head.resume(throwing: CancellationError())
+            removeTemporaryFile()
+        }
         return !cancelled
     }
 
@@ -174,8 +189,13 @@ private final class Exchange: Sendable {
         let failure = error.map { error -> any Error in
             (error as? URLError)?.code == .cancelled ? CancellationError() : error
         }
+        removeTemporaryFile()
         takeHead()?.resume(throwing: failure ?? URLError(.badServerResponse))
         chunkSink.finish(throwing: failure)
+    }
+
+    private func removeTemporaryFile() {
+        if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) }
     }
 
     private func takeHead() -> CheckedContinuation<(HTTPResponse, HTTPBody), any Error>? {

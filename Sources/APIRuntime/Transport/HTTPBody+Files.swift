@@ -1,0 +1,30 @@
+import Foundation
+
+extension HTTPBody {
+    /// Writes the body's bytes to a new file at `url`, chunk by chunk as they are read. A write
+    /// that fails or is cancelled removes what it wrote.
+    public func write(to url: URL) async throws {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        do {
+            let file = try FileHandle(forWritingTo: url)
+            defer { try? file.close() }
+            for try await chunk in self {
+                try file.write(contentsOf: chunk)
+            }
+            try Task.checkCancellation()
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            throw error
+        }
+    }
+
+    /// Writes the body to a new file in the temporary directory and returns its URL; the caller
+    /// removes it.
+    func writeToTemporaryFile() async throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("apiruntime-\(UUID().uuidString).body")
+        try await write(to: url)
+        return url
+    }
+}
