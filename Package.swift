@@ -43,6 +43,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         // Test-only: the real loopback HTTP server the generated client is tested against.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // Test-only: Vapor's multipart parser, which reads what the runtime's multipart bodies send.
+        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
     ],
     targets: [
         // Generator half: manifest model -> validation -> description -> templates -> writer.
@@ -172,6 +174,7 @@ let package = Package(
                 "InitClient",
                 "HostileClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

@@ -74,7 +74,7 @@ struct BadInputTests {
             """])
         #expect(lines == [
             "apis/api.yaml:2:3: warning: type 'Thing' is not used by any API or model",
-            "apis/api.yaml:9:15: error: unknown type 'Thng' (did you mean 'Thing'?); declare it under 'types:' or use one of: Bool, Data, Date, Double, Int, Int64, JSON, String, URL, UUID",
+            "apis/api.yaml:9:15: error: unknown type 'Thng' (did you mean 'Thing'?); declare it under 'types:' or use one of: Bool, Data, Date, Double, File, Int, Int64, JSON, String, URL, UUID",
         ])
     }
 
@@ -119,11 +119,72 @@ struct BadInputTests {
                 """,
         ])
         #expect(lines == [
-            "apis/api.yaml:4:11: error: unknown type 'Integer'; declare it under 'types:' or use one of: Bool, Data, Date, Double, Int, Int64, JSON, String, URL, UUID",
+            "apis/api.yaml:4:11: error: unknown type 'Integer'; declare it under 'types:' or use one of: Bool, Data, Date, Double, File, Int, Int64, JSON, String, URL, UUID",
             "apis/api.yaml:7:13: error: unknown HTTP method 'GTE' (did you mean 'GET'?); expected one of: GET, POST, PUT, PATCH, DELETE, HEAD",
             "apis/api.yaml:10:19: error: path parameter 'id' cannot be optional: the path needs a value",
             "apis/more.yaml:6:14: error: timeout must be greater than zero, found -1",
             "apis/more.yaml:8:14: error: form field 'thing' must be a scalar, an enum or a list of those, found 'Thing'; use 'body: json' for models",
+        ])
+    }
+
+    @Test("Bodies that cannot be sent: on GET and HEAD, files outside multipart, a content type on JSON, a body twice")
+    func impossibleBodies() throws {
+        let lines = try diagnostics(for: ["apis/api.yaml": """
+            types:
+              Thing:
+                fields:
+                  id: Int
+                  scan: File
+            apis:
+              GetThing:
+                method: GET
+                path: /things
+                body: Thing
+              Search:
+                method: HEAD
+                path: /search
+                parameters:
+                  text: { type: String, in: body }
+              PostForm:
+                method: POST
+                path: /form
+                body: form
+                parameters:
+                  scan: File
+              PostJSON:
+                method: POST
+                path: /json
+                parameters:
+                  scans: "[File]"
+              PutTyped:
+                method: PUT
+                path: /typed
+                body: { type: Thing, contentType: text/plain }
+              PutBytes:
+                method: PUT
+                path: /bytes
+                body: { type: bytes, contentType: pdf }
+              PutTwice:
+                method: PUT
+                path: /twice
+                body: Thing
+                parameters:
+                  note: { type: String, in: body }
+              PutEncoding:
+                method: PUT
+                path: /encoding
+                body: { type: multipart }
+            """])
+        #expect(lines == [
+            "apis/api.yaml:5:13: error: 'File' is a file to upload and can only be a part of 'body: multipart'; to send a file as the whole body, use 'body: bytes'",
+            "apis/api.yaml:10:11: error: a GET request has no body: 'body:' needs POST, PUT, PATCH or DELETE",
+            "apis/api.yaml:15:33: error: parameter 'text' is 'in: body', but a HEAD request has no body; put it in the query",
+            "apis/api.yaml:21:13: error: 'File' is a file to upload and can only be a part of 'body: multipart'; to send a file as the whole body, use 'body: bytes'",
+            "apis/api.yaml:26:14: error: 'File' is a file to upload and can only be a part of 'body: multipart'; to send a file as the whole body, use 'body: bytes'",
+            "apis/api.yaml:30:39: error: 'contentType:' is for 'type: bytes'; a body of type 'Thing' is sent as JSON",
+            "apis/api.yaml:34:39: error: 'pdf' is not a content type such as 'image/png'",
+            "apis/api.yaml:40:33: error: parameter 'note' is 'in: body', but the body is one value ('body:' names its type); put the parameter in the path, query or a header",
+            "apis/api.yaml:44:19: error: 'multipart' is an encoding of body parameters: write 'body: multipart', not a 'type:'",
         ])
     }
 

@@ -208,7 +208,17 @@ public struct EnvelopeField: Sendable, Equatable {
 public struct RESTDescription: Sendable {
     public var method: HTTPMethodName
     public var path: String
-    public var bodyEncoding: BodyEncoding
+    public var body: BodyShape
+}
+
+/// How a REST API's body is made.
+public enum BodyShape: Sendable, Equatable {
+    /// One JSON key, form field or multipart part per `in: body` parameter.
+    case fields(BodyEncoding)
+    /// The one body parameter is the whole body, in JSON.
+    case value
+    /// The one body parameter (an `HTTPBody`) is the whole body, of this content type.
+    case bytes(contentType: String)
 }
 
 public struct ParameterDescription: Sendable {
@@ -217,6 +227,9 @@ public struct ParameterDescription: Sendable {
     public var type: SwiftType
     public var location: ParameterLocation
     public var docLines: [String]
+    /// A multipart part sent as JSON (a model, a dictionary or a JSON value) rather than as text,
+    /// bytes or a file.
+    public var isJSONPart = false
 }
 
 public struct ResponseDescription: Sendable {

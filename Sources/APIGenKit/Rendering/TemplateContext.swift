@@ -33,7 +33,7 @@ enum TemplateContext {
             "responseType": .string(api.response.type.spelling),
             "decoding": .string(api.response.decoding.rawValue),
             "nameLiteral": .string(SwiftLiteral.string(api.manifestName)),
-            "parameters": .list(api.parameters.map { parameter($0, builder: builderMethod($0, api)) }),
+            "parameters": .list(api.parameters.map { parameter($0, builder: builderMethod($0, api), api: api) }),
             "hasParameters": .bool(!api.parameters.isEmpty),
             "parameterDocLines": .strings(parameterDocLines(api.parameters)),
             "inlineArguments": .bool(api.parameters.count <= inlineArgumentLimit),
@@ -124,7 +124,14 @@ enum TemplateContext {
         case .path: return "path"
         case .query: return "query"
         case .header: return "header"
-        case .body: return api.rest?.bodyEncoding == .form ? "form" : "body"
+        case .body:
+            switch api.rest?.body {
+            case .value: return "jsonBody"
+            case .bytes: return "bytes"
+            case .fields(.form): return "form"
+            case .fields(.multipart): return parameter.isJSONPart ? "jsonPart" : "part"
+            case .fields(.json), nil: return "body"
+            }
         }
     }
 
@@ -200,11 +207,16 @@ enum TemplateContext {
         }
     }
 
-    private static func parameter(_ parameter: ParameterDescription, builder: String) -> TemplateValue {
+    private static func parameter(_ parameter: ParameterDescription, builder: String, api: APIDescription) -> TemplateValue {
         var values = member(parameter.swiftName, parameter.type, docLines: parameter.docLines)
         values["builderMethod"] = .string(builder)
-        // By-position parameters have no name on the wire.
-        if builder != "positional" { values["wireNameLiteral"] = .string(SwiftLiteral.string(parameter.wireName)) }
+        // By-position parameters and a whole JSON body have no name on the wire; bytes have a
+        // content type instead.
+        switch (builder, api.rest?.body) {
+        case ("positional", _), ("jsonBody", _): break
+        case ("bytes", .bytes(let contentType)?): values["wireNameLiteral"] = .string(SwiftLiteral.string(contentType))
+        case _: values["wireNameLiteral"] = .string(SwiftLiteral.string(parameter.wireName))
+        }
         return .object(values)
     }
 

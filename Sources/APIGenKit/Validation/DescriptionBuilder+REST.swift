@@ -16,20 +16,39 @@ extension DescriptionBuilder {
 
         var swiftNames = SwiftNames(kind: "parameter")
         var parameters: [ParameterDescription] = []
+        var hasBodyParameters = false
+        var body = BodyShape.fields(encoding)
+        // The whole body is the initializer's last argument: `ReplaceUserAPI(id: 7, body: user)`.
+        var wholeBody: ParameterDescription?
+        if let whole = endpoint.wholeBody, let described = describeWholeBody(whole, method: method) {
+            body = described.shape
+            let name = whole.name ?? Located("body", at: whole.location)
+            swiftNames.claim(described.parameter.swiftName, for: name, into: &diagnostics)
+            wholeBody = described.parameter
+        }
         for parameter in api.parameters {
             let swiftName = SwiftIdentifier.make(from: parameter.name.value, capitalized: false)
             swiftNames.claim(swiftName, for: parameter.name, into: &diagnostics)
+            // With a whole body, other parameters travel in the URL unless they say otherwise.
             let location = parameter.location?.value
-                ?? (placeholders.contains(parameter.name.value) ? .path : method.hasBody ? .body : .query)
+                ?? (placeholders.contains(parameter.name.value) ? .path : method.hasBody && endpoint.wholeBody == nil ? .body : .query)
+            if location == .body, endpoint.wholeBody != nil {
+                diagnostics.error("parameter '\(parameter.name.value)' is 'in: body', but the body is one value ('body:' names its type); put the parameter in the path, query or a header", at: parameter.location?.location ?? parameter.name.location)
+                continue
+            }
+            hasBodyParameters = hasBodyParameters || location == .body
             checkParameterPlacement(parameter, location: location, placeholders: placeholders, encoding: encoding, method: method)
-            guard let type = types.resolve(parameter.type, into: &diagnostics) else { continue }
+            let allowingFile = location == .body && encoding == .multipart
+            guard let type = types.resolve(parameter.type, allowingFile: allowingFile, into: &diagnostics) else { continue }
             parameters.append(ParameterDescription(
                 swiftName: SwiftIdentifier.escaped(swiftName),
                 wireName: parameter.wireName?.value ?? parameter.name.value,
                 type: type, location: location,
-                docLines: SwiftLiteral.docLines(parameter.description?.value)
+                docLines: SwiftLiteral.docLines(parameter.description?.value),
+                isJSONPart: allowingFile && !travelsAsPart(parameter.type.value)
             ))
         }
+        if let wholeBody { parameters.append(wholeBody) }
         let declared = Set(api.parameters.map(\.name.value))
         for placeholder in template?.placeholders ?? [] where !declared.contains(placeholder.name) {
             let hint = Suggestion.hint(for: placeholder.name, in: declared.sorted())
@@ -38,10 +57,53 @@ extension DescriptionBuilder {
                 at: columnShifted(endpoint.path, by: placeholder.offset)
             )
         }
-        if endpoint.encoding != nil, !parameters.contains(where: { $0.location == .body }) {
+        if endpoint.encoding != nil, !hasBodyParameters {
             diagnostics.warning("'body: \(encoding.rawValue)' has no effect: the API has no body parameters", at: endpoint.encoding!.location)
         }
-        return (RESTDescription(method: method, path: endpoint.path.value, bodyEncoding: encoding), parameters)
+        return (RESTDescription(method: method, path: endpoint.path.value, body: body), parameters)
+    }
+
+    /// `body: User` or `body: bytes`: the one argument that is the whole body.
+    mutating func describeWholeBody(_ whole: WholeBodyDeclaration, method: HTTPMethodName) -> (shape: BodyShape, parameter: ParameterDescription)? {
+        if !method.hasBody, method != .DELETE {
+            diagnostics.error("a \(method.rawValue) request has no body: 'body:' needs POST, PUT, PATCH or DELETE", at: whole.location)
+        }
+        let swiftName = SwiftIdentifier.escaped(SwiftIdentifier.make(from: whole.name?.value ?? "body", capitalized: false))
+        let docLines = SwiftLiteral.docLines(whole.description?.value)
+        guard let declared = whole.type else {
+            let contentType = whole.contentType?.value ?? "application/octet-stream"
+            if let given = whole.contentType, !Self.isMediaType(given.value) {
+                diagnostics.error("'\(given.value)' is not a content type such as 'image/png'", at: given.location)
+            }
+            let type = SwiftType(spelling: "HTTPBody", isOptional: false, needsFoundation: false)
+            return (.bytes(contentType: contentType), ParameterDescription(swiftName: swiftName, wireName: "", type: type, location: .body, docLines: docLines))
+        }
+        if let contentType = whole.contentType {
+            diagnostics.error("'contentType:' is for 'type: bytes'; a body of type '\(declared.value)' is sent as JSON", at: contentType.location)
+        }
+        guard let type = types.resolve(declared, into: &diagnostics) else { return nil }
+        if type.isOptional {
+            diagnostics.error("the body cannot be optional: drop the '?', or declare its fields as parameters", at: declared.location)
+        }
+        return (.value, ParameterDescription(swiftName: swiftName, wireName: "", type: type, location: .body, docLines: docLines))
+    }
+
+    /// Whether a multipart parameter is sent as text, bytes or files (else as JSON).
+    func travelsAsPart(_ type: TypeExpression) -> Bool {
+        if types.isTextual(type, allowArrays: true) { return true }
+        switch type.unwrapped {
+        case .named("File"): return true
+        case .array(let element): return element == .named("File")
+        default: return false
+        }
+    }
+
+    /// `type/subtype`, each part a token, parameters after `;` allowed.
+    static func isMediaType(_ text: String) -> Bool {
+        let essence = text.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
+        let parts = essence.trimmingCharacters(in: .whitespaces).split(separator: "/", omittingEmptySubsequences: false)
+        let token = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~").union(.alphanumerics)
+        return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.unicodeScalars.allSatisfy { $0.isASCII && token.contains($0) } }
     }
 
     mutating func checkParameterPlacement(
@@ -74,11 +136,12 @@ extension DescriptionBuilder {
             if placeholders.contains(name) {
                 diagnostics.error("parameter '\(name)' is 'in: body' but the path names '{\(name)}'", at: at)
             }
-            if encoding == .form, !types.isTextual(type, allowArrays: true) {
+            // A `File` is reported where its type is resolved.
+            if encoding == .form, !types.isTextual(type, allowArrays: true), !type.names.contains("File") {
                 diagnostics.error("form field '\(name)' must be a scalar, an enum or a list of those, found '\(type)'; use 'body: json' for models", at: parameter.type.location)
             }
             if method == .GET || method == .HEAD {
-                diagnostics.warning("\(method.rawValue) request with a body parameter '\(name)': many servers and proxies drop such bodies", at: at)
+                diagnostics.error("parameter '\(name)' is 'in: body', but a \(method.rawValue) request has no body; put it in the query", at: at)
             }
         }
     }

@@ -5,11 +5,12 @@ struct TypeResolver {
     /// The scalar types a manifest may name, and whether each needs Foundation.
     static let scalars: [String: Bool] = [
         "String": false, "Int": false, "Int64": false, "Double": false, "Bool": false,
-        "Date": true, "URL": true, "UUID": true, "Data": true, "JSON": false,
+        "Date": true, "URL": true, "UUID": true, "Data": true, "JSON": false, "File": false,
     ]
 
-    /// `JSON` (any JSON value) is spelled `JSONValue` in Swift, from APIRuntime.
-    static let swiftSpelling = ["JSON": "JSONValue"]
+    /// `JSON` (any JSON value) is spelled `JSONValue` in Swift, and `File` (a file to upload)
+    /// `UploadFile`, both from APIRuntime.
+    static let swiftSpelling = ["JSON": "JSONValue", "File": "UploadFile"]
 
     enum NamedKind: Equatable {
         case scalar
@@ -36,9 +37,14 @@ struct TypeResolver {
         return declared[name]?.kind
     }
 
-    /// The Swift type for `expression`, or nil after reporting every unknown name in it.
-    mutating func resolve(_ expression: Located<TypeExpression>, into diagnostics: inout Diagnostics) -> SwiftType? {
+    /// The Swift type for `expression`, or nil after reporting every unknown name in it, and a
+    /// `File` where no file can go (anywhere but a multipart part).
+    mutating func resolve(_ expression: Located<TypeExpression>, allowingFile: Bool = false, into diagnostics: inout Diagnostics) -> SwiftType? {
         var ok = true
+        if !allowingFile, expression.value.names.contains("File") {
+            diagnostics.error("'File' is a file to upload and can only be a part of 'body: multipart'; to send a file as the whole body, use 'body: bytes'", at: expression.location)
+            ok = false
+        }
         for name in expression.value.names where kind(of: name) == nil {
             let candidates = Array(Self.scalars.keys) + Array(declared.keys)
             diagnostics.error(
@@ -69,7 +75,7 @@ struct TypeResolver {
     /// and when `allowArrays`, a list of those.
     func isTextual(_ expression: TypeExpression, allowArrays: Bool) -> Bool {
         switch expression.unwrapped {
-        case .named(let name): return kind(of: name) != .model
+        case .named(let name): return kind(of: name) != .model && name != "File"
         case .array(let element): return allowArrays && isTextual(element, allowArrays: false) && !element.isOptional
         case .optional, .dictionary: return false
         }

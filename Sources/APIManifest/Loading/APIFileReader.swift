@@ -261,9 +261,44 @@ enum APIFileReader {
         } else {
             diagnostics.error("\(context) needs 'path:'", at: name.location)
         }
-        let encoding = mapping["body"]?.keyword(BodyEncoding.self, "body encoding", into: &diagnostics)
+        var encoding: Located<BodyEncoding>?
+        var wholeBody: WholeBodyDeclaration?
+        if let node = mapping["body"] {
+            if let text = node.scalarText, let keyword = BodyEncoding(rawValue: text) {
+                encoding = Located(keyword, at: node.location)
+            } else {
+                wholeBody = readWholeBody(node, into: &diagnostics)
+            }
+        }
         guard let path else { return nil }
-        return RESTEndpoint(method: method ?? Located(.GET, at: name.location), path: path, encoding: encoding)
+        return RESTEndpoint(method: method ?? Located(.GET, at: name.location), path: path, encoding: encoding, wholeBody: wholeBody)
+    }
+
+    static let wholeBodyKeys = ["type", "contentType", "name", "description"]
+
+    /// `body: User`, `body: bytes`, or the long form `{ type: bytes, contentType: image/png, name: photo }`.
+    static func readWholeBody(_ node: YAMLNode, into diagnostics: inout Diagnostics) -> WholeBodyDeclaration? {
+        var declaration = WholeBodyDeclaration(location: node.location)
+        let typeNode: YAMLNode?
+        if let details = node.mapping {
+            details.reportUnknownKeys(allowed: wholeBodyKeys, in: "body", into: &diagnostics)
+            typeNode = details["type"]
+            if typeNode == nil { diagnostics.error("body needs 'type:' (json, form, multipart, bytes, or a type such as 'User')", at: node.location) }
+            declaration.contentType = details["contentType"]?.string("contentType", into: &diagnostics)
+            declaration.name = details["name"]?.string("name", into: &diagnostics)
+            declaration.description = details["description"]?.string("description", into: &diagnostics)
+        } else {
+            typeNode = node
+        }
+        guard let typeNode else { return nil }
+        if typeNode.scalarText == "bytes" { return declaration }
+        if let text = typeNode.scalarText, BodyEncoding(rawValue: text) != nil {
+            diagnostics.error("'\(text)' is an encoding of body parameters: write 'body: \(text)', not a 'type:'", at: typeNode.location)
+            return nil
+        }
+        guard let type = typeExpression(typeNode, what: "body", into: &diagnostics) else { return nil }
+        declaration.type = type
+        return declaration
     }
 
     /// A mapping of parameters, or a list of one-entry mappings when their order matters

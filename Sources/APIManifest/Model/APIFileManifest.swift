@@ -108,7 +108,23 @@ public struct RPCEndpoint: Sendable {
 public struct RESTEndpoint: Sendable {
     public var method: Located<HTTPMethodName>
     public var path: Located<String>
+    /// How `in: body` parameters are encoded (`body: json | form | multipart`).
     public var encoding: Located<BodyEncoding>?
+    /// The whole body as one argument (`body: User`, `body: bytes`); nil when parameters make it.
+    public var wholeBody: WholeBodyDeclaration?
+}
+
+/// A body that is one value: `body: User` (JSON) or `body: bytes` (any bytes).
+public struct WholeBodyDeclaration: Sendable {
+    /// The value's type; nil for `bytes`.
+    public var type: Located<TypeExpression>?
+    /// The `Content-Type` of `bytes`.
+    public var contentType: Located<String>?
+    /// The Swift argument name; `body` unless given.
+    public var name: Located<String>?
+    public var description: Located<String>?
+    /// Where `body:` is written.
+    public var location: SourceLocation
 }
 
 public struct ParameterDeclaration: Sendable {

@@ -33,6 +33,7 @@ public enum ParameterLocation: String, ManifestKeyword {
 public enum BodyEncoding: String, ManifestKeyword {
     case json
     case form
+    case multipart
 }
 
 /// What the manager does with a call identical to one already in flight.

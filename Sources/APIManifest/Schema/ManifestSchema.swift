@@ -103,7 +103,16 @@ public enum ManifestSchema {
         case "frequency": schema = keywords(FrequencyPolicy.self)
         case "kind": schema = keywords(APIKind.self)
         case "in": schema = keywords(ParameterLocation.self)
-        case "body": schema = keywords(BodyEncoding.self)
+        case "body":
+            let typeExpression: [String: Any] = ["$ref": "#/definitions/typeExpression"]
+            schema = ["anyOf": [
+                keywords(BodyEncoding.self),
+                typeExpression,
+                [
+                    "type": "object", "additionalProperties": false, "required": ["type"],
+                    "properties": ["type": typeExpression, "contentType": ["type": "string"], "name": ["type": "string"], "description": ["type": "string"]],
+                ] as [String: Any],
+            ]]
         case "params": schema = keywords(ParameterStructure.self)
         case "type", "response": schema = ["$ref": "#/definitions/typeExpression"]
         case "fields": schema = ["type": "object", "additionalProperties": ["$ref": "#/definitions/field"]]

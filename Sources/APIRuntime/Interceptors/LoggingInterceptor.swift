@@ -37,6 +37,10 @@ public struct LoggingInterceptor: APIInterceptor {
             "headers": .dictionary(redacted(request.headerFields)),
         ]
         if logsBodies, let body = request.body { metadata["body"] = "\(redacted(body))" }
+        if logsBodies, let streamed = request.streamedBody {
+            // Its bytes are read once, by the transport; the log says how many there are.
+            metadata["body"] = if case .known(let count) = streamed.length { "(\(count) bytes, streamed)" } else { "(streamed)" }
+        }
         logger.debug("→ \(request.method.rawValue) \(redacted(request.url))", metadata: metadata)
 
         let clock = ContinuousClock()

@@ -262,7 +262,8 @@ public final class APIManager: Sendable {
     ) async throws(APIError) -> APIResponse {
         let definition = context.definition
         let policy = definition.retry ?? definition.defaults.retry ?? configuration.retry
-        let retries = policy.allows(definition)
+        // A body read once cannot be sent again.
+        let retries = policy.allows(definition) && request.streamedBody?.iterationBehavior != .single
         var context = context
         var random = SystemRandomNumberGenerator()
         while true {

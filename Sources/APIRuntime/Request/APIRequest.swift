@@ -9,6 +9,9 @@ public struct APIRequest: Sendable {
     public var url: URL
     public var headerFields: HTTPFields
     public var body: Data?
+    /// A body that streams (a file, a multipart form with file parts, bytes given as a sequence),
+    /// sent instead of `body`. Interceptors see its length, not its bytes.
+    public var streamedBody: HTTPBody?
     /// The call's whole time limit, for errors.
     public var timeout: Duration
     /// When the call's time runs out, across every attempt and wait: what a transport that passes
@@ -23,13 +26,14 @@ public struct APIRequest: Sendable {
 
     public init(
         api: String, method: HTTPRequest.Method, url: URL, headerFields: HTTPFields = [:], body: Data? = nil,
-        timeout: Duration, messageProducer: MessageProducer? = nil, rpc: RPCMethod? = nil
+        streamedBody: HTTPBody? = nil, timeout: Duration, messageProducer: MessageProducer? = nil, rpc: RPCMethod? = nil
     ) {
         self.api = api
         self.method = method
         self.url = url
         self.headerFields = headerFields
         self.body = body
+        self.streamedBody = streamedBody
         self.timeout = timeout
         self.deadline = .now + timeout
         self.messageProducer = messageProducer

@@ -25,6 +25,11 @@ public struct RequestBuilder: Sendable {
     var jsonFields = JSONFields()
     var formFields: [(name: String, value: String)] = []
     var positionalFields: [any Encodable & Sendable] = []
+    /// The whole body as one JSON value (`body: User` in a manifest).
+    var jsonValue: (any Encodable & Sendable)?
+    /// The whole body as bytes of a content type (`body: bytes`).
+    var rawBody: (contentType: String, body: HTTPBody)?
+    var parts: [(name: String, part: FormPart)] = []
     /// Serializes the one protobuf message of a gRPC call, when the request is made (so that a
     /// failure is reported like any other encoding error, naming the API).
     package var encodeMessage: (@Sendable () throws -> Data)?
@@ -83,6 +88,92 @@ public struct RequestBuilder: Sendable {
         for value in values ?? [] { formFields.append((name, value.parameterText)) }
         return self
     }
+
+    /// Sends `value` as the whole body, in JSON.
+    public consuming func jsonBody(_ value: some Encodable & Sendable) -> RequestBuilder {
+        jsonValue = value
+        return self
+    }
+
+    /// Sends `body` as the whole body, with the content type given first.
+    public consuming func bytes(_ contentType: String, _ body: HTTPBody) -> RequestBuilder {
+        rawBody = (contentType, body)
+        return self
+    }
+}
+
+/// One part of a `multipart/form-data` body, as `RequestBuilder` collects it.
+enum FormPart: Sendable {
+    case text(String)
+    case data(Data)
+    case file(UploadFile)
+    case json(any Encodable & Sendable)
+}
+
+extension RequestBuilder {
+    /// Adds a text part to a multipart body; nil adds nothing.
+    public consuming func part(_ name: String, _ value: (some ParameterValue)?) -> RequestBuilder {
+        if let value { parts.append((name, .text(value.parameterText))) }
+        return self
+    }
+
+    /// Adds one text part per element, each under `name`; nil adds nothing.
+    public consuming func part(_ name: String, _ values: [some ParameterValue]?) -> RequestBuilder {
+        for value in values ?? [] { parts.append((name, .text(value.parameterText))) }
+        return self
+    }
+
+    /// Adds a part of raw bytes (`application/octet-stream`); nil adds nothing.
+    public consuming func part(_ name: String, _ data: Data?) -> RequestBuilder {
+        if let data { parts.append((name, .data(data))) }
+        return self
+    }
+
+    /// Adds a file part; nil adds nothing.
+    public consuming func part(_ name: String, _ file: UploadFile?) -> RequestBuilder {
+        if let file { parts.append((name, .file(file))) }
+        return self
+    }
+
+    /// Adds one file part per file, each under `name`; nil adds nothing.
+    public consuming func part(_ name: String, _ files: [UploadFile]?) -> RequestBuilder {
+        for file in files ?? [] { parts.append((name, .file(file))) }
+        return self
+    }
+
+    /// Adds a part holding `value` in JSON (`application/json`); nil adds nothing.
+    public consuming func jsonPart(_ name: String, _ value: (some Encodable & Sendable)?) -> RequestBuilder {
+        if let value { parts.append((name, .json(value))) }
+        return self
+    }
+
+    /// The multipart body of the collected parts; a file that cannot be read is an invalid request
+    /// naming it.
+    func multipartBody(api: String) throws(APIError) -> MultipartForm {
+        var form = MultipartForm()
+        for (name, part) in parts {
+            switch part {
+            case .text(let text):
+                form.append(name: name, text: text)
+            case .data(let data):
+                form.append(name: name, data: data, contentType: "application/octet-stream")
+            case .json(let value):
+                do {
+                    form.append(name: name, data: try JSONCoding.encoder.encode(value), contentType: "application/json")
+                } catch {
+                    throw APIError(api: api, reason: .invalidRequest(message: "cannot encode the part '\(name)' in JSON: \(error)"), underlying: error)
+                }
+            case .file(let file):
+                do {
+                    try form.append(name: name, file: file)
+                } catch {
+                    let path = if case .file(let url) = file.contents { url.path } else { file.fileName }
+                    throw APIError(api: api, reason: .invalidRequest(message: "the file part '\(name)' cannot be read from \(path): \(error.localizedDescription)"), underlying: error)
+                }
+            }
+        }
+        return form
+    }
 }
 
 extension RequestBuilder {
@@ -114,6 +205,7 @@ extension RequestBuilder {
 
         var fields = HTTPFields()
         var body: Data?
+        var streamedBody: HTTPBody?
         if let encodeMessage {
             do {
                 body = try encodeMessage()
@@ -134,6 +226,21 @@ extension RequestBuilder {
                 .joined(separator: "&")
             body = Data(form.utf8)
             fields[.contentType] = "application/x-www-form-urlencoded"
+        } else if let jsonValue {
+            do {
+                body = try JSONCoding.encoder.encode(jsonValue)
+            } catch {
+                throw invalid("cannot encode the JSON body: \(error)", error)
+            }
+            fields[.contentType] = "application/json"
+        } else if let rawBody {
+            if let data = rawBody.body.data { body = data } else { streamedBody = rawBody.body }
+            fields[.contentType] = rawBody.contentType
+        } else if !parts.isEmpty {
+            let form = try multipartBody(api: definition.name)
+            let encoded = form.body()
+            if let data = encoded.data { body = data } else { streamedBody = encoded }
+            fields[.contentType] = form.contentType
         }
         // Later layers win: workspace, API, parameters, then the instance. (Set layer by layer:
         // concatenating the layers made new arrays on every call.)
@@ -151,7 +258,7 @@ extension RequestBuilder {
         try set(resolved.headers)
         return APIRequest(
             api: definition.name, method: definition.method, url: url,
-            headerFields: fields, body: body, timeout: resolved.timeout,
+            headerFields: fields, body: body, streamedBody: streamedBody, timeout: resolved.timeout,
             messageProducer: messageProducer, rpc: definition.rpc
         )
     }

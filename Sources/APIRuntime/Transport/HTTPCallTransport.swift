@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 
-/// An `HTTPTransport` as the manager uses it: the call's request goes out with its body as one
-/// chunk, and the reply's body is read whole (up to `maxResponseBytes`), so that interceptors
+/// An `HTTPTransport` as the manager uses it: the call's request goes out with its body (whole,
+/// or streamed when it is a file or a sequence), and the reply's body is read whole (up to `maxResponseBytes`), so that interceptors
 /// and protocols see whole requests and replies.
 struct HTTPCallTransport: CallTransport {
     let transport: any HTTPTransport
@@ -16,7 +16,7 @@ struct HTTPCallTransport: CallTransport {
     func send(_ request: APIRequest) async throws(APIError) -> APIResponse {
         let head = HTTPRequest(method: request.method, url: request.url, headerFields: request.headerFields)
         do {
-            let (response, body) = try await transport.send(head, body: request.body.map(HTTPBody.init))
+            let (response, body) = try await transport.send(head, body: request.streamedBody ?? request.body.map(HTTPBody.init))
             let bytes = try await body.collect(upTo: maxResponseBytes)
             return APIResponse(status: response.status, headerFields: response.headerFields, body: bytes)
         } catch let error as HTTPBody.TooLarge {

@@ -9,8 +9,9 @@ import Foundation
 /// ```
 ///
 /// A body made from `Data` holds it whole and can be read any number of times, as can one read
-/// from a file, which is read in chunks each time and never held whole; a body made from a
-/// sequence of chunks is read once, as it arrives.
+/// from a file, which is read in chunks each time and never held whole. A body made from a
+/// sequence of chunks is read once, as it arrives, unless it says that its sequence can be
+/// iterated again: the manager retries a call only when its body can be sent again.
 public struct HTTPBody: AsyncSequence, Sendable {
     public typealias Element = Data
     public typealias Failure = any Error
@@ -27,12 +28,20 @@ public struct HTTPBody: AsyncSequence, Sendable {
         case chunks(@Sendable () -> Iterator)
     }
 
+    /// Whether the body can be read more than once.
+    public enum IterationBehavior: Sendable, Hashable {
+        case single
+        case multiple
+    }
+
     public let length: Length
+    public let iterationBehavior: IterationBehavior
     private let storage: Storage
 
     /// A body held whole in memory.
     public init(_ data: Data) {
         self.length = .known(Int64(data.count))
+        self.iterationBehavior = .multiple
         self.storage = .whole(data)
     }
 
@@ -41,12 +50,17 @@ public struct HTTPBody: AsyncSequence, Sendable {
     public init(contentsOf fileURL: URL) throws {
         let size = try FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? NSNumber
         self.length = size.map { .known($0.int64Value) } ?? .unknown
+        self.iterationBehavior = .multiple
         self.storage = .file(fileURL)
     }
 
     /// A body read from `chunks` as they come; `length` is what a `Content-Length` header says.
-    public init<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks, length: Length = .unknown) where Chunks.Element == Data {
+    /// Say `.multiple` only when each iteration of `chunks` yields the same bytes from the start.
+    public init<Chunks: AsyncSequence & Sendable>(
+        _ chunks: Chunks, length: Length = .unknown, iterationBehavior: IterationBehavior = .single
+    ) where Chunks.Element == Data {
         self.length = length
+        self.iterationBehavior = iterationBehavior
         self.storage = .chunks {
             var base = chunks.makeAsyncIterator()
             return Iterator { try await base.next() }
