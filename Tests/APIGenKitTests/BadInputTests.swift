@@ -127,7 +127,7 @@ struct BadInputTests {
         ])
     }
 
-    @Test("Bodies that cannot be sent: on GET and HEAD, files outside multipart, a content type on JSON, a body twice")
+    @Test("Bodies that cannot be sent or received: on GET and HEAD, files outside multipart, a content type on JSON, a body twice, downloads over JSON-RPC")
     func impossibleBodies() throws {
         let lines = try diagnostics(for: ["apis/api.yaml": """
             types:
@@ -174,6 +174,16 @@ struct BadInputTests {
                 method: PUT
                 path: /encoding
                 body: { type: multipart }
+              Fetch:
+                method: GET
+                path: /fetch
+                parameters: { destination: String }
+                response: file
+              Count:
+                kind: jsonrpc
+                url: https://rpc.example.com
+                method: count
+                response: file
             """])
         #expect(lines == [
             "apis/api.yaml:5:13: error: 'File' is a file to upload and can only be a part of 'body: multipart'; to send a file as the whole body, use 'body: bytes'",
@@ -185,6 +195,8 @@ struct BadInputTests {
             "apis/api.yaml:34:39: error: 'pdf' is not a content type such as 'image/png'",
             "apis/api.yaml:40:33: error: parameter 'note' is 'in: body', but the body is one value ('body:' names its type); put the parameter in the path, query or a header",
             "apis/api.yaml:44:19: error: 'multipart' is an encoding of body parameters: write 'body: multipart', not a 'type:'",
+            "apis/api.yaml:48:19: error: a download's initializer takes 'destination:', the file to write; rename parameter 'destination' ('name:' keeps its name on the wire)",
+            "apis/api.yaml:54:15: error: 'response: file' is for REST APIs; a jsonrpc reply is decoded from its protocol's envelope",
         ])
     }
 

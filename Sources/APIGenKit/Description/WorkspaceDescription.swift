@@ -230,11 +230,22 @@ public struct ParameterDescription: Sendable {
     /// A multipart part sent as JSON (a model, a dictionary or a JSON value) rather than as text,
     /// bytes or a file.
     public var isJSONPart = false
+    /// The file a download is written to: an argument of the initializer, not sent.
+    public var isDownloadDestination = false
+
+    static let downloadDestination = ParameterDescription(
+        swiftName: "destination", wireName: "", type: SwiftType(spelling: "URL", isOptional: false, needsFoundation: true),
+        location: .query, docLines: ["The file the body is written to, replacing any file there."], isDownloadDestination: true
+    )
 }
 
 public struct ResponseDescription: Sendable {
     public enum Decoding: String, Sendable {
         case json, text, noContent
+        /// The body's bytes as they are (`response: bytes`).
+        case bytes
+        /// The body written to a file as it arrives (`response: file`).
+        case download = "download(to: destination)"
         /// One protobuf message (unary and client-streaming gRPC).
         case protobuf
         /// A stream of protobuf messages (server- and bidirectional-streaming gRPC).
@@ -244,4 +255,10 @@ public struct ResponseDescription: Sendable {
     /// The Swift type of the response: a model, a list, a scalar, or `NoContent`.
     public var type: SwiftType
     public var decoding: Decoding
+
+    /// `response: bytes` and `response: file`: bodies that are not decoded.
+    static let bodyKeywords: [TypeExpression: ResponseDescription] = [
+        .named("bytes"): ResponseDescription(type: SwiftType(spelling: "Data", isOptional: false, needsFoundation: true), decoding: .bytes),
+        .named("file"): ResponseDescription(type: SwiftType(spelling: "URL", isOptional: false, needsFoundation: true), decoding: .download),
+    ]
 }

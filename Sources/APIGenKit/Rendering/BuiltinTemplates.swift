@@ -189,7 +189,9 @@ import {{.}}
 {{#hasParameters}}
             request: RequestBuilder()
 {{#parameters}}
+{{#builderMethod}}
                 .{{builderMethod}}({{#wireNameLiteral}}{{{.}}}, {{/wireNameLiteral}}{{swiftName}})
+{{/builderMethod}}
 {{/parameters}}
 {{/hasParameters}}
 

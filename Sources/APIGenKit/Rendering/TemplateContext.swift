@@ -34,7 +34,7 @@ enum TemplateContext {
             "decoding": .string(api.response.decoding.rawValue),
             "nameLiteral": .string(SwiftLiteral.string(api.manifestName)),
             "parameters": .list(api.parameters.map { parameter($0, builder: builderMethod($0, api), api: api) }),
-            "hasParameters": .bool(!api.parameters.isEmpty),
+            "hasParameters": .bool(api.parameters.contains { !$0.isDownloadDestination }),
             "parameterDocLines": .strings(parameterDocLines(api.parameters)),
             "inlineArguments": .bool(api.parameters.count <= inlineArgumentLimit),
             "hasHeaders": .bool(!api.headers.isEmpty),
@@ -209,6 +209,8 @@ enum TemplateContext {
 
     private static func parameter(_ parameter: ParameterDescription, builder: String, api: APIDescription) -> TemplateValue {
         var values = member(parameter.swiftName, parameter.type, docLines: parameter.docLines)
+        // A download's destination is the response decoder's, not the request's.
+        guard !parameter.isDownloadDestination else { return .object(values) }
         values["builderMethod"] = .string(builder)
         // By-position parameters and a whole JSON body have no name on the wire; bytes have a
         // content type instead.

@@ -32,7 +32,12 @@ extension DescriptionBuilder {
         api.headers.forEach { checkHeader($0) }
 
         var response: ResponseDescription?
-        if let declared = api.response {
+        if let declared = api.response, let body = ResponseDescription.bodyKeywords[declared.value] {
+            if api.kind.value != .rest {
+                diagnostics.error("'response: \(declared.value)' is for REST APIs; a \(api.kind.value.rawValue) reply is decoded from its protocol's envelope", at: declared.location)
+            }
+            response = body
+        } else if let declared = api.response {
             response = types.resolve(declared, into: &diagnostics).map { type in
                 ResponseDescription(type: type, decoding: declared.value == .named("String") ? .text : .json)
             }
@@ -66,6 +71,12 @@ extension DescriptionBuilder {
             let described = describeREST(api, endpoint)
             rest = described.rest
             parameters = described.parameters
+            if response?.decoding == .download {
+                if let taken = api.parameters.first(where: { SwiftIdentifier.make(from: $0.name.value, capitalized: false) == "destination" }) {
+                    diagnostics.error("a download's initializer takes 'destination:', the file to write; rename parameter '\(taken.name.value)' ('name:' keeps its name on the wire)", at: taken.name.location)
+                }
+                parameters.append(.downloadDestination)
+            }
         case .jsonrpc, .rpc:
             guard let endpoint = api.rpc else { return nil }
             let described = describeRPC(api, endpoint)

@@ -53,7 +53,7 @@ public final class JSONRPCBatch: Sendable {
             deliver: { result, headerFields in
                 entry.deliver(result.flatMap { data in
                     Result { () throws(APIError) -> Response in
-                        try api.responseDecoder.decode(data, response: APIResponse(status: .ok, headerFields: headerFields), api: api.definition.name)
+                        try api.responseDecoder.decodeWhole(data, response: APIResponse(status: .ok, headerFields: headerFields), api: api.definition.name)
                     }
                 })
             }

@@ -129,13 +129,14 @@ public final class APIManager: Sendable {
         guard !Task.isCancelled else { throw APIError(api: definition.name, reason: .cancelled) }
         let delegate = api.rpcDelegate
         var wrapped = try api.makeRequest(for: self)
+        wrapped.streamsResponseBody = api.responseDecoder.streamsBody
         let kind = delegate?.kind ?? .rest
         let transport = try transport(for: kind, delegate: delegate, request: wrapped)
         // The identity of a call is what the API was asked, before a delegate adds its envelope:
         // a JSON-RPC id differs on every call and would make every call look new. Streaming gRPC
-        // calls are always allowed: a request stream has no identity to compare, and a reply
-        // stream has one reader, so it cannot be shared.
-        let streams = wrapped.messageProducer != nil || wrapped.streamsResponse
+        // calls and streamed bodies are always allowed: a request stream has no identity to
+        // compare, and a reply stream has one reader, so it cannot be shared.
+        let streams = wrapped.messageProducer != nil || wrapped.streamsResponse || wrapped.streamsResponseBody
         let frequency = streams ? .allow : definition.frequency ?? definition.defaults.frequency ?? configuration.frequency
         let identity = frequency == .allow ? nil : CallIdentity.key(for: wrapped, definition: definition, kind: kind.description)
         let needsID = kind != .grpc && definition.rpc?.isNotification != true
@@ -152,10 +153,20 @@ public final class APIManager: Sendable {
             let response = try await attempts(request, context: context, transport: transport, deadline: deadline)
             return try Self.unwrap(response, delegate: delegate, call: call, definition: definition)
         }
+        let decoder = api.responseDecoder
+        if decoder.streamsBody {
+            // The deadline covers reading a streamed body too (a download), so that a server that
+            // stops sending mid-body cannot hold the call forever.
+            return try await withDeadline(deadline, timeout: request.timeout, api: request.api, in: task) { [self] () async throws(APIError) in
+                let response = try await execute(exchange, api: request.api, identity: nil, deadline: deadline, timeout: request.timeout)
+                let value = try await decoder.decode(response.body, response: response, api: definition.name)
+                return APIReply(value: value, headerFields: response.headerFields, trailerFields: response.trailerFields, stream: response.stream)
+            }
+        }
         let response = try await withDeadline(deadline, timeout: request.timeout, api: request.api, in: task) { [self] () async throws(APIError) in
             try await execute(exchange, api: request.api, identity: identity.map { ($0, frequency) }, deadline: deadline, timeout: request.timeout)
         }
-        let value = try api.responseDecoder.decode(response.body, response: response, api: definition.name)
+        let value = try await decoder.decode(response.body, response: response, api: definition.name)
         return APIReply(value: value, headerFields: response.headerFields, trailerFields: response.trailerFields, stream: response.stream)
     }
 

@@ -23,6 +23,9 @@ public struct APIRequest: Sendable {
     /// The remote method of an RPC call, for transports that address methods themselves: gRPC's
     /// calls its service and method, in the shape (unary or streaming) it declares.
     public var rpc: RPCMethod?
+    /// Whether a 2xx reply's body is handed on unread, in `APIResponse.streamedBody` (a download,
+    /// an event stream), rather than read whole.
+    public var streamsResponseBody = false
 
     public init(
         api: String, method: HTTPRequest.Method, url: URL, headerFields: HTTPFields = [:], body: Data? = nil,
@@ -52,6 +55,9 @@ public struct APIResponse: Sendable {
     public var status: HTTPResponse.Status
     public var headerFields: HTTPFields
     public var body: Data
+    /// A 2xx body still to be read, when the request asked for it (`streamsResponseBody`); `body`
+    /// is then empty.
+    public var streamedBody: HTTPBody?
     /// Trailing fields: gRPC's trailing metadata.
     public var trailerFields: HTTPFields
     /// The status a gRPC server ended the call with; nil for other protocols, and for a stream

@@ -2,33 +2,76 @@ import Foundation
 import HTTPTypes
 
 /// How an API turns the bytes of its result into its `Response` type.
+///
+/// Most decoders read a body held whole. A decoder made with `streaming` reads it as it arrives
+/// instead (a download, an event stream): the manager then hands its 2xx replies on unread, with
+/// the body in `APIResponse.streamedBody`.
 public struct ResponseDecoder<Response: Sendable>: Sendable {
-    private let decodeReply: @Sendable (APIResponse, String) throws -> Response
-
-    public init(_ decode: @escaping @Sendable (_ body: Data, _ headerFields: HTTPFields) throws -> Response) {
-        self.decodeReply = { response, _ in try decode(response.body, response.headerFields) }
+    private enum Decode: Sendable {
+        case whole(@Sendable (APIResponse, String) throws -> Response)
+        case streaming(@Sendable (APIResponse, String) async throws -> Response)
     }
 
-    private init(decodeReply: @escaping @Sendable (APIResponse, String) throws -> Response) {
+    private let decodeReply: Decode
+
+    public init(_ decode: @escaping @Sendable (_ body: Data, _ headerFields: HTTPFields) throws -> Response) {
+        self.decodeReply = .whole { response, _ in try decode(response.body, response.headerFields) }
+    }
+
+    private init(_ decodeReply: Decode) {
         self.decodeReply = decodeReply
     }
 
     /// Decodes from the whole reply (a stream's messages, trailers) and the API's name, for errors.
     public static func reply(_ decode: @escaping @Sendable (_ response: APIResponse, _ api: String) throws -> Response) -> Self {
-        Self(decodeReply: decode)
+        Self(.whole(decode))
+    }
+
+    /// Decodes a reply whose body streams: `response.streamedBody` holds it, unread, for a 2xx
+    /// reply over HTTP; a stub's body, or a protocol's unwrapped one, is in `response.body`.
+    public static func streaming(_ decode: @escaping @Sendable (_ response: APIResponse, _ api: String) async throws -> Response) -> Self {
+        Self(.streaming(decode))
+    }
+
+    /// Whether the reply's body is handed on unread.
+    public var streamsBody: Bool {
+        if case .streaming = decodeReply { return true }
+        return false
     }
 
     /// `body` is what the API's protocol unwrapped from `response` (a JSON-RPC result, say).
-    func decode(_ body: Data, response: APIResponse, api: String) throws(APIError) -> Response {
+    func decode(_ body: Data, response: APIResponse, api: String) async throws(APIError) -> Response {
         var reply = response
         reply.body = body
         do {
-            return try decodeReply(reply, api)
-        } catch let error as APIError {
-            throw error
+            switch decodeReply {
+            case .whole(let decode): return try decode(reply, api)
+            case .streaming(let decode): return try await decode(reply, api)
+            }
         } catch {
-            throw APIError.decoding(error, api: api)
+            throw Self.apiError(error, api: api)
         }
+    }
+
+    /// `decode` for a body already whole (a JSON-RPC batch's results); a streaming decoder reads
+    /// it as a one-chunk stream.
+    func decodeWhole(_ body: Data, response: APIResponse, api: String) throws(APIError) -> Response {
+        var reply = response
+        reply.body = body
+        guard case .whole(let decode) = decodeReply else {
+            throw APIError(api: api, reason: .invalidRequest(message: "a streamed reply cannot be part of a batch"))
+        }
+        do {
+            return try decode(reply, api)
+        } catch {
+            throw Self.apiError(error, api: api)
+        }
+    }
+
+    private static func apiError(_ error: any Error, api: String) -> APIError {
+        if let error = error as? APIError { return error }
+        if error is CancellationError || Task.isCancelled { return APIError(api: api, reason: .cancelled, underlying: error) }
+        return APIError.decoding(error, api: api)
     }
 }
 

@@ -1,0 +1,123 @@
+import APIRuntime
+import ExampleClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOConcurrencyHelpers
+import NIOCore
+import Testing
+
+/// Reply bodies that are not decoded from JSON: raw bytes, and downloads written to a file.
+@Suite("Response bodies on a loopback server")
+struct ResponseBodyTests {
+    /// A folder of its own for each test, so that what a download leaves behind can be listed.
+    static func makeFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("downloads-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    static func contents(of folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    }
+
+    @Test("A download is written to its destination whole, replacing the file there, and leaves nothing else")
+    func download() async throws {
+        let document = RequestBodyTests.randomBytes(5 << 20)
+        let folder = try Self.makeFolder()
+        let destination = folder.appendingPathComponent("q3.pdf")
+        try Data("old".utf8).write(to: destination)
+        try await withServer({ _ in Response(status: .ok, headers: [.contentType: "application/pdf"], body: .init(byteBuffer: ByteBuffer(bytes: document))) }) { server, manager in
+            let saved = try await DownloadDocumentAPI(name: "q3.pdf", destination: destination).using(manager).start()
+            #expect(saved == destination)
+            #expect(try Data(contentsOf: destination) == document)
+            let left = try Self.contents(of: folder)
+            #expect(left == ["q3.pdf"])
+            #expect(server.requests.first?.target == "/v1/documents/q3.pdf")
+        }
+    }
+
+    @Test("A download cancelled midway leaves nothing at its destination")
+    func cancelledDownload() async throws {
+        let folder = try Self.makeFolder()
+        let destination = folder.appendingPathComponent("big.bin")
+        let sent = NIOLockedValueBox(0)
+        try await withServer({ _ in
+            // 64 KiB now, then the rest never: the reader waits mid-body.
+            let chunks = AsyncStream<ByteBuffer> { continuation in
+                continuation.yield(ByteBuffer(repeating: 1, count: 64 << 10))
+                sent.withLockedValue { $0 += 1 }
+            }
+            return Response(status: .ok, headers: [.contentLength: "\(1 << 30)"], body: .init(asyncSequence: chunks))
+        }) { _, manager in
+            let api = DownloadDocumentAPI(name: "big.bin", destination: destination).using(manager)
+            let saved = Task { try await api.start() }
+            while sent.withLockedValue({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            try await Task.sleep(for: .milliseconds(200))
+            api.cancel()
+            let error = await expectAPIError { _ = try await saved.value }
+            #expect(error?.reason == .cancelled)
+            let left = try Self.contents(of: folder)
+            #expect(left == [], "neither the destination nor a partial file is left")
+        }
+    }
+
+    @Test("A server that stops sending mid-body cannot hold a download past its deadline")
+    func stalledDownload() async throws {
+        let folder = try Self.makeFolder()
+        let destination = folder.appendingPathComponent("stalled.bin")
+        try await withServer({ _ in
+            let chunks = AsyncStream<ByteBuffer> { $0.yield(ByteBuffer(repeating: 1, count: 1024)) }
+            return Response(status: .ok, headers: [.contentLength: "\(1 << 20)"], body: .init(asyncSequence: chunks))
+        }) { _, manager in
+            let api = DownloadDocumentAPI(name: "stalled.bin", destination: destination).using(manager)
+            api.timeout = .milliseconds(300)
+            let error = await expectAPIError { try await api.start() }
+            #expect(error?.reason == .timeout(.milliseconds(300)))
+            let left = try Self.contents(of: folder)
+            #expect(left == [])
+        }
+    }
+
+    @Test("A body cut short of its Content-Length is an error, and the file is not written")
+    func truncatedDownload() async throws {
+        let folder = try Self.makeFolder()
+        let destination = folder.appendingPathComponent("cut.bin")
+        let server = try await RawServer.start(reply: "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + String(repeating: "x", count: 1000))
+        var configuration = APIManager.Configuration()
+        configuration.httpTransport = testHTTPTransport
+        configuration.baseURLOverrides = ["https://api.example.com/v1": server.baseURL + "/v1"]
+        try await withManager(configuration) { manager throws in
+            let error = await expectAPIError { _ = try await DownloadDocumentAPI(name: "cut.bin", destination: destination).using(manager).start() }
+            #expect(error?.api == "DownloadDocument")
+            switch error?.reason {
+            case .transport?, .invalidResponse?: break
+            default: Issue.record("expected a transport or invalid-response error, got \(String(describing: error))")
+            }
+            let left = try Self.contents(of: folder)
+            #expect(left == [])
+        }
+    }
+
+    @Test("A download answered with an error status is .httpStatus and writes nothing")
+    func downloadNotFound() async throws {
+        let folder = try Self.makeFolder()
+        let destination = folder.appendingPathComponent("none.pdf")
+        try await withServer({ _ in .json(#"{"error": "no such document"}"#, status: .notFound) }) { _, manager in
+            let error = await expectAPIError { _ = try await DownloadDocumentAPI(name: "none.pdf", destination: destination).using(manager).start() }
+            #expect(error?.reason == .httpStatus(code: 404, body: Data(#"{"error": "no such document"}"#.utf8)))
+            let left = try Self.contents(of: folder)
+            #expect(left == [])
+        }
+    }
+
+    @Test("response: bytes returns the body as it is, with its content type in the metadata")
+    func rawBytes() async throws {
+        let bytes = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0) })
+        try await withServer({ _ in Response(status: .ok, headers: [.contentType: "image/png"], body: .init(byteBuffer: ByteBuffer(bytes: bytes))) }) { _, manager in
+            let reply = try await DocumentBytesAPI(name: "a.png").using(manager).startWithMetadata()
+            #expect(reply.value == bytes)
+            #expect(reply.headerFields[.contentType] == "image/png")
+        }
+    }
+}
