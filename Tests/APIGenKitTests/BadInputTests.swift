@@ -127,7 +127,7 @@ struct BadInputTests {
         ])
     }
 
-    @Test("Bodies that cannot be sent or received: on GET and HEAD, files outside multipart, a content type on JSON, a body twice, downloads over JSON-RPC")
+    @Test("Bodies that cannot be sent or received: on GET and HEAD, files outside multipart, a content type on JSON, a body twice, downloads and events over JSON-RPC")
     func impossibleBodies() throws {
         let lines = try diagnostics(for: ["apis/api.yaml": """
             types:
@@ -184,6 +184,15 @@ struct BadInputTests {
                 url: https://rpc.example.com
                 method: count
                 response: file
+              Feed:
+                kind: jsonrpc
+                url: https://rpc.example.com
+                method: feed
+                response: { events: String }
+              Lines:
+                method: GET
+                path: /lines
+                response: { lines: String }
             """])
         #expect(lines == [
             "apis/api.yaml:5:13: error: 'File' is a file to upload and can only be a part of 'body: multipart'; to send a file as the whole body, use 'body: bytes'",
@@ -197,6 +206,8 @@ struct BadInputTests {
             "apis/api.yaml:44:19: error: 'multipart' is an encoding of body parameters: write 'body: multipart', not a 'type:'",
             "apis/api.yaml:48:19: error: a download's initializer takes 'destination:', the file to write; rename parameter 'destination' ('name:' keeps its name on the wire)",
             "apis/api.yaml:54:15: error: 'response: file' is for REST APIs; a jsonrpc reply is decoded from its protocol's envelope",
+            "apis/api.yaml:59:17: error: 'response: { events: … }' is for REST APIs; a jsonrpc reply is decoded from its protocol's envelope",
+            "apis/api.yaml:63:15: error: a streamed response is '{ events: Type }' (Server-Sent Events) or '{ jsonLines: Type }'; found 'lines'",
         ])
     }
 

@@ -233,6 +233,11 @@ public struct ParameterDescription: Sendable {
     /// The file a download is written to: an argument of the initializer, not sent.
     public var isDownloadDestination = false
 
+    static let lastEventID = ParameterDescription(
+        swiftName: "lastEventID", wireName: "Last-Event-ID", type: SwiftType(spelling: "String?", isOptional: true, needsFoundation: false),
+        location: .header, docLines: ["The `id` of the last event received, to resume the stream after it."]
+    )
+
     static let downloadDestination = ParameterDescription(
         swiftName: "destination", wireName: "", type: SwiftType(spelling: "URL", isOptional: false, needsFoundation: true),
         location: .query, docLines: ["The file the body is written to, replacing any file there."], isDownloadDestination: true
@@ -246,6 +251,13 @@ public struct ResponseDescription: Sendable {
         case bytes
         /// The body written to a file as it arrives (`response: file`).
         case download = "download(to: destination)"
+        /// Server-Sent Events with JSON data, or text data, and JSON Lines (`APIEventStreams`).
+        case events = "events()"
+        case textEvents
+        case jsonLines = "jsonLines()"
+
+        /// Whether the response type comes from the `APIEventStreams` module.
+        public var isEventStream: Bool { self == .events || self == .textEvents || self == .jsonLines }
         /// One protobuf message (unary and client-streaming gRPC).
         case protobuf
         /// A stream of protobuf messages (server- and bidirectional-streaming gRPC).

@@ -26,7 +26,7 @@ enum TemplateContext {
     static func api(_ api: APIDescription) -> TemplateValue {
         let needsFoundation = api.parameters.contains { $0.type.needsFoundation } || api.response.type.needsFoundation
         var context: [String: TemplateValue] = [
-            "imports": needsFoundation ? ["APIRuntime", "Foundation"] : ["APIRuntime"],
+            "imports": .strings((api.response.decoding.isEventStream ? ["APIEventStreams"] : []) + ["APIRuntime"] + (needsFoundation ? ["Foundation"] : [])),
             "docLines": .strings(api.docLines),
             "hasDocLines": .bool(!api.docLines.isEmpty),
             "className": .string(api.className),

@@ -32,7 +32,23 @@ extension DescriptionBuilder {
         api.headers.forEach { checkHeader($0) }
 
         var response: ResponseDescription?
-        if let declared = api.response, let body = ResponseDescription.bodyKeywords[declared.value] {
+        if let stream = api.responseStream {
+            if api.kind.value != .rest {
+                diagnostics.error("'response: { \(stream.format.value.rawValue): … }' is for REST APIs; a \(api.kind.value.rawValue) reply is decoded from its protocol's envelope", at: stream.format.location)
+            }
+            response = types.resolve(stream.type, into: &diagnostics).map { type in
+                switch stream.format.value {
+                case .events:
+                    let decoding: ResponseDescription.Decoding = stream.type.value == .named("String") ? .textEvents : .events
+                    return ResponseDescription(type: SwiftType(spelling: "ServerEventStream<\(type.spelling)>", isOptional: false, needsFoundation: type.needsFoundation), decoding: decoding)
+                case .jsonLines:
+                    return ResponseDescription(type: SwiftType(spelling: "JSONLinesStream<\(type.spelling)>", isOptional: false, needsFoundation: type.needsFoundation), decoding: .jsonLines)
+                }
+            }
+            if stream.type.value.isOptional {
+                diagnostics.error("each streamed value is present: drop the '?'", at: stream.type.location)
+            }
+        } else if let declared = api.response, let body = ResponseDescription.bodyKeywords[declared.value] {
             if api.kind.value != .rest {
                 diagnostics.error("'response: \(declared.value)' is for REST APIs; a \(api.kind.value.rawValue) reply is decoded from its protocol's envelope", at: declared.location)
             }
@@ -76,6 +92,12 @@ extension DescriptionBuilder {
                     diagnostics.error("a download's initializer takes 'destination:', the file to write; rename parameter '\(taken.name.value)' ('name:' keeps its name on the wire)", at: taken.name.location)
                 }
                 parameters.append(.downloadDestination)
+            }
+            if response?.decoding == .events || response?.decoding == .textEvents {
+                if let taken = api.parameters.first(where: { SwiftIdentifier.make(from: $0.name.value, capitalized: false) == "lastEventID" }) {
+                    diagnostics.error("an event stream's initializer takes 'lastEventID:', sent as Last-Event-ID; rename parameter '\(taken.name.value)'", at: taken.name.location)
+                }
+                parameters.append(.lastEventID)
             }
         case .jsonrpc, .rpc:
             guard let endpoint = api.rpc else { return nil }

@@ -173,7 +173,10 @@ enum APIFileReader {
 
         let description = mapping["description"]?.string("description", into: &diagnostics)
         let parameters = mapping["parameters"].map { readParameters($0, context: context, into: &diagnostics) }
-        let response = mapping["response"].flatMap { readResponse($0, into: &diagnostics) }
+        // A mapping is a stream of values (`{ events: Message }`); anything else a type.
+        let responseNode = mapping["response"]
+        let responseStream = responseNode?.mapping == nil ? nil : responseNode.flatMap { readResponseStream($0, into: &diagnostics) }
+        let response = responseNode?.mapping == nil ? responseNode.flatMap { readResponse($0, into: &diagnostics) } : nil
         let headers = Headers.read(mapping["headers"], into: &diagnostics)
         // A gRPC API's time limit is its deadline, the word gRPC uses; it is the same setting.
         let timeout = (mapping["timeout"] ?? mapping["deadline"])?.seconds(mapping["deadline"] != nil ? "deadline" : "timeout", into: &diagnostics)
@@ -194,6 +197,7 @@ enum APIFileReader {
             skipInterceptors: skipInterceptors, sample: sample,
             baseURL: baseURL, parametersAreListed: parameters?.listed, rest: nil, rpc: nil
         )
+        api.responseStream = responseStream
         switch kind.value {
         case .rest:
             api.rest = readREST(mapping, name: entry.key, context: context, into: &diagnostics)
@@ -328,6 +332,18 @@ enum APIFileReader {
             return ParameterDeclaration(name: entry.key, type: type, location: location, wireName: wireName, description: description)
         }
         return (declarations, Located(node.sequence != nil, at: node.location))
+    }
+
+    /// `response: { events: Message }` or `{ jsonLines: Entry }`.
+    static func readResponseStream(_ node: YAMLNode, into diagnostics: inout Diagnostics) -> ResponseStreamDeclaration? {
+        guard let mapping = node.mapping else { return nil }
+        guard mapping.entries.count == 1, let format = ResponseStreamDeclaration.Format(rawValue: mapping.entries[0].key.value) else {
+            diagnostics.error("a streamed response is '{ events: Type }' (Server-Sent Events) or '{ jsonLines: Type }'; found \(mapping.entries.map { "'\($0.key.value)'" }.joined(separator: ", "))", at: node.location)
+            return nil
+        }
+        let entry = mapping.entries[0]
+        guard let type = typeExpression(entry.value, what: "response", into: &diagnostics) else { return nil }
+        return ResponseStreamDeclaration(format: Located(format, at: entry.key.location), type: type)
     }
 
     /// `response: none` (or `~`) means no response body.

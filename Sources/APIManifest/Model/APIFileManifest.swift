@@ -64,14 +64,29 @@ public struct EnumCaseDeclaration: Sendable {
     public var rawValue: Located<String>
 }
 
+/// A reply that is a stream of values, each of `type`.
+public struct ResponseStreamDeclaration: Sendable {
+    public enum Format: String, Sendable {
+        /// Server-Sent Events (`text/event-stream`), each event's data of the type.
+        case events
+        /// JSON Lines, one value of the type per line.
+        case jsonLines
+    }
+
+    public var format: Located<Format>
+    public var type: Located<TypeExpression>
+}
+
 /// An API declared under `apis:`.
 public struct APIDeclaration: Sendable {
     public var name: Located<String>
     public var kind: Located<APIKind>
     public var description: Located<String>?
     public var parameters: [ParameterDeclaration]
-    /// nil when the API returns nothing (`response: none` or no `response:` key).
+    /// nil when the API returns nothing (`response: none` or no `response:` key), or a stream.
     public var response: Located<TypeExpression>?
+    /// A reply of events (`response: { events: Message }` or `{ jsonLines: Entry }`).
+    public var responseStream: ResponseStreamDeclaration?
     public var headers: [Header]
     public var timeout: Located<Double>?
     public var frequency: Located<FrequencyPolicy>?

@@ -114,7 +114,14 @@ public enum ManifestSchema {
                 ] as [String: Any],
             ]]
         case "params": schema = keywords(ParameterStructure.self)
-        case "type", "response": schema = ["$ref": "#/definitions/typeExpression"]
+        case "type": schema = ["$ref": "#/definitions/typeExpression"]
+        case "response":
+            let typeExpression: [String: Any] = ["$ref": "#/definitions/typeExpression"]
+            schema = ["anyOf": [
+                typeExpression,
+                ["type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1,
+                 "properties": ["events": typeExpression, "jsonLines": typeExpression]] as [String: Any],
+            ]]
         case "fields": schema = ["type": "object", "additionalProperties": ["$ref": "#/definitions/field"]]
         case "parameters":
             schema = ["oneOf": [

@@ -160,7 +160,8 @@ public final class APIManager: Sendable {
             return try await withDeadline(deadline, timeout: request.timeout, api: request.api, in: task) { [self] () async throws(APIError) in
                 let response = try await execute(exchange, api: request.api, identity: nil, deadline: deadline, timeout: request.timeout)
                 let value = try await decoder.decode(response.body, response: response, api: definition.name)
-                return APIReply(value: value, headerFields: response.headerFields, trailerFields: response.trailerFields, stream: response.stream)
+                let stream = response.stream ?? (value as? any StreamingReply)?.replyStream
+                return APIReply(value: value, headerFields: response.headerFields, trailerFields: response.trailerFields, stream: stream)
             }
         }
         let response = try await withDeadline(deadline, timeout: request.timeout, api: request.api, in: task) { [self] () async throws(APIError) in

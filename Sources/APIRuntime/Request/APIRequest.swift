@@ -82,6 +82,12 @@ public struct APIResponse: Sendable {
     }
 }
 
+/// A decoded reply that goes on after `start()` returns (an event stream): the manager keeps its
+/// stream reachable by `cancel()` and `cancel(tag:)` until it ends.
+package protocol StreamingReply {
+    var replyStream: any ReplyStream { get }
+}
+
 /// A reply that goes on after its head (a gRPC stream's messages): `cancel(tag:)` and
 /// `cancelAll()` reach it until it ends.
 package protocol ReplyStream: AnyObject, Sendable {

@@ -8,7 +8,7 @@ public enum JSONCoding {
     /// One of each, shared by every call: making a coder per call was a fifth of a call's cost.
     /// Both are safe to use from many threads at once (their settings are never changed).
     static let encoder = makeEncoder()
-    static let decoder = makeDecoder()
+    package static let decoder = makeDecoder()
 
     public static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()

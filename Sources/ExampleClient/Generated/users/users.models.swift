@@ -160,6 +160,40 @@ public enum Role: String, Codable, Sendable, CaseIterable, ParameterValue {
     case guest
 }
 
+/// Something a user did.
+public struct ActivityEvent: Codable, Sendable, FieldwiseEquatable {
+    public let userID: Int
+    public let action: String
+    public let at: Date
+
+    public init(userID: Int, action: String, at: Date) {
+        self.userID = userID
+        self.action = action
+        self.at = at
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let fields = try FieldReader(decoder)
+        try self.init(userID: fields.int("user_id"), action: fields.string("action"), at: fields.value(Date.self, "at"))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var fields = FieldWriter(encoder)
+        try fields.int(self.userID, "user_id")
+        try fields.string(self.action, "action")
+        try fields.value(self.at, "at")
+    }
+
+    public static func fieldsEqual(_ lhs: ActivityEvent, _ rhs: ActivityEvent) -> Bool {
+        guard
+            FieldComparison.int(lhs.userID, rhs.userID),
+            FieldComparison.string(lhs.action, rhs.action),
+            FieldComparison.equal(lhs.at, rhs.at)
+        else { return false }
+        return true
+    }
+}
+
 /// One page of a user listing.
 public struct UserPage: Codable, Sendable, FieldwiseEquatable {
     public let items: [User]

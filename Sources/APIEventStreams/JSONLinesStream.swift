@@ -1,0 +1,36 @@
+import APIRuntime
+import Foundation
+import OpenAPIRuntime
+
+/// A reply of JSON Lines (`application/jsonl`, one JSON value per line), read as they arrive:
+/// the type of an API declared with `response: { jsonLines: Element }`.
+///
+/// It can be iterated once. Blank lines are skipped; a line that does not decode fails with
+/// `.decoding`, naming the API; a stream that breaks off fails with `.transport`, and
+/// `api.cancel()` and `APIManager.cancel(tag:)` end it with `.cancelled`.
+public struct JSONLinesStream<Element: Decodable & Sendable>: AsyncSequence, Sendable {
+    public typealias Failure = any Error
+
+    let body: ReplyBody
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var lines: JSONLinesDeserializationSequence<ReplyBody.Bytes>.Iterator<ReplyBody.Bytes.AsyncIterator>
+        let api: String
+
+        public mutating func next() async throws -> Element? {
+            while let line = try await lines.next() {
+                if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) { continue }
+                do {
+                    return try JSONCoding.decoder.decode(Element.self, from: Data(line))
+                } catch {
+                    throw APIError.decoding(error, api: api)
+                }
+            }
+            return nil
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(lines: JSONLinesDeserializationSequence(upstream: body.bytes).makeAsyncIterator(), api: body.api)
+    }
+}

@@ -1,0 +1,140 @@
+import APIRuntime
+import Foundation
+import NIOConcurrencyHelpers
+
+/// A reply body that outlives its call's `start()` (an event stream), read by a task of its own so
+/// that `api.cancel()` and `APIManager.cancel(tag:)` stop it wherever its reader is. The task
+/// pauses while more than `bufferLimit` bytes wait unread, so a slow reader slows the stream
+/// instead of filling memory; a reader that stops iterating stops the stream.
+final class ReplyBody: ReplyStream, Sendable {
+    static let bufferLimit = 1 << 20
+
+    private struct State {
+        var task: Task<Void, Never>?
+        var cancelled = false
+        var ended = false
+        var endActions: [@Sendable () -> Void] = []
+        /// Bytes handed to the reader's buffer and not yet read.
+        var unread = 0
+        /// The reading task, waiting for the reader to catch up.
+        var waitingForRoom: CheckedContinuation<Void, Never>?
+    }
+
+    let api: String
+    private let chunks: AsyncThrowingStream<Data, any Error>
+    /// Guards the reading task, the end actions and the flow between the task and the reader.
+    private let state = NIOLockedValueBox(State())
+
+    /// Starts reading `body`; `api` names the call in errors.
+    init(_ body: HTTPBody, api: String) {
+        self.api = api
+        let (chunks, sink) = AsyncThrowingStream.makeStream(of: Data.self)
+        self.chunks = chunks
+        sink.onTermination = { [weak self] termination in
+            if case .cancelled = termination { self?.cancel() }
+        }
+        let task = Task { [weak self] in
+            do {
+                for try await chunk in body {
+                    sink.yield(chunk)
+                    await self?.waitForRoom(after: chunk.count)
+                }
+                try Task.checkCancellation()
+                sink.finish()
+            } catch {
+                sink.finish(throwing: self?.apiError(error) ?? error)
+            }
+            self?.end()
+        }
+        let cancelled = state.withLockedValue { state in
+            state.task = task
+            return state.cancelled
+        }
+        if cancelled { task.cancel() }
+    }
+
+    func cancel() {
+        let (task, waiter) = state.withLockedValue { state in
+            state.cancelled = true
+            defer { state.waitingForRoom = nil }
+            return (state.task, state.waitingForRoom)
+        }
+        task?.cancel()
+        waiter?.resume()
+    }
+
+    func onEnd(_ action: @escaping @Sendable () -> Void) {
+        let ended = state.withLockedValue { state in
+            if !state.ended { state.endActions.append(action) }
+            return state.ended
+        }
+        if ended { action() }
+    }
+
+    private func end() {
+        let actions = state.withLockedValue { state in
+            state.ended = true
+            defer { state.endActions = [] }
+            return state.endActions
+        }
+        for action in actions { action() }
+    }
+
+    private func waitForRoom(after count: Int) async {
+        await withCheckedContinuation { continuation in
+            let proceed = state.withLockedValue { state in
+                state.unread += count
+                guard state.unread > Self.bufferLimit, !state.cancelled else { return true }
+                state.waitingForRoom = continuation
+                return false
+            }
+            if proceed { continuation.resume() }
+        }
+    }
+
+    /// The reader took `count` bytes.
+    private func read(_ count: Int) {
+        let waiter = state.withLockedValue { state in
+            state.unread -= count
+            guard state.unread <= Self.bufferLimit / 4 else { return nil as CheckedContinuation<Void, Never>? }
+            defer { state.waitingForRoom = nil }
+            return state.waitingForRoom
+        }
+        waiter?.resume()
+    }
+
+    private func apiError(_ error: any Error) -> APIError {
+        if let error = error as? APIError { return error }
+        if error is CancellationError || state.withLockedValue({ $0.cancelled }) {
+            return APIError(api: api, reason: .cancelled, underlying: error)
+        }
+        return APIError(api: api, reason: .transport(message: "the stream broke off: \(error)"), underlying: error)
+    }
+
+    /// The body's bytes for a parser: read once, by one reader.
+    var bytes: Bytes { Bytes(body: self) }
+
+    struct Bytes: AsyncSequence, Sendable {
+        typealias Element = ArraySlice<UInt8>
+        let body: ReplyBody
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            var chunks: AsyncThrowingStream<Data, any Error>.AsyncIterator
+            let body: ReplyBody
+
+            mutating func next() async throws -> ArraySlice<UInt8>? {
+                guard let chunk = try await chunks.next() else {
+                    // A reader cancelled mid-stream must not see the end of a whole stream.
+                    if Task.isCancelled { throw APIError(api: body.api, reason: .cancelled) }
+                    return nil
+                }
+                body.read(chunk.count)
+                return ArraySlice(chunk)
+            }
+        }
+
+        func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(chunks: body.chunks.makeAsyncIterator(), body: body)
+        }
+    }
+}

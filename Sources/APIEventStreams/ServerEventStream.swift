@@ -1,0 +1,102 @@
+import APIRuntime
+import Foundation
+import OpenAPIRuntime
+
+/// One server-sent event, its `data` decoded into the type the manifest declares.
+public struct ServerEvent<Payload: Sendable>: Sendable {
+    /// The event's type (`event:`); nil for the default, `message`.
+    public var event: String?
+    /// The stream's last event ID as of this event (the latest `id:` the server sent, on this event
+    /// or an earlier one): what to send as `lastEventID` to resume after it.
+    public var id: String?
+    public var data: Payload
+    /// How long the server asks a client to wait before reconnecting, if it said so (`retry:`),
+    /// on this event or an earlier one.
+    public var retry: Duration?
+}
+
+extension ServerEvent: Equatable where Payload: Equatable {}
+extension ServerEvent: Hashable where Payload: Hashable {}
+
+/// A reply of Server-Sent Events (`text/event-stream`), read as they arrive: the type of an API
+/// declared with `response: { events: Payload }`.
+///
+/// ```swift
+/// for try await message in try await ChatFeedAPI(room: "general").start() {
+///     print(message.data.text)
+/// }
+/// ```
+///
+/// It can be iterated once. Events come in order; an event without `data:` sets the last event ID
+/// and the retry delay but is not delivered. A stream that ends partway through an event fails
+/// with `.invalidResponse` rather than dropping or passing off the part it got; one that breaks
+/// off fails with `.transport`; `api.cancel()` and `APIManager.cancel(tag:)` end it with
+/// `.cancelled`. To resume, call the API again with `lastEventID:` set to the last event's `id`,
+/// after its `retry` delay.
+public struct ServerEventStream<Payload: Sendable>: AsyncSequence, Sendable {
+    public typealias Element = ServerEvent<Payload>
+    public typealias Failure = any Error
+
+    let body: ReplyBody
+    let decode: @Sendable (String) throws -> Payload
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var events: ServerSentEventsDeserializationSequence<WholeEvents<ServerSentEventsLineDeserializationSequence<ReplyBody.Bytes>>>.Iterator<WholeEvents<ServerSentEventsLineDeserializationSequence<ReplyBody.Bytes>>.AsyncIterator>
+        let api: String
+        let decode: @Sendable (String) throws -> Payload
+        var lastEventID: String?
+        var retry: Duration?
+
+        public mutating func next() async throws -> ServerEvent<Payload>? {
+            while let event = try await events.next() {
+                lastEventID = event.id ?? lastEventID
+                retry = event.retry.map { .milliseconds($0) } ?? retry
+                guard let data = event.data else { continue }
+                do {
+                    return ServerEvent(event: event.event, id: lastEventID, data: try decode(data), retry: retry)
+                } catch {
+                    throw APIError.decoding(error, api: api)
+                }
+            }
+            return nil
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        let lines = ServerSentEventsLineDeserializationSequence(upstream: body.bytes)
+        let events = ServerSentEventsDeserializationSequence(upstream: WholeEvents(lines: lines, api: body.api), while: { _ in true })
+        return AsyncIterator(events: events.makeAsyncIterator(), api: body.api, decode: decode)
+    }
+}
+
+/// The lines of an event stream, failing at the end when the last event was cut off: the Server-
+/// Sent Events parser drops an unfinished event at the end of its input, as the specification
+/// says a browser does, which would hide a stream cut short.
+struct WholeEvents<Lines: AsyncSequence & Sendable>: AsyncSequence, Sendable where Lines.Element == ArraySlice<UInt8> {
+    typealias Element = ArraySlice<UInt8>
+    let lines: Lines
+    let api: String
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var lines: Lines.AsyncIterator
+        let api: String
+        /// Whether a field line has come since the last blank line, so an event is unfinished.
+        var inEvent = false
+
+        mutating func next() async throws -> ArraySlice<UInt8>? {
+            guard let line = try await lines.next() else {
+                if inEvent {
+                    throw APIError(api: api, reason: .invalidResponse(message: "the event stream ended partway through an event"))
+                }
+                return nil
+            }
+            // A comment (`:`) is not part of an event.
+            if line.isEmpty { inEvent = false } else if line.first != UInt8(ascii: ":") { inEvent = true }
+            return line
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(lines: lines.makeAsyncIterator(), api: api)
+    }
+}
