@@ -43,7 +43,7 @@ struct BadInputTests {
                 path: /ping
                 respone: Int
             """])
-        #expect(lines == ["apis/api.yaml:5:5: error: unknown key 'respone' in API 'Ping' (did you mean 'response'?); expected one of: kind, description, method, path, baseURL, parameters, body, response, headers, timeout, frequency, retry, rateLimit, significantHeaders, tags, skipInterceptors, sample"])
+        #expect(lines == ["apis/api.yaml:5:5: error: unknown key 'respone' in API 'Ping' (did you mean 'response'?); expected one of: kind, description, method, path, baseURL, parameters, body, response, responses, headers, timeout, frequency, retry, rateLimit, significantHeaders, tags, skipInterceptors, sample"])
     }
 
     @Test("A path parameter missing from the parameters")
@@ -208,6 +208,43 @@ struct BadInputTests {
             "apis/api.yaml:54:15: error: 'response: file' is for REST APIs; a jsonrpc reply is decoded from its protocol's envelope",
             "apis/api.yaml:59:17: error: 'response: { events: … }' is for REST APIs; a jsonrpc reply is decoded from its protocol's envelope",
             "apis/api.yaml:63:15: error: a streamed response is '{ events: Type }' (Server-Sent Events) or '{ jsonLines: Type }'; found 'lines'",
+        ])
+    }
+
+    @Test("Statuses under 'responses:': out of range, not 2xx/4xx/5xx, a type for 204, two success types, an error body that is no model")
+    func badResponses() throws {
+        let lines = try diagnostics(for: ["apis/api.yaml": """
+            types:
+              Thing:
+                fields:
+                  id: Int
+            apis:
+              GetThing:
+                method: GET
+                path: /things
+                response: Thing
+                responses:
+                  200: Thing
+                  700: Thing
+                  301: Thing
+                  404: String
+                  teapot: Thing
+              PutThing:
+                method: PUT
+                path: /things
+                responses:
+                  204: Thing
+                  201: none
+                  202: Thing
+            """])
+        #expect(lines == [
+            "apis/api.yaml:11:7: error: the reply's type is declared twice: by 'response:' and by 200 under 'responses:'",
+            "apis/api.yaml:12:7: error: a status code is 100 to 599, found 700",
+            "apis/api.yaml:13:7: error: only 2xx, 4xx and 5xx statuses and 'default' can be declared, found 301",
+            "apis/api.yaml:14:12: error: an error body is a model declared under 'types:' (it becomes a Swift Error), found 'String'",
+            "apis/api.yaml:15:7: error: a key of 'responses:' is a status code such as 404, or 'default'; found 'teapot'",
+            "apis/api.yaml:20:12: error: 204 has no body, so it has no type: write '204: none', not 'Thing'",
+            "apis/api.yaml:22:7: error: a second success status 202: the API's reply type is declared once (at 201)",
         ])
     }
 

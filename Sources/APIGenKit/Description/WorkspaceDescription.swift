@@ -24,6 +24,15 @@ public struct DefaultsDescription: Sendable {
     public var frequency: FrequencyPolicy?
     public var retry: RetryDescription?
     public var rateLimit: RateLimitDescription?
+    public var errorResponses: [ErrorBodyDescription] = []
+}
+
+/// An error status's body: `404: NotFound` (or `default: Problem`) under `responses:`.
+public struct ErrorBodyDescription: Sendable, Equatable {
+    /// nil for `default`.
+    public var status: Int?
+    /// The model's Swift name.
+    public var swiftType: String
 }
 
 public struct RetryDescription: Sendable, Equatable {
@@ -104,6 +113,8 @@ public struct ModelDescription: Sendable {
     /// A model's fields are `var` (`mutable: true`, or the workspace's `mutableModels: true`);
     /// `let` otherwise, which compiles without a setter and a `modify` accessor per field.
     public var isMutable: Bool = false
+    /// Some `responses:` declares it as an error body, so it conforms to `Error`.
+    public var isErrorBody = false
 
     public enum Shape: Sendable {
         case structure(fields: [FieldDescription])
@@ -161,6 +172,8 @@ public struct APIDescription: Sendable {
     public var tags: [String]
     public var skippedInterceptors: [String]
     public var sample: SampleDescription?
+    /// Error bodies by status (`responses:`).
+    public var errorResponses: [ErrorBodyDescription] = []
     public var baseURL: String?
     public var rest: RESTDescription?
     public var rpc: RPCDescription?

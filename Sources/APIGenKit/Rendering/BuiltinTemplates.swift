@@ -95,7 +95,7 @@ public final class {{className}}: BaseAPI<{{{responseType}}}>, @unchecked Sendab
 {{#docLines}}
 /// {{{.}}}
 {{/docLines}}
-public struct {{swiftName}}: Codable, Sendable, FieldwiseEquatable {
+public struct {{swiftName}}: Codable, Sendable, FieldwiseEquatable{{#isErrorBody}}, Error{{/isErrorBody}} {
 {{#fields}}
 {{#docLines}}
     /// {{{.}}}
@@ -313,6 +313,9 @@ public final class {{className}}: BaseAPI<{{{responseType}}}>, @unchecked Sendab
 {{#sample}}
                 sample: {{{.}}},
 {{/sample}}
+{{#errorResponses}}
+                errorResponses: {{{.}}},
+{{/errorResponses}}
 
 """#,
         "workspace": #"""
@@ -347,6 +350,9 @@ extension APIDefaults {
 {{#rateLimit}}
         rateLimit: {{{.}}},
 {{/rateLimit}}
+{{#errorResponses}}
+        errorResponses: {{{.}}},
+{{/errorResponses}}
     )
 }
 

@@ -17,6 +17,7 @@ enum TemplateContext {
         context["frequency"] = defaults.frequency.map { .string($0.rawValue) }
         context["retry"] = defaults.retry.map { .string(retryExpression($0)) }
         context["rateLimit"] = defaults.rateLimit.map { .string(rateLimitExpression($0)) }
+        context["errorResponses"] = errorResponsesExpression(defaults.errorResponses)
         context["baseURLLiteral"] = defaults.baseURL.map { .string(SwiftLiteral.string($0)) }
         context["timeout"] = defaults.timeoutSeconds.map { .string(SwiftLiteral.duration(seconds: $0)) }
         context["maxConnectionsPerHost"] = defaults.maxConnectionsPerHost.map { .string(String($0)) }
@@ -49,6 +50,7 @@ enum TemplateContext {
         context["tags"] = stringArray(api.tags)
         context["skippedInterceptors"] = stringArray(api.skippedInterceptors)
         context["sample"] = api.sample.map { .string(sampleExpression($0)) }
+        context["errorResponses"] = errorResponsesExpression(api.errorResponses)
         if let rest = api.rest {
             context["method"] = .string(rest.method.rawValue)
             context["methodCase"] = .string(rest.method.rawValue.lowercased())
@@ -103,6 +105,16 @@ enum TemplateContext {
         if let scope = limit.scope { arguments.append("scope: .\(scope.rawValue)") }
         if let behavior = limit.behavior { arguments.append("behavior: .\(behavior.rawValue)") }
         return "RateLimit(\(arguments.joined(separator: ", ")))"
+    }
+
+    /// `[ErrorResponse(status: 404, NotFound.self), ErrorResponse(default: Problem.self)]`, or
+    /// nothing when none is declared.
+    static func errorResponsesExpression(_ errors: [ErrorBodyDescription]) -> TemplateValue? {
+        guard !errors.isEmpty else { return nil }
+        let items = errors.map { error in
+            error.status.map { "ErrorResponse(status: \($0), \(error.swiftType).self)" } ?? "ErrorResponse(default: \(error.swiftType).self)"
+        }
+        return .string("[" + items.joined(separator: ", ") + "]")
     }
 
     static func sampleExpression(_ sample: SampleDescription) -> String {
@@ -180,6 +192,7 @@ enum TemplateContext {
             })
             // Model-level: `{{binding}}` inside the fields section finds it on the context stack.
             context["isMutable"] = .bool(model.isMutable)
+            context["isErrorBody"] = .bool(model.isErrorBody)
             context["binding"] = .string(model.isMutable ? "var" : "let")
             context["hasCustomKeys"] = .bool(fields.contains { $0.jsonKey != $0.swiftName.trimmingBackticks })
             context["hasFields"] = .bool(!fields.isEmpty)

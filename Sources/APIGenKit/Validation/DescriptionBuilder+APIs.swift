@@ -31,6 +31,15 @@ extension DescriptionBuilder {
         if let baseURL = api.baseURL { checkBaseURL(baseURL) }
         api.headers.forEach { checkHeader($0) }
 
+        let declaredResponses = describeResponses(api.responses, allowsSuccess: true)
+        var declaredSuccess = api.response
+        if let success = declaredResponses.success {
+            if api.response != nil || api.responseStream != nil {
+                diagnostics.error("the reply's type is declared twice: by 'response:' and by \(success.status.value.map(String.init) ?? "") under 'responses:'", at: success.status.location)
+            }
+            declaredSuccess = success.type
+        }
+
         var response: ResponseDescription?
         if let stream = api.responseStream {
             if api.kind.value != .rest {
@@ -48,12 +57,12 @@ extension DescriptionBuilder {
             if stream.type.value.isOptional {
                 diagnostics.error("each streamed value is present: drop the '?'", at: stream.type.location)
             }
-        } else if let declared = api.response, let body = ResponseDescription.bodyKeywords[declared.value] {
+        } else if let declared = declaredSuccess, let body = ResponseDescription.bodyKeywords[declared.value] {
             if api.kind.value != .rest {
                 diagnostics.error("'response: \(declared.value)' is for REST APIs; a \(api.kind.value.rawValue) reply is decoded from its protocol's envelope", at: declared.location)
             }
             response = body
-        } else if let declared = api.response {
+        } else if let declared = declaredSuccess {
             response = types.resolve(declared, into: &diagnostics).map { type in
                 ResponseDescription(type: type, decoding: declared.value == .named("String") ? .text : .json)
             }
@@ -117,8 +126,11 @@ extension DescriptionBuilder {
         let rateLimit = api.rateLimit.flatMap { describeRateLimit($0) }
         api.significantHeaders.forEach { checkHeaderName($0) }
         let sample = api.sample.flatMap { describeSample($0) }
+        if !api.responses.isEmpty, api.kind.value != .rest {
+            diagnostics.error("'responses:' is for REST APIs", at: api.responses[0].status.location)
+        }
         guard nameIsValid, let response else { return nil }
-        return APIDescription(
+        var description = APIDescription(
             manifestName: api.name.value, declaredAt: api.name.location, className: className, sourceFile: file,
             generatedPath: GeneratedPaths.api(className, manifest: workspace.relativePath(file)),
             docLines: SwiftLiteral.docLines(api.description?.value ?? protoComment(for: api, file: file).joined(separator: "\n")), kind: api.kind.value,
@@ -129,5 +141,7 @@ extension DescriptionBuilder {
             skippedInterceptors: api.skipInterceptors.map(\.value), sample: sample,
             baseURL: baseURL, rest: rest, rpc: rpc, grpc: grpc
         )
+        description.errorResponses = declaredResponses.errors
+        return description
     }
 }

@@ -9,6 +9,8 @@ public struct DescriptionBuilder {
     let workspace: LoadedWorkspace
     let prefix: String
     var knownDelegates: Set<String>?
+    /// Manifest names of the models some `responses:` declares as an error body.
+    var errorBodies: Set<String> = []
     /// What each API file's protos declare, by the file's path.
     let protos: [String: ProtoCatalog]
 
@@ -37,9 +39,13 @@ public struct DescriptionBuilder {
         checkGRPCSettings()
 
         declareTypes()
-        let models = workspace.files.flatMap { file in file.types.compactMap { describeModel($0, file: file.file) } }
+        var models = workspace.files.flatMap { file in file.types.compactMap { describeModel($0, file: file.file) } }
         checkValueCycles()
+        let defaultErrors = describeResponses(manifest.defaults.responses, allowsSuccess: false).errors
         let apis = describeAPIs()
+        for index in models.indices where errorBodies.contains(models[index].manifestName) {
+            models[index].isErrorBody = true
+        }
         // A manifest's types share one file: it is checked once, at the first of them.
         let modelFiles = models.byManifest.map(\.first!).map { first in
             (first.generatedPath, "the types of " + workspace.relativePath(first.sourceFile), first.declaredAt)
@@ -64,7 +70,8 @@ public struct DescriptionBuilder {
                 maxConnectionsPerHost: defaults.maxConnectionsPerHost?.value,
                 frequency: defaults.frequency?.value,
                 retry: defaults.retry.flatMap { describeRetry($0, forNonIdempotent: nil) },
-                rateLimit: defaults.rateLimit.flatMap { describeRateLimit($0) }
+                rateLimit: defaults.rateLimit.flatMap { describeRateLimit($0) },
+                errorResponses: defaultErrors
             ),
             models: models,
             apis: apis

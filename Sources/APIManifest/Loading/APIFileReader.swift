@@ -12,11 +12,11 @@ enum APIFileReader {
     /// The keys an API of each kind may have, in the order messages list them.
     static func apiKeys(for kind: APIKind?) -> [String] {
         switch kind {
-        case .rest: return ["kind", "description", "method", "path", "baseURL", "parameters", "body", "response", "headers", "timeout", "frequency", "retry", "rateLimit", "significantHeaders", "tags", "skipInterceptors", "sample"]
+        case .rest: return ["kind", "description", "method", "path", "baseURL", "parameters", "body", "response", "responses", "headers", "timeout", "frequency", "retry", "rateLimit", "significantHeaders", "tags", "skipInterceptors", "sample"]
         case .jsonrpc: return commonAPIKeys + ["url", "method", "params", "notification", "envelope"]
         case .rpc: return commonAPIKeys + ["url", "method", "params", "notification", "envelope", "delegate"]
         case .grpc: return ["kind", "description", "rpc", "service", "deadline", "metadata", "frequency", "retry", "rateLimit", "significantHeaders", "tags", "skipInterceptors"]
-        case nil: return commonAPIKeys + ["method", "path", "body", "url", "params", "notification", "envelope", "delegate", "rpc", "service", "deadline", "metadata"]
+        case nil: return commonAPIKeys + ["method", "path", "body", "responses", "url", "params", "notification", "envelope", "delegate", "rpc", "service", "deadline", "metadata"]
         }
     }
     static let parameterKeys = ["type", "in", "name", "description"]
@@ -198,6 +198,7 @@ enum APIFileReader {
             baseURL: baseURL, parametersAreListed: parameters?.listed, rest: nil, rpc: nil
         )
         api.responseStream = responseStream
+        api.responses = mapping["responses"].map { readResponses($0, into: &diagnostics) } ?? []
         switch kind.value {
         case .rest:
             api.rest = readREST(mapping, name: entry.key, context: context, into: &diagnostics)
@@ -332,6 +333,25 @@ enum APIFileReader {
             return ParameterDeclaration(name: entry.key, type: type, location: location, wireName: wireName, description: description)
         }
         return (declarations, Located(node.sequence != nil, at: node.location))
+    }
+
+    /// `responses: { 200: User, 404: NotFound, default: Problem }`: a type, or `none`, per status.
+    static func readResponses(_ node: YAMLNode, into diagnostics: inout Diagnostics) -> [StatusResponseDeclaration] {
+        guard let mapping = node.requireMapping("responses", into: &diagnostics) else { return [] }
+        return mapping.entries.compactMap { entry in
+            let status: Int?
+            if entry.key.value == "default" {
+                status = nil
+            } else if let code = Int(entry.key.value) {
+                status = code
+            } else {
+                diagnostics.error("a key of 'responses:' is a status code such as 404, or 'default'; found '\(entry.key.value)'", at: entry.key.location)
+                return nil
+            }
+            let type = readResponse(entry.value, into: &diagnostics)
+            if type == nil, !(entry.value.isNull || entry.value.scalarText == "none") { return nil }
+            return StatusResponseDeclaration(status: Located(status, at: entry.key.location), type: type)
+        }
     }
 
     /// `response: { events: Message }` or `{ jsonLines: Entry }`.

@@ -1,7 +1,7 @@
 /// Reads the workspace file's node tree into a `WorkspaceManifest`.
 enum WorkspaceReader {
     static let keys = ["module", "prefix", "output", "templates", "sources", "mutableModels", "defaults"]
-    static let defaultsKeys = ["baseURL", "timeout", "headers", "maxConnectionsPerHost", "frequency", "retry", "rateLimit"]
+    static let defaultsKeys = ["baseURL", "timeout", "headers", "maxConnectionsPerHost", "frequency", "retry", "rateLimit", "responses"]
 
     static func read(_ root: YAMLNode, into diagnostics: inout Diagnostics) -> WorkspaceManifest? {
         guard let mapping = root.requireMapping("the workspace file", into: &diagnostics) else { return nil }
@@ -23,6 +23,7 @@ enum WorkspaceReader {
             defaults.frequency = values["frequency"]?.keyword(FrequencyPolicy.self, "frequency policy", into: &diagnostics)
             defaults.retry = values["retry"].flatMap { PolicyReader.retry($0, into: &diagnostics) }
             defaults.rateLimit = values["rateLimit"].flatMap { PolicyReader.rateLimit($0, into: &diagnostics) }
+            defaults.responses = values["responses"].map { APIFileReader.readResponses($0, into: &diagnostics) } ?? []
             if let node = values["maxConnectionsPerHost"], let count = node.integer("maxConnectionsPerHost", into: &diagnostics) {
                 if count.value < 1 {
                     diagnostics.error("maxConnectionsPerHost must be at least 1, found \(count.value)", at: count.location)

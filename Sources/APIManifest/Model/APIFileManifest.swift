@@ -64,6 +64,14 @@ public struct EnumCaseDeclaration: Sendable {
     public var rawValue: Located<String>
 }
 
+/// The body a reply with a status carries: `404: NotFound` under `responses:`.
+public struct StatusResponseDeclaration: Sendable {
+    /// The status code; nil for `default`, every error status without an entry of its own.
+    public var status: Located<Int?>
+    /// nil for `none`: the status has no body.
+    public var type: Located<TypeExpression>?
+}
+
 /// A reply that is a stream of values, each of `type`.
 public struct ResponseStreamDeclaration: Sendable {
     public enum Format: String, Sendable {
@@ -87,6 +95,8 @@ public struct APIDeclaration: Sendable {
     public var response: Located<TypeExpression>?
     /// A reply of events (`response: { events: Message }` or `{ jsonLines: Entry }`).
     public var responseStream: ResponseStreamDeclaration?
+    /// Bodies by status (`responses: { 200: User, 404: NotFound }`).
+    public var responses: [StatusResponseDeclaration] = []
     public var headers: [Header]
     public var timeout: Located<Double>?
     public var frequency: Located<FrequencyPolicy>?

@@ -27,6 +27,8 @@ public struct WorkspaceManifest: Sendable {
         public var frequency: Located<FrequencyPolicy>?
         public var retry: RetryDeclaration?
         public var rateLimit: RateLimitDeclaration?
+        /// Error bodies every API declares (`responses: { default: Problem }`).
+        public var responses: [StatusResponseDeclaration] = []
 
         public init() {}
     }

@@ -122,6 +122,11 @@ public enum ManifestSchema {
                 ["type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1,
                  "properties": ["events": typeExpression, "jsonLines": typeExpression]] as [String: Any],
             ]]
+        case "responses":
+            schema = [
+                "type": "object", "propertyNames": ["pattern": "^([1-5][0-9][0-9]|default)$"],
+                "additionalProperties": ["$ref": "#/definitions/typeExpression"],
+            ]
         case "fields": schema = ["type": "object", "additionalProperties": ["$ref": "#/definitions/field"]]
         case "parameters":
             schema = ["oneOf": [
@@ -194,6 +199,7 @@ public enum ManifestSchema {
         "maxConnectionsPerHost": "Connections one session opens to a host at most.",
         "frequency": "What to do with a call identical to one in flight: allow, reject or coalesce (share its result).",
         "retry": "Retries: none, or { attempts, delay, maxDelay, statuses, nonIdempotent }.",
+        "responses": "Bodies by status: { 200: User, 422: ValidationErrors, default: Problem }; error bodies are models.",
         "rateLimit": "At most `calls` calls every `per` seconds, per api or host; wait (default) or fail.",
         "significantHeaders": "Headers whose values make two calls different for the frequency policy.",
         "tags": "Groups for APIManager.cancel(tag:).",

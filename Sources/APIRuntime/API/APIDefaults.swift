@@ -13,6 +13,8 @@ public final class APIDefaults: Sendable {
     public let retry: RetryPolicy?
     /// How often calls may be made; nil leaves it to the manager's configuration.
     public let rateLimit: RateLimit?
+    /// Error bodies every API of the workspace declares (`defaults: responses:`).
+    public let errorResponses: [ErrorResponse]
 
     public init(
         baseURL: String? = nil,
@@ -21,7 +23,8 @@ public final class APIDefaults: Sendable {
         maxConnectionsPerHost: Int = 5,
         frequency: FrequencyPolicy? = nil,
         retry: RetryPolicy? = nil,
-        rateLimit: RateLimit? = nil
+        rateLimit: RateLimit? = nil,
+        errorResponses: [ErrorResponse] = []
     ) {
         self.baseURL = baseURL
         self.timeout = timeout
@@ -30,6 +33,7 @@ public final class APIDefaults: Sendable {
         self.frequency = frequency
         self.retry = retry
         self.rateLimit = rateLimit
+        self.errorResponses = errorResponses
     }
 }
 

@@ -32,6 +32,8 @@ public final class APIDefinition: Sendable {
     public let skippedInterceptors: [String]
     /// What the API answers when the manager answers from samples instead of the network.
     public let sample: StubResponse?
+    /// The bodies of error statuses the API declares (`responses:`), before the workspace's.
+    public let errorResponses: [ErrorResponse]
     /// The remote method of an RPC API (JSON-RPC or a custom protocol); nil for REST.
     public let rpc: RPCMethod?
     /// Whether the workspace's default headers are sent. gRPC APIs say no: those are HTTP
@@ -48,7 +50,7 @@ public final class APIDefinition: Sendable {
         self.init(
             name: name, method: method, path: path, baseURL: nil, headers: [], timeout: nil, frequency: nil,
             retry: nil, rateLimit: nil, significantHeaders: [], tags: [], skippedInterceptors: [], sample: nil,
-            rpc: nil, inheritsDefaultHeaders: true, defaults: defaults
+            errorResponses: [], rpc: nil, inheritsDefaultHeaders: true, defaults: defaults
         )
     }
 
@@ -73,7 +75,7 @@ public final class APIDefinition: Sendable {
             name: name, method: .post, path: grpc.grpcPath ?? "/\(grpc.name)", baseURL: baseURL, headers: headers,
             timeout: timeout, frequency: frequency, retry: retry, rateLimit: rateLimit,
             significantHeaders: significantHeaders, tags: tags, skippedInterceptors: skippedInterceptors,
-            sample: sample, rpc: grpc, inheritsDefaultHeaders: false, defaults: defaults
+            sample: sample, errorResponses: [], rpc: grpc, inheritsDefaultHeaders: false, defaults: defaults
         )
     }
 
@@ -91,6 +93,7 @@ public final class APIDefinition: Sendable {
         tags: [String] = [],
         skippedInterceptors: [String] = [],
         sample: StubResponse? = nil,
+        errorResponses: [ErrorResponse] = [],
         rpc: RPCMethod? = nil,
         inheritsDefaultHeaders: Bool = true,
         defaults: APIDefaults
@@ -109,6 +112,7 @@ public final class APIDefinition: Sendable {
         self.tags = tags
         self.skippedInterceptors = skippedInterceptors
         self.sample = sample
+        self.errorResponses = errorResponses
         self.rpc = rpc
         self.inheritsDefaultHeaders = inheritsDefaultHeaders
         self.defaults = defaults

@@ -7,6 +7,9 @@ public struct APIError: Error, CustomStringConvertible {
     public var reason: Reason
     /// The error underneath, when another library raised it (a connection error, a `DecodingError`).
     public var underlying: (any Error)?
+    /// The reply's body decoded into the type the manifest declares for its status
+    /// (`responses: { 422: ValidationErrors }`); nil for undeclared statuses and other failures.
+    public var serverError: (any Error)?
 
     public enum Reason: Sendable, Equatable {
         /// The request never got an answer: connection refused, DNS, TLS, a reset connection.
@@ -35,10 +38,11 @@ public struct APIError: Error, CustomStringConvertible {
         case rateLimited(message: String)
     }
 
-    public init(api: String, reason: Reason, underlying: (any Error)? = nil) {
+    public init(api: String, reason: Reason, underlying: (any Error)? = nil, serverError: (any Error)? = nil) {
         self.api = api
         self.reason = reason
         self.underlying = underlying
+        self.serverError = serverError
     }
 
     public var description: String { "\(api): \(reason)" }

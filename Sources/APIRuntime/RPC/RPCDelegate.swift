@@ -118,7 +118,9 @@ public struct RPCMethod: Sendable {
 enum RESTProtocol {
     static func unwrap(_ response: APIResponse, for definition: APIDefinition) throws(APIError) -> Data {
         guard response.status.kind == .successful else {
-            throw APIError(api: definition.name, reason: .httpStatus(code: response.status.code, body: response.body))
+            let status = response.status.code
+            let serverError = ErrorResponse.decode(response.body, status: status, from: definition.errorResponses, definition.defaults.errorResponses)
+            throw APIError(api: definition.name, reason: .httpStatus(code: status, body: response.body), serverError: serverError)
         }
         return response.body
     }

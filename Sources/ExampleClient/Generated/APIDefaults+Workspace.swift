@@ -13,5 +13,6 @@ extension APIDefaults {
         ],
         maxConnectionsPerHost: 5,
         frequency: .allow,
+        errorResponses: [ErrorResponse(default: Problem.self)],
     )
 }

@@ -19,6 +19,7 @@ public final class UpdateUserAPI: BaseAPI<User>, @unchecked Sendable {
                 name: "UpdateUser",
                 method: .patch,
                 path: "/users/{id}",
+                errorResponses: [ErrorResponse(status: 422, ValidationErrors.self)],
                 defaults: .workspace
             ),
             response: .json,
