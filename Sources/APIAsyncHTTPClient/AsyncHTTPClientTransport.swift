@@ -39,7 +39,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         for field in request.headerFields {
             outgoing.headers.add(name: field.name.rawName, value: field.value)
         }
-        if let body {
+        // With a progress bar to feed, even a whole body goes out in slices, counted as they go.
+        if let body = ProgressReporter.current.map({ body?.reportingUpload(to: $0) }) ?? body {
             if let data = body.data {
                 outgoing.body = .bytes(ByteBuffer(bytes: data))
             } else {

@@ -121,3 +121,50 @@ struct ResponseBodyTests {
         }
     }
 }
+
+/// `progressHandler` on the wire: both directions reach their totals, in order.
+@Suite("Transfer progress on a loopback server")
+struct TransferProgressTests {
+    final class Recorder: Sendable {
+        let reports = NIOLockedValueBox<[TransferProgress]>([])
+        var handler: @Sendable (TransferProgress) -> Void { { [reports] progress in reports.withLockedValue { $0.append(progress) } } }
+        func reports(_ direction: TransferProgress.Direction) -> [TransferProgress] {
+            reports.withLockedValue { $0 }.filter { $0.direction == direction }
+        }
+    }
+
+    @Test("An upload's progress rises to its total, from a file and from memory")
+    func uploadProgress() async throws {
+        let contents = RequestBodyTests.randomBytes(3 << 20)
+        let file = try RequestBodyTests.temporaryFile(named: "progress.pdf", contents: contents)
+        try await withServer({ _ in Response(status: .noContent) }) { _, manager in
+            for body in [try HTTPBody(contentsOf: file), HTTPBody(contents)] {
+                let recorder = Recorder()
+                let api = UploadDocumentAPI(name: "p.pdf", document: body).using(manager)
+                api.progressHandler = recorder.handler
+                try await api.start()
+                let uploads = recorder.reports(.upload)
+                #expect(uploads.count > 1, "progress moves in steps, not all at once")
+                #expect(uploads.map(\.completedBytes) == uploads.map(\.completedBytes).sorted())
+                #expect(uploads.last == TransferProgress(direction: .upload, completedBytes: Int64(contents.count), expectedBytes: Int64(contents.count)))
+                #expect(uploads.last?.fractionCompleted == 1)
+            }
+        }
+    }
+
+    @Test("A download's progress rises to its Content-Length")
+    func downloadProgress() async throws {
+        let document = RequestBodyTests.randomBytes(3 << 20)
+        let folder = try ResponseBodyTests.makeFolder()
+        try await withServer({ _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: document))) }) { _, manager in
+            let recorder = Recorder()
+            let api = DownloadDocumentAPI(name: "d.bin", destination: folder.appendingPathComponent("d.bin")).using(manager)
+            api.progressHandler = recorder.handler
+            _ = try await api.start()
+            let downloads = recorder.reports(.download)
+            #expect(downloads.count > 1)
+            #expect(downloads.map(\.completedBytes) == downloads.map(\.completedBytes).sorted())
+            #expect(downloads.last == TransferProgress(direction: .download, completedBytes: Int64(document.count), expectedBytes: Int64(document.count)))
+        }
+    }
+}

@@ -23,6 +23,7 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
         var headers: [(name: String, value: String)] = []
         var timeout: Duration?
         var tags: Set<String> = []
+        var progressHandler: (@Sendable (TransferProgress) -> Void)?
         /// Set by a `cancel()` that found no call running: the next call to start is cancelled.
         var cancelsNextCall = false
         /// What cancels each running call (and each reply stream still open), by a number of its own.
@@ -96,6 +97,14 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
         set { state.withLockedValue { $0.tags = newValue } }
     }
 
+    /// Told how far each call's upload and download have got, as their bytes go out and come in,
+    /// on no particular thread: for a progress bar. Each attempt of a retried call starts again
+    /// from zero.
+    public final var progressHandler: (@Sendable (TransferProgress) -> Void)? {
+        get { state.withLockedValue { $0.progressHandler } }
+        set { state.withLockedValue { $0.progressHandler = newValue } }
+    }
+
     /// Sets `manager` and returns the instance, for one-line calls in tests.
     @discardableResult
     public final func using(_ manager: APIManager) -> Self {
@@ -118,9 +127,14 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
     /// The call runs in a task of its own, which `cancel()` and `APIManager.cancel(tag:)` cancel
     /// without cancelling the caller; a reply stream stays cancellable by them until it ends.
     public final func startWithMetadata() async throws(APIError) -> APIReply<Response> {
-        let (manager, tags) = state.withLockedValue { ($0.manager ?? .shared, $0.tags.union(definition.tags)) }
+        let (manager, tags, progress) = state.withLockedValue { ($0.manager ?? .shared, $0.tags.union(definition.tags), $0.progressHandler) }
         let outcome = await manager.run(tags: tags, registering: { cancel in register(cancel) }) { [self] task in
-            await Result { () async throws(APIError) in try await manager.perform(self, in: task) }
+            guard let progress else {
+                return await Result { () async throws(APIError) in try await manager.perform(self, in: task) }
+            }
+            return await ProgressReporter.$current.withValue(ProgressReporter(progress)) {
+                await Result { () async throws(APIError) in try await manager.perform(self, in: task) }
+            }
         }
         let reply = try outcome.get()
         if let stream = reply.stream {

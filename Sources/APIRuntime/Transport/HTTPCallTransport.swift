@@ -18,7 +18,10 @@ struct HTTPCallTransport: CallTransport {
     func send(_ request: APIRequest) async throws(APIError) -> APIResponse {
         let head = HTTPRequest(method: request.method, url: request.url, headerFields: request.headerFields)
         do {
-            let (response, body) = try await transport.send(head, body: request.streamedBody ?? request.body.map(HTTPBody.init))
+            var (response, body) = try await transport.send(head, body: request.streamedBody ?? request.body.map(HTTPBody.init))
+            if let reporter = ProgressReporter.current, response.status.kind == .successful {
+                body = body.reportingDownload(to: reporter)
+            }
             if request.streamsResponseBody, response.status.kind == .successful {
                 var reply = APIResponse(status: response.status, headerFields: response.headerFields)
                 reply.streamedBody = body

@@ -64,7 +64,7 @@ public final class URLSessionTransport: HTTPTransport {
             temporaryFile = try await body.writeToTemporaryFile()
             uploadFile = temporaryFile
         }
-        let exchange = Exchange(removingWhenDone: temporaryFile)
+        let exchange = Exchange(removingWhenDone: temporaryFile, reportingTo: ProgressReporter.current)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { head in
                 let task = uploadFile.map { session.uploadTask(with: urlRequest, fromFile: $0) } ?? session.dataTask(with: urlRequest)
@@ -115,9 +115,12 @@ private final class Exchange: Sendable {
     private let state = NIOLockedValueBox(State())
     /// A temporary file the request body was uploaded from, removed when the exchange ends.
     private let temporaryFile: URL?
+    /// Told of the request body's bytes as URLSession sends them.
+    private let progress: ProgressReporter?
 
-    init(removingWhenDone temporaryFile: URL?) {
+    init(removingWhenDone temporaryFile: URL?, reportingTo progress: ProgressReporter?) {
         self.temporaryFile = temporaryFile
+        self.progress = progress
         (chunks, chunkSink) = AsyncThrowingStream.makeStream(of: Data.self)
         chunkSink.onTermination = { [state] termination in
             // A reader that stops early (or is cancelled) stops the download.
@@ -172,6 +175,10 @@ private final class Exchange: Sendable {
         }
         chunkSink.yield(data)
         pause?.suspend()
+    }
+
+    func sent(_ total: Int64, of expected: Int64) {
+        progress?.uploaded(total, of: expected > 0 ? expected : nil)
     }
 
     /// The reader has taken `count` bytes.
@@ -229,6 +236,13 @@ private final class ExchangeTable: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         exchange(for: dataTask)?.receive(data)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64, totalBytesExpectedToSend: Int64
+    ) {
+        exchange(for: task)?.sent(totalBytesSent, of: totalBytesExpectedToSend)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
