@@ -91,7 +91,7 @@ struct CallPathTests {
             first.timeout = .milliseconds(500)
             let timedOut = await expectAPIError { try await first.start() }
             #expect(timedOut?.reason == .timeout(.milliseconds(500)))
-            #expect(clock.now - start < .seconds(2))
+            #expect(clock.now - start < .seconds(10))
 
             let api = CountUsersAPI().using(manager)
             api.timeout = .seconds(60)
@@ -101,7 +101,7 @@ struct CallPathTests {
             api.cancel()
             let error = await expectAPIError { try await call.value }
             #expect(error?.reason == .cancelled)
-            #expect(clock.now - start < .seconds(2))
+            #expect(clock.now - start < .seconds(10))
         }
     }
 
@@ -118,7 +118,7 @@ struct CallPathTests {
             let start = clock.now
             let error = await expectAPIError { try await api.start() }
             #expect(error?.reason == .timeout(.seconds(1)))
-            #expect(clock.now - start < .seconds(3))
+            #expect(clock.now - start < .seconds(10))
         }
         try await withServer(configure: { $0.rateLimit = RateLimit(calls: 1, per: .seconds(30)) }, { _ in .json("1") }) { server, manager in
             _ = try await CountUsersAPI().using(manager).start()
@@ -149,7 +149,7 @@ struct CallPathTests {
             let start = clock.now
             let error = await expectAPIError { try await api.start() }
             #expect(error?.reason == .timeout(.milliseconds(500)))
-            #expect(clock.now - start < .seconds(3))
+            #expect(clock.now - start < .seconds(10))
         }
     }
 }

@@ -23,7 +23,7 @@ struct ResponseBodyTests {
 
     @Test("A download is written to its destination whole, replacing the file there, and leaves nothing else")
     func download() async throws {
-        let document = RequestBodyTests.randomBytes(5 << 20)
+        let document = RequestBodyTests.randomBytes(2 << 20)
         let folder = try Self.makeFolder()
         let destination = folder.appendingPathComponent("q3.pdf")
         try Data("old".utf8).write(to: destination)
@@ -135,7 +135,7 @@ struct TransferProgressTests {
 
     @Test("An upload's progress rises to its total, from a file and from memory")
     func uploadProgress() async throws {
-        let contents = RequestBodyTests.randomBytes(3 << 20)
+        let contents = RequestBodyTests.randomBytes(1 << 20)
         let file = try RequestBodyTests.temporaryFile(named: "progress.pdf", contents: contents)
         try await withServer({ _ in Response(status: .noContent) }) { _, manager in
             for body in [try HTTPBody(contentsOf: file), HTTPBody(contents)] {
@@ -154,7 +154,7 @@ struct TransferProgressTests {
 
     @Test("A download's progress rises to its Content-Length")
     func downloadProgress() async throws {
-        let document = RequestBodyTests.randomBytes(3 << 20)
+        let document = RequestBodyTests.randomBytes(1 << 20)
         let folder = try ResponseBodyTests.makeFolder()
         try await withServer({ _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: document))) }) { _, manager in
             let recorder = Recorder()

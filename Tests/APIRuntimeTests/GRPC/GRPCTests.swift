@@ -288,7 +288,8 @@ struct GRPCTests {
         try await withGRPCServer { _, manager in
             let api = SayHelloAPI { $0.name = "Ada" }.using(manager)
             api.baseURL = "grpc://127.0.0.1:1"
-            api.timeout = .seconds(5)
+            // Ample, so that a slow machine cannot turn the refused connection into a timeout.
+            api.timeout = .seconds(30)
             let error = await expectAPIError { try await api.start() }
             #expect(error?.api == "SayHello")
             #expect(error?.grpcStatus == .unavailable)
