@@ -121,7 +121,9 @@ struct JSONRPCTests {
             #expect(request.bodyText == #"{"jsonrpc":"2.0","method":"math.divide","params":{"dividend":1,"divisor":4},"id":1,"apiVersion":"2","trace":true}"#)
 
             let error = await expectAPIError { try await DivideAPI(dividend: 1, divisor: 0).using(manager).start() }
-            #expect(error?.reason == .rpcError(code: -32000, message: "division by zero", data: nil))
+            #expect(error?.reason == .rpcError(code: -32000, message: "division by zero", data: Data(#"{"dividend":1}"#.utf8)))
+            // `errorData: DivisionError`: the error object's data, typed.
+            #expect(error?.serverError as? DivisionError == DivisionError(dividend: 1))
         }
     }
 

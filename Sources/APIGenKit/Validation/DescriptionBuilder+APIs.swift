@@ -142,6 +142,10 @@ extension DescriptionBuilder {
             baseURL: baseURL, rest: rest, rpc: rpc, grpc: grpc
         )
         description.errorResponses = declaredResponses.errors
+        if let errorData = api.errorData {
+            // The data of an error object, whatever its code: a default error body.
+            description.errorResponses += describeResponses([StatusResponseDeclaration(status: Located(nil, at: errorData.location), type: errorData)], allowsSuccess: false).errors
+        }
         return description
     }
 }

@@ -13,10 +13,10 @@ enum APIFileReader {
     static func apiKeys(for kind: APIKind?) -> [String] {
         switch kind {
         case .rest: return ["kind", "description", "method", "path", "baseURL", "parameters", "body", "response", "responses", "headers", "timeout", "frequency", "retry", "rateLimit", "significantHeaders", "tags", "skipInterceptors", "sample"]
-        case .jsonrpc: return commonAPIKeys + ["url", "method", "params", "notification", "envelope"]
-        case .rpc: return commonAPIKeys + ["url", "method", "params", "notification", "envelope", "delegate"]
+        case .jsonrpc: return commonAPIKeys + ["url", "method", "params", "notification", "envelope", "errorData"]
+        case .rpc: return commonAPIKeys + ["url", "method", "params", "notification", "envelope", "delegate", "errorData"]
         case .grpc: return ["kind", "description", "rpc", "service", "deadline", "metadata", "frequency", "retry", "rateLimit", "significantHeaders", "tags", "skipInterceptors"]
-        case nil: return commonAPIKeys + ["method", "path", "body", "responses", "url", "params", "notification", "envelope", "delegate", "rpc", "service", "deadline", "metadata"]
+        case nil: return commonAPIKeys + ["method", "path", "body", "responses", "url", "params", "notification", "envelope", "errorData", "delegate", "rpc", "service", "deadline", "metadata"]
         }
     }
     static let parameterKeys = ["type", "in", "name", "description"]
@@ -199,6 +199,7 @@ enum APIFileReader {
         )
         api.responseStream = responseStream
         api.responses = mapping["responses"].map { readResponses($0, into: &diagnostics) } ?? []
+        api.errorData = mapping["errorData"].flatMap { typeExpression($0, what: "errorData", into: &diagnostics) }
         switch kind.value {
         case .rest:
             api.rest = readREST(mapping, name: entry.key, context: context, into: &diagnostics)

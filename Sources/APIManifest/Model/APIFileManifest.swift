@@ -70,6 +70,11 @@ public struct StatusResponseDeclaration: Sendable {
     public var status: Located<Int?>
     /// nil for `none`: the status has no body.
     public var type: Located<TypeExpression>?
+
+    public init(status: Located<Int?>, type: Located<TypeExpression>?) {
+        self.status = status
+        self.type = type
+    }
 }
 
 /// A reply that is a stream of values, each of `type`.
@@ -97,6 +102,8 @@ public struct APIDeclaration: Sendable {
     public var responseStream: ResponseStreamDeclaration?
     /// Bodies by status (`responses: { 200: User, 404: NotFound }`).
     public var responses: [StatusResponseDeclaration] = []
+    /// The type of an RPC error object's `data` member (`errorData: ErrorDetails`).
+    public var errorData: Located<TypeExpression>?
     public var headers: [Header]
     public var timeout: Located<Double>?
     public var frequency: Located<FrequencyPolicy>?

@@ -114,7 +114,7 @@ public enum ManifestSchema {
                 ] as [String: Any],
             ]]
         case "params": schema = keywords(ParameterStructure.self)
-        case "type": schema = ["$ref": "#/definitions/typeExpression"]
+        case "type", "errorData": schema = ["$ref": "#/definitions/typeExpression"]
         case "response":
             let typeExpression: [String: Any] = ["$ref": "#/definitions/typeExpression"]
             schema = ["anyOf": [
@@ -199,6 +199,7 @@ public enum ManifestSchema {
         "maxConnectionsPerHost": "Connections one session opens to a host at most.",
         "frequency": "What to do with a call identical to one in flight: allow, reject or coalesce (share its result).",
         "retry": "Retries: none, or { attempts, delay, maxDelay, statuses, nonIdempotent }.",
+        "errorData": "The model an RPC error object's data member decodes into (APIError.serverError).",
         "responses": "Bodies by status: { 200: User, 422: ValidationErrors, default: Problem }; error bodies are models.",
         "rateLimit": "At most `calls` calls every `per` seconds, per api or host; wait (default) or fail.",
         "significantHeaders": "Headers whose values make two calls different for the frequency policy.",

@@ -83,7 +83,10 @@ public struct JSONRPC: RPCDelegate {
         guard case .integer(let code)? = error["code"], case .string(let message)? = error["message"], let intCode = Int(exactly: code) else {
             return call.invalidResponse(#"the error object needs an integer "code" and a string "message", found \#(error.textForMessage)"#)
         }
-        return APIError(api: call.definition.name, reason: .rpcError(code: intCode, message: message, data: error["data"]?.data))
+        let data = error["data"]?.data
+        // `errorData:` in the manifest: the data member decoded into its type.
+        let serverError = data.flatMap { ErrorResponse.decode($0, status: intCode, from: call.definition.errorResponses) }
+        return APIError(api: call.definition.name, reason: .rpcError(code: intCode, message: message, data: data), serverError: serverError)
     }
 
     /// The error for a body that is not JSON: the HTTP status when it is an error, else the body's fault.

@@ -37,13 +37,14 @@ enum JSONRPCServer {
         guard let id else { return nil }
         switch outcome {
         case .success(let result): return ["jsonrpc": "2.0", "result": result, "id": id]
-        case .failure(let failure): return error(failure.code, failure.message, id: id)
+        case .failure(let failure): return error(failure.code, failure.message, data: failure.data, id: id)
         }
     }
 
     struct JSONRPCFailure: Error {
         var code: Int
         var message: String
+        var data: [String: Double]?
     }
 
     static func call(_ method: String, _ params: Any?) -> Result<Any, JSONRPCFailure> {
@@ -66,15 +67,17 @@ enum JSONRPCServer {
             guard let named = params as? [String: Double], let dividend = named["dividend"], let divisor = named["divisor"] else {
                 return .failure(invalidParams)
             }
-            guard divisor != 0 else { return .failure(JSONRPCFailure(code: -32000, message: "division by zero")) }
+            guard divisor != 0 else { return .failure(JSONRPCFailure(code: -32000, message: "division by zero", data: ["dividend": dividend])) }
             return .success(dividend / divisor)
         default:
             return .failure(JSONRPCFailure(code: -32601, message: "Method not found"))
         }
     }
 
-    static func error(_ code: Int, _ message: String, id: Any) -> [String: Any] {
-        ["jsonrpc": "2.0", "error": ["code": code, "message": message], "id": id]
+    static func error(_ code: Int, _ message: String, data: [String: Double]? = nil, id: Any) -> [String: Any] {
+        var error: [String: Any] = ["code": code, "message": message]
+        if let data { error["data"] = data }
+        return ["jsonrpc": "2.0", "error": error, "id": id]
     }
 
     static func encode(_ value: Any) -> Data {

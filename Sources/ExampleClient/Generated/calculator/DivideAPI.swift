@@ -20,6 +20,7 @@ public final class DivideAPI: BaseAPI<Double>, @unchecked Sendable {
                 path: "",
                 baseURL: "https://calc.example.com/v2/jsonrpc",
                 timeout: .seconds(5),
+                errorResponses: [ErrorResponse(default: DivisionError.self)],
                 rpc: RPCMethod(
                     name: "math.divide",
                     envelopeFields: [
