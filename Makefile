@@ -7,7 +7,7 @@ BUILTIN_OUT ?= $(BUILTIN)
 PROTOC_GEN_SWIFT := .build/release/protoc-gen-swift
 
 .PHONY: all generate build test test-tsan check rest-only schema builtin-templates protoc protoc-gen-swift clean \
-	bench bench-tools bench-generation bench-compile bench-runtime bench-loopback bench-clean-build
+	bench bench-tools bench-generation bench-compile bench-runtime bench-loopback bench-transfers bench-clean-build
 
 all: generate build
 
@@ -44,9 +44,11 @@ rest-only:
 	unwanted=$$(printf '%s\n' $$compiled | grep -E '^(GRPC|SwiftProtobuf|AsyncHTTPClient|NIOPosix|NIOHTTP|NIOSSL|CNIOBoringSSL|NIOCore$$)' || true); \
 	if [ -n "$$unwanted" ]; then echo "error: the REST-only client compiled" $$unwanted >&2; exit 1; fi
 
-## The whole suite under ThreadSanitizer, in a build folder of its own (.build-tsan).
+## The whole suite under ThreadSanitizer, in a build folder of its own (.build-tsan), one test at
+## a time: ThreadSanitizer slows each test several times over, and the suite's bulk tests (10,000
+## events, multipart forms) run in parallel with the ones that time a deadline would starve them.
 test-tsan:
-	TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/.ci/tsan-suppressions.txt" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/.ci/tsan-suppressions.txt" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --no-parallel
 
 ## Exit 1 when the committed generated code, built-in templates or schema are stale, or when
 ## a committed manifest does not validate against the schema (python3 with jsonschema and PyYAML).
@@ -93,7 +95,7 @@ BENCH_SIZES ?= 100 1000 10000
 APIGEN_RELEASE := .build/release/apigen
 PEER_GENERATOR := Benchmarks/.build/release/swift-openapi-generator
 
-bench: bench-generation bench-compile bench-runtime bench-loopback bench-clean-build
+bench: bench-generation bench-compile bench-runtime bench-loopback bench-transfers bench-clean-build
 
 bench-tools:
 	$(SWIFT) build -c release --product apigen
@@ -110,6 +112,10 @@ bench-runtime:
 
 bench-loopback:
 	$(SWIFT) run -c release --package-path Benchmarks LoopbackBench
+
+## A 1 GiB download and upload through the manager on each HTTP transport against the raw client.
+bench-transfers:
+	$(SWIFT) run -c release --package-path Benchmarks TransferBench
 
 ## Clean debug builds of a REST-only client (Tests/Fixtures/RESTOnly, then apigen) against the
 ## same client made with swift-openapi-generator's build plugin and its URLSession transport.

@@ -43,7 +43,7 @@ struct BadInputTests {
                 path: /ping
                 respone: Int
             """])
-        #expect(lines == ["apis/api.yaml:5:5: error: unknown key 'respone' in API 'Ping' (did you mean 'response'?); expected one of: kind, description, method, path, baseURL, parameters, body, response, responses, headers, timeout, frequency, retry, rateLimit, significantHeaders, tags, skipInterceptors, sample"])
+        #expect(lines == ["apis/api.yaml:5:5: error: unknown key 'respone' in API 'Ping' (did you mean 'response'?); expected one of: kind, description, method, path, baseURL, parameters, body, response, responses, responseHeaders, headers, timeout, frequency, retry, rateLimit, significantHeaders, tags, skipInterceptors, sample"])
     }
 
     @Test("A path parameter missing from the parameters")
@@ -211,7 +211,7 @@ struct BadInputTests {
         ])
     }
 
-    @Test("Statuses under 'responses:': out of range, not 2xx/4xx/5xx, a type for 204, two success types, an error body that is no model")
+    @Test("Statuses under 'responses:' (out of range, not 2xx/4xx/5xx, a type for 204, two success types, an error body that is no model) and response headers that cannot be read")
     func badResponses() throws {
         let lines = try diagnostics(for: ["apis/api.yaml": """
             types:
@@ -236,6 +236,9 @@ struct BadInputTests {
                   204: Thing
                   201: none
                   202: Thing
+                responseHeaders:
+                  thing: Thing
+                  bad: { type: String, name: "bad header" }
             """])
         #expect(lines == [
             "apis/api.yaml:11:7: error: the reply's type is declared twice: by 'response:' and by 200 under 'responses:'",
@@ -245,6 +248,8 @@ struct BadInputTests {
             "apis/api.yaml:15:7: error: a key of 'responses:' is a status code such as 404, or 'default'; found 'teapot'",
             "apis/api.yaml:20:12: error: 204 has no body, so it has no type: write '204: none', not 'Thing'",
             "apis/api.yaml:22:7: error: a second success status 202: the API's reply type is declared once (at 201)",
+            "apis/api.yaml:24:14: error: response header 'thing' must be a scalar or a string enum (String, Int, Int64, Double, Bool, Date, URL, UUID), found 'Thing'",
+            "apis/api.yaml:25:34: error: 'bad header' is not a valid HTTP header name: use letters, digits and !#$%&'*+-.^_`|~",
         ])
     }
 

@@ -39,4 +39,27 @@ struct ErrorResponseTests {
             #expect(error?.serverError == nil)
         }
     }
+
+    @Test("Declared response headers are read as their types; absent or unreadable ones are nil")
+    func typedHeaders() async throws {
+        try await withServer({ _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "application/json", .eTag: #""v2""#, HTTPField.Name("X-RateLimit-Remaining")!: "41", .lastModified: "Sun, 06 Nov 1994 08:49:37 GMT"],
+                body: .init(byteBuffer: .init(string: GeneratedRESTClientTests.userJSON))
+            )
+        }) { _, manager in
+            let (user, headers) = try await UpdateUserAPI(id: 7, etag: "v1").using(manager).startWithHeaders()
+            #expect(user.id == 7)
+            #expect(headers.etag == #""v2""#)
+            #expect(headers.rateLimitRemaining == 41)
+            #expect(headers.lastModified == Date(timeIntervalSince1970: 784_111_777))
+        }
+        try await withServer({ _ in
+            Response(status: .ok, headers: [HTTPField.Name("X-RateLimit-Remaining")!: "many"], body: .init(byteBuffer: .init(string: GeneratedRESTClientTests.userJSON)))
+        }) { _, manager in
+            let (_, headers) = try await UpdateUserAPI(id: 7, etag: "v1").using(manager).startWithHeaders()
+            #expect(headers == UpdateUserAPI.ResponseHeaders(HeaderReader([:])))
+        }
+    }
 }

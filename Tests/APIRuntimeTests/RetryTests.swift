@@ -99,3 +99,13 @@ struct RetryTests {
         #expect(seen.withLockedValue { $0 }.filter { $0.hasPrefix("Log>") } == ["Log>rest:CountUsers#1", "Log>rest:CountUsers#2", "Log>rest:CountUsers#3"])
     }
 }
+
+@Suite("HTTP dates")
+struct HTTPDateTests {
+    @Test("Retry-After and Date headers in each of HTTP's three date formats", arguments: [
+        "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
+    ])
+    func formats(text: String) {
+        #expect(Date(headerText: text) == Date(timeIntervalSince1970: 784_111_777))
+    }
+}

@@ -174,6 +174,8 @@ public struct APIDescription: Sendable {
     public var sample: SampleDescription?
     /// Error bodies by status (`responses:`).
     public var errorResponses: [ErrorBodyDescription] = []
+    /// Reply headers read as types (`responseHeaders:`); `wireName` is the header's name.
+    public var responseHeaders: [ParameterDescription] = []
     public var baseURL: String?
     public var rest: RESTDescription?
     public var rpc: RPCDescription?

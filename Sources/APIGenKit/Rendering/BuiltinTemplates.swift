@@ -225,6 +225,30 @@ public final class {{className}}: BaseAPI<{{{responseType}}}>, @unchecked Sendab
 {{> request}}
         )
     }
+{{#hasResponseHeaders}}
+
+    /// The reply's headers this API declares; nil when absent or not of the declared type.
+    public struct ResponseHeaders: Sendable, Hashable {
+{{#responseHeaders}}
+{{#docLines}}
+        /// {{{.}}}
+{{/docLines}}
+        public let {{swiftName}}: {{{type}}}?
+{{/responseHeaders}}
+
+        public init(_ headers: HeaderReader) {
+{{#responseHeaders}}
+            {{swiftName}} = headers.value({{{wireNameLiteral}}})
+{{/responseHeaders}}
+        }
+    }
+
+    /// `start()`, with the reply's declared headers.
+    public func startWithHeaders() async throws(APIError) -> (value: {{{responseType}}}, headers: ResponseHeaders) {
+        let reply = try await startWithMetadata()
+        return (reply.value, ResponseHeaders(reply.headers))
+    }
+{{/hasResponseHeaders}}
 }
 
 """#,

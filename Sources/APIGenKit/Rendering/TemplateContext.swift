@@ -26,6 +26,7 @@ enum TemplateContext {
 
     static func api(_ api: APIDescription) -> TemplateValue {
         let needsFoundation = api.parameters.contains { $0.type.needsFoundation } || api.response.type.needsFoundation
+            || api.responseHeaders.contains { $0.type.needsFoundation }
         var context: [String: TemplateValue] = [
             "imports": .strings((api.response.decoding.isEventStream ? ["APIEventStreams"] : []) + ["APIRuntime"] + (needsFoundation ? ["Foundation"] : [])),
             "docLines": .strings(api.docLines),
@@ -51,6 +52,12 @@ enum TemplateContext {
         context["skippedInterceptors"] = stringArray(api.skippedInterceptors)
         context["sample"] = api.sample.map { .string(sampleExpression($0)) }
         context["errorResponses"] = errorResponsesExpression(api.errorResponses)
+        context["hasResponseHeaders"] = .bool(!api.responseHeaders.isEmpty)
+        context["responseHeaders"] = .list(api.responseHeaders.map { header in
+            var values = member(header.swiftName, header.type, docLines: header.docLines)
+            values["wireNameLiteral"] = .string(SwiftLiteral.string(header.wireName))
+            return .object(values)
+        })
         if let rest = api.rest {
             context["method"] = .string(rest.method.rawValue)
             context["methodCase"] = .string(rest.method.rawValue.lowercased())

@@ -142,6 +142,12 @@ extension DescriptionBuilder {
             baseURL: baseURL, rest: rest, rpc: rpc, grpc: grpc
         )
         description.errorResponses = declaredResponses.errors
+        if !api.responseHeaders.isEmpty {
+            if api.kind.value != .rest {
+                diagnostics.error("'responseHeaders:' is for REST APIs", at: api.responseHeaders[0].name.location)
+            }
+            description.responseHeaders = describeResponseHeaders(api.responseHeaders)
+        }
         if let errorData = api.errorData {
             // The data of an error object, whatever its code: a default error body.
             description.errorResponses += describeResponses([StatusResponseDeclaration(status: Located(nil, at: errorData.location), type: errorData)], allowsSuccess: false).errors

@@ -46,4 +46,26 @@ extension DescriptionBuilder {
         }
         return (success, errors)
     }
+
+    /// `responseHeaders:`: each a scalar or a string enum, read from the header its wire name
+    /// names; absent or unreadable headers are nil.
+    mutating func describeResponseHeaders(_ headers: [ParameterDeclaration]) -> [ParameterDescription] {
+        var swiftNames = SwiftNames(kind: "response header")
+        return headers.compactMap { header in
+            let swiftName = SwiftIdentifier.make(from: header.name.value, capitalized: false)
+            swiftNames.claim(swiftName, for: header.name, into: &diagnostics)
+            let wireName = header.wireName ?? header.name
+            checkHeaderName(wireName)
+            let type = header.type.value.unwrapped
+            guard case .named(let name) = type, types.kind(of: name) != .model, !["JSON", "Data", "File"].contains(name) else {
+                diagnostics.error("response header '\(header.name.value)' must be a scalar or a string enum (String, Int, Int64, Double, Bool, Date, URL, UUID), found '\(header.type.value)'", at: header.type.location)
+                return nil
+            }
+            guard let resolved = types.resolve(Located(type, at: header.type.location), into: &diagnostics) else { return nil }
+            return ParameterDescription(
+                swiftName: SwiftIdentifier.escaped(swiftName), wireName: wireName.value, type: resolved,
+                location: .header, docLines: SwiftLiteral.docLines(header.description?.value)
+            )
+        }
+    }
 }

@@ -12,11 +12,11 @@ enum APIFileReader {
     /// The keys an API of each kind may have, in the order messages list them.
     static func apiKeys(for kind: APIKind?) -> [String] {
         switch kind {
-        case .rest: return ["kind", "description", "method", "path", "baseURL", "parameters", "body", "response", "responses", "headers", "timeout", "frequency", "retry", "rateLimit", "significantHeaders", "tags", "skipInterceptors", "sample"]
+        case .rest: return ["kind", "description", "method", "path", "baseURL", "parameters", "body", "response", "responses", "responseHeaders", "headers", "timeout", "frequency", "retry", "rateLimit", "significantHeaders", "tags", "skipInterceptors", "sample"]
         case .jsonrpc: return commonAPIKeys + ["url", "method", "params", "notification", "envelope", "errorData"]
         case .rpc: return commonAPIKeys + ["url", "method", "params", "notification", "envelope", "delegate", "errorData"]
         case .grpc: return ["kind", "description", "rpc", "service", "deadline", "metadata", "frequency", "retry", "rateLimit", "significantHeaders", "tags", "skipInterceptors"]
-        case nil: return commonAPIKeys + ["method", "path", "body", "responses", "url", "params", "notification", "envelope", "errorData", "delegate", "rpc", "service", "deadline", "metadata"]
+        case nil: return commonAPIKeys + ["method", "path", "body", "responses", "responseHeaders", "url", "params", "notification", "envelope", "errorData", "delegate", "rpc", "service", "deadline", "metadata"]
         }
     }
     static let parameterKeys = ["type", "in", "name", "description"]
@@ -200,6 +200,7 @@ enum APIFileReader {
         api.responseStream = responseStream
         api.responses = mapping["responses"].map { readResponses($0, into: &diagnostics) } ?? []
         api.errorData = mapping["errorData"].flatMap { typeExpression($0, what: "errorData", into: &diagnostics) }
+        api.responseHeaders = mapping["responseHeaders"].map { readResponseHeaders($0, into: &diagnostics) } ?? []
         switch kind.value {
         case .rest:
             api.rest = readREST(mapping, name: entry.key, context: context, into: &diagnostics)
@@ -334,6 +335,20 @@ enum APIFileReader {
             return ParameterDeclaration(name: entry.key, type: type, location: location, wireName: wireName, description: description)
         }
         return (declarations, Located(node.sequence != nil, at: node.location))
+    }
+
+    static let responseHeaderKeys = ["type", "name", "description"]
+
+    /// `responseHeaders: { remaining: { type: Int, name: X-RateLimit-Remaining }, etag: String }`.
+    static func readResponseHeaders(_ node: YAMLNode, into diagnostics: inout Diagnostics) -> [ParameterDeclaration] {
+        guard let mapping = node.requireMapping("responseHeaders", into: &diagnostics) else { return [] }
+        return mapping.entries.compactMap { entry in
+            let typed = readTyped(entry, kind: "response header", allowedKeys: responseHeaderKeys, into: &diagnostics)
+            let wireName = typed.details?["name"]?.string("name", into: &diagnostics)
+            let description = typed.details?["description"]?.string("description", into: &diagnostics)
+            guard let type = typed.type else { return nil }
+            return ParameterDeclaration(name: entry.key, type: type, location: nil, wireName: wireName, description: description)
+        }
     }
 
     /// `responses: { 200: User, 404: NotFound, default: Problem }`: a type, or `none`, per status.

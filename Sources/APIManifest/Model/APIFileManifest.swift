@@ -104,6 +104,9 @@ public struct APIDeclaration: Sendable {
     public var responses: [StatusResponseDeclaration] = []
     /// The type of an RPC error object's `data` member (`errorData: ErrorDetails`).
     public var errorData: Located<TypeExpression>?
+    /// Reply headers read as types (`responseHeaders: { etag: { type: String, name: ETag } }`),
+    /// in the shape of parameters: the Swift name, the type, and the name on the wire.
+    public var responseHeaders: [ParameterDeclaration] = []
     public var headers: [Header]
     public var timeout: Located<Double>?
     public var frequency: Located<FrequencyPolicy>?

@@ -122,6 +122,8 @@ public enum ManifestSchema {
                 ["type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1,
                  "properties": ["events": typeExpression, "jsonLines": typeExpression]] as [String: Any],
             ]]
+        case "responseHeaders":
+            schema = ["type": "object", "additionalProperties": typed(["type", "name", "description"])]
         case "responses":
             schema = [
                 "type": "object", "propertyNames": ["pattern": "^([1-5][0-9][0-9]|default)$"],
@@ -200,6 +202,7 @@ public enum ManifestSchema {
         "frequency": "What to do with a call identical to one in flight: allow, reject or coalesce (share its result).",
         "retry": "Retries: none, or { attempts, delay, maxDelay, statuses, nonIdempotent }.",
         "errorData": "The model an RPC error object's data member decodes into (APIError.serverError).",
+        "responseHeaders": "Reply headers read as types: { etag: { type: String, name: ETag } }; startWithHeaders() returns them.",
         "responses": "Bodies by status: { 200: User, 422: ValidationErrors, default: Problem }; error bodies are models.",
         "rateLimit": "At most `calls` calls every `per` seconds, per api or host; wait (default) or fail.",
         "significantHeaders": "Headers whose values make two calls different for the frequency policy.",

@@ -68,15 +68,12 @@ public struct RetryPolicy: Sendable, Equatable {
         return ceiling * fraction
     }
 
-    /// `Retry-After: 3` or `Retry-After: Wed, 21 Oct 2015 07:28:00 GMT` as a duration from now.
+    /// `Retry-After: 3` or `Retry-After: Wed, 21 Oct 2015 07:28:00 GMT` (any of HTTP's three date
+    /// formats) as a duration from now.
     static func retryAfter(_ response: APIResponse) -> Duration? {
         guard let value = response.headerFields[.retryAfter]?.trimmingCharacters(in: .whitespaces) else { return nil }
         if let seconds = Int(value) { return .seconds(max(0, seconds)) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: value) else { return nil }
+        guard let date = HTTPDate.parse(value) else { return nil }
         return .milliseconds(max(0, Int(date.timeIntervalSinceNow * 1000)))
     }
 }
