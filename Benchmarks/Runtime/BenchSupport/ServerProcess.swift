@@ -1,14 +1,23 @@
 import Foundation
 
-/// This program run again as `LoopbackBench serve`, in a process of its own; it stops when its
-/// stdin closes.
-struct ServerProcess {
-    let httpPort: Int
-    let grpcPort: Int
+/// This program run again as `<program> serve`, in a process of its own, so that the parent's CPU
+/// time and memory are the clients' alone; it stops when its stdin closes. Its first line of
+/// output says where its servers listen: `http=<port> grpc=<port>`.
+public struct ServerProcess {
+    /// The ports by name, from that first line.
+    public let ports: [String: Int]
     private let process: Process
     private let input: Pipe
 
-    static func start() throws -> ServerProcess {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+
+        public init(description: String) {
+            self.description = description
+        }
+    }
+
+    public static func start() throws -> ServerProcess {
         let process = Process()
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         if let cpus = ProcessInfo.processInfo.environment["LOOPBACK_SERVER_CPUS"] {
@@ -29,7 +38,7 @@ struct ServerProcess {
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
             let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw WrongAnswer(description: "the server process ended before it listened") }
+            guard !chunk.isEmpty else { throw Failure(description: "the server process ended before it listened") }
             line.append(chunk)
         }
         let ports = String(decoding: line, as: UTF8.self)
@@ -38,13 +47,13 @@ struct ServerProcess {
                 let parts = field.split(separator: "=")
                 if parts.count == 2 { ports[String(parts[0])] = Int(parts[1]) }
             }
-        guard let http = ports["http"], let grpc = ports["grpc"] else {
-            throw WrongAnswer(description: "the server process said \(String(decoding: line, as: UTF8.self))")
+        guard !ports.isEmpty else {
+            throw Failure(description: "the server process said \(String(decoding: line, as: UTF8.self))")
         }
-        return ServerProcess(httpPort: http, grpcPort: grpc, process: process, input: input)
+        return ServerProcess(ports: ports, process: process, input: input)
     }
 
-    func stop() {
+    public func stop() {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
     }

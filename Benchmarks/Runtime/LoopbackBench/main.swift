@@ -26,7 +26,10 @@ let rounds = arguments.dropFirst(2).first ?? 11
 let only = ProcessInfo.processInfo.environment["LOOPBACK_ONLY"]
 
 let servers = try ServerProcess.start()
-let clients = try Clients(httpPort: servers.httpPort, grpcPort: servers.grpcPort)
+guard let httpPort = servers.ports["http"], let grpcPort = servers.ports["grpc"] else {
+    throw WrongAnswer(description: "the server process did not say where it listens: \(servers.ports)")
+}
+let clients = try Clients(httpPort: httpPort, grpcPort: grpcPort)
 
 print("Loopback throughput, \(rounds) rounds (\(sequentialCalls) calls a side a round at concurrency 1, \(concurrentCalls) at 32), both sides each round, which goes first alternating:")
 print("")
