@@ -32,7 +32,9 @@ extension ServerEvent: Hashable where Payload: Hashable {}
 /// with `.invalidResponse` rather than dropping or passing off the part it got; one that breaks
 /// off fails with `.transport`; `api.cancel()` and `APIManager.cancel(tag:)` end it with
 /// `.cancelled`. To resume, call the API again with `lastEventID:` set to the last event's `id`,
-/// after its `retry` delay.
+/// after its `retry` delay. Leaving the loop early ends the stream; a stream never iterated keeps
+/// its connection, reading no more than a megabyte ahead, until it is cancelled or the server
+/// ends it.
 public struct ServerEventStream<Payload: Sendable>: AsyncSequence, Sendable {
     public typealias Element = ServerEvent<Payload>
     public typealias Failure = any Error
