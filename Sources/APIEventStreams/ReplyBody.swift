@@ -34,17 +34,20 @@ final class ReplyBody: ReplyStream, Sendable {
             if case .cancelled = termination { self?.cancel() }
         }
         let task = Task { [weak self] in
+            // Ended (and so unregistered from the manager) before the reader can see the end.
             do {
                 for try await chunk in body {
                     sink.yield(chunk)
                     await self?.waitForRoom(after: chunk.count)
                 }
                 try Task.checkCancellation()
+                self?.end()
                 sink.finish()
             } catch {
-                sink.finish(throwing: self?.apiError(error) ?? error)
+                let failure = self?.apiError(error) ?? error
+                self?.end()
+                sink.finish(throwing: failure)
             }
-            self?.end()
         }
         let cancelled = state.withLockedValue { state in
             state.task = task

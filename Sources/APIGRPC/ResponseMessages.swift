@@ -73,16 +73,18 @@ public final class ResponseMessages: ReplyStream, @unchecked Sendable {
 
     package var isCancelled: Bool { state.withLockedValue { $0.cancelled } }
 
+    // The stream is marked ended (and so unregistered from the manager) before its reader can
+    // see the end: a reader that then asks the manager finds it gone.
     package func finish(trailers: HTTPFields) {
         state.withLockedValue { $0.trailers = trailers }
-        channel.finish()
         end()
+        channel.finish()
     }
 
     package func fail(_ error: any Error, trailers: HTTPFields) {
         state.withLockedValue { $0.trailers = trailers }
-        channel.fail(error)
         end()
+        channel.fail(error)
     }
 
     var callTimeout: Duration? { state.withLockedValue { $0.callTimeout } }

@@ -20,10 +20,9 @@ extension HTTPBody {
         }
     }
 
-    /// Writes the body to a new file in the temporary directory and returns its URL; the caller
-    /// removes it.
-    func writeToTemporaryFile() async throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("apiruntime-\(UUID().uuidString).body")
+    /// Writes the body to a new file in `directory` and returns its URL; the caller removes it.
+    func writeToTemporaryFile(in directory: URL) async throws -> URL {
+        let url = directory.appendingPathComponent("apiruntime-\(UUID().uuidString).body")
         try await write(to: url)
         return url
     }

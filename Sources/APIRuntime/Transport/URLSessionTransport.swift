@@ -26,22 +26,27 @@ import NIOConcurrencyHelpers
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let exchanges: ExchangeTable
+    /// Where streamed request bodies are written before they are uploaded.
+    private let temporaryDirectory: URL
 
-    /// A session of its own with `URLSessionConfiguration.default` and the settings' connection cap.
-    public convenience init(settings: SessionSettings) {
+    /// A session of its own with `URLSessionConfiguration.default` and the settings' connection
+    /// cap; streamed request bodies are written to `temporaryDirectory` before they are uploaded.
+    public convenience init(settings: SessionSettings, temporaryDirectory: URL = FileManager.default.temporaryDirectory) {
         let configuration = URLSessionConfiguration.default
         configuration.httpMaximumConnectionsPerHost = settings.maxConnectionsPerHost
         // The manager owns each call's deadline; URLSession's own idle timeouts would cut a call
         // the manager still allows.
         configuration.timeoutIntervalForRequest = 7 * 24 * 3600
         configuration.timeoutIntervalForResource = 7 * 24 * 3600
-        self.init(configuration: configuration)
+        self.init(configuration: configuration, temporaryDirectory: temporaryDirectory)
     }
 
-    /// A session made from `configuration` (a background or ephemeral one, say).
-    public init(configuration: URLSessionConfiguration) {
+    /// A session made from `configuration` (a background or ephemeral one, say); streamed request
+    /// bodies are written to `temporaryDirectory` before they are uploaded.
+    public init(configuration: URLSessionConfiguration, temporaryDirectory: URL = FileManager.default.temporaryDirectory) {
         let exchanges = ExchangeTable()
         self.exchanges = exchanges
+        self.temporaryDirectory = temporaryDirectory
         self.session = URLSession(configuration: configuration, delegate: exchanges, delegateQueue: nil)
     }
 
@@ -61,7 +66,7 @@ public final class URLSessionTransport: HTTPTransport {
         } else if let file = body?.fileURL {
             uploadFile = file
         } else if let body {
-            temporaryFile = try await body.writeToTemporaryFile()
+            temporaryFile = try await body.writeToTemporaryFile(in: temporaryDirectory)
             uploadFile = temporaryFile
         }
         let exchange = Exchange(removingWhenDone: temporaryFile, reportingTo: ProgressReporter.current)
