@@ -107,11 +107,10 @@ final class ReplyBody: ReplyStream, Sendable {
     }
 
     private func apiError(_ error: any Error) -> APIError {
-        if let error = error as? APIError { return error }
-        if error is CancellationError || state.withLockedValue({ $0.cancelled }) {
-            return APIError(api: api, reason: .cancelled, underlying: error)
+        // `cancel()` cancels the reading task, so a cancelled stream fails as `.cancelled`.
+        APIError.wrapping(error, api: api) { error in
+            APIError(api: api, reason: .transport(message: "the stream broke off: \(error)"), underlying: error)
         }
-        return APIError(api: api, reason: .transport(message: "the stream broke off: \(error)"), underlying: error)
     }
 
     /// The body's bytes for a parser: read once, by one reader.

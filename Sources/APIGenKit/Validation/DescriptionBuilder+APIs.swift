@@ -96,17 +96,13 @@ extension DescriptionBuilder {
             let described = describeREST(api, endpoint)
             rest = described.rest
             parameters = described.parameters
-            if response?.decoding == .download {
-                if let taken = api.parameters.first(where: { SwiftIdentifier.make(from: $0.name.value, capitalized: false) == "destination" }) {
-                    diagnostics.error("a download's initializer takes 'destination:', the file to write; rename parameter '\(taken.name.value)' ('name:' keeps its name on the wire)", at: taken.name.location)
-                }
-                parameters.append(.downloadDestination)
-            }
-            if response?.decoding == .events || response?.decoding == .textEvents {
-                if let taken = api.parameters.first(where: { SwiftIdentifier.make(from: $0.name.value, capitalized: false) == "lastEventID" }) {
-                    diagnostics.error("an event stream's initializer takes 'lastEventID:', sent as Last-Event-ID; rename parameter '\(taken.name.value)'", at: taken.name.location)
-                }
-                parameters.append(.lastEventID)
+            switch response?.decoding {
+            case .download?:
+                appendArgument(.downloadDestination, of: "a download", purpose: "the file to write", to: &parameters, declared: api.parameters)
+            case .events?, .textEvents?:
+                appendArgument(.lastEventID, of: "an event stream", purpose: "sent as Last-Event-ID", to: &parameters, declared: api.parameters)
+            default:
+                break
             }
         case .jsonrpc, .rpc:
             guard let endpoint = api.rpc else { return nil }
@@ -153,5 +149,17 @@ extension DescriptionBuilder {
             description.errorResponses += describeResponses([StatusResponseDeclaration(status: Located(nil, at: errorData.location), type: errorData)], allowsSuccess: false).errors
         }
         return description
+    }
+
+    /// Adds an argument the initializer takes for the kind of response (a download's destination),
+    /// reporting a declared parameter that would have the same Swift name.
+    mutating func appendArgument(
+        _ argument: ParameterDescription, of what: String, purpose: String,
+        to parameters: inout [ParameterDescription], declared: [ParameterDeclaration]
+    ) {
+        if let taken = declared.first(where: { SwiftIdentifier.make(from: $0.name.value, capitalized: false) == argument.swiftName }) {
+            diagnostics.error("\(what)'s initializer takes '\(argument.swiftName):', \(purpose); rename parameter '\(taken.name.value)' ('name:' keeps its name on the wire)", at: taken.name.location)
+        }
+        parameters.append(argument)
     }
 }

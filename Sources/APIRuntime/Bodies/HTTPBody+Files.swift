@@ -1,19 +1,23 @@
 import Foundation
 
 extension HTTPBody {
-    /// Writes the body's bytes to a new file at `url`, chunk by chunk as they are read. A write
-    /// that fails or is cancelled removes what it wrote.
-    public func write(to url: URL) async throws {
+    /// Writes the body's bytes to a new file at `url`, chunk by chunk as they are read, and returns
+    /// how many there were. A write that fails or is cancelled removes what it wrote.
+    @discardableResult
+    public func write(to url: URL) async throws -> Int64 {
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
         }
         do {
             let file = try FileHandle(forWritingTo: url)
             defer { try? file.close() }
+            var written: Int64 = 0
             for try await chunk in self {
                 try file.write(contentsOf: chunk)
+                written += Int64(chunk.count)
             }
             try Task.checkCancellation()
+            return written
         } catch {
             try? FileManager.default.removeItem(at: url)
             throw error

@@ -34,11 +34,16 @@ struct MultipartForm: Sendable {
             guard let size = (attributes[.size] as? NSNumber)?.int64Value, attributes[.type] as? FileAttributeType != .typeDirectory else {
                 throw CocoaError(.fileReadInvalidFileName, userInfo: [NSFilePathErrorKey: url.path])
             }
-            appendBytes(Data(("--\(boundary)\r\n" + head + "\r\n\r\n").utf8))
+            appendBytes(opening(head))
             segments.append(.file(url))
             length += size
             appendBytes(Data("\r\n".utf8))
         }
+    }
+
+    /// A part's boundary line and headers, up to its content.
+    private func opening(_ head: String) -> Data {
+        Data(("--\(boundary)\r\n" + head + "\r\n\r\n").utf8)
     }
 
     /// The whole form as a body, closed by the final boundary.
@@ -50,7 +55,7 @@ struct MultipartForm: Sendable {
     }
 
     private mutating func append(head: String, _ content: Data) {
-        var part = Data(("--\(boundary)\r\n" + head + "\r\n\r\n").utf8)
+        var part = opening(head)
         part.append(content)
         part.append(contentsOf: "\r\n".utf8)
         appendBytes(part)

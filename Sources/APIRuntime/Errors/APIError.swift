@@ -88,6 +88,14 @@ extension APIError.Reason: CustomStringConvertible {
 }
 
 extension APIError {
+    /// `error` as a call's error: itself when it is an `APIError`, `.cancelled` when the work was
+    /// cancelled, else what `otherwise` makes of it.
+    package static func wrapping(_ error: any Error, api: String, otherwise: (any Error) -> APIError) -> APIError {
+        if let error = error as? APIError { return error }
+        if error is CancellationError || Task.isCancelled { return APIError(api: api, reason: .cancelled, underlying: error) }
+        return otherwise(error)
+    }
+
     /// Describes a `DecodingError` by its coding path, the part a reader needs to find the bad field.
     package static func decoding(_ error: any Error, api: String) -> APIError {
         guard let decodingError = error as? DecodingError else {

@@ -136,7 +136,7 @@ public final class APIManager: Sendable {
         // a JSON-RPC id differs on every call and would make every call look new. Streaming gRPC
         // calls and streamed bodies are always allowed: a request stream has no identity to
         // compare, and a reply stream has one reader, so it cannot be shared.
-        let streams = wrapped.messageProducer != nil || wrapped.streamsResponse || wrapped.streamsResponseBody
+        let streams = wrapped.messageProducer != nil || wrapped.streamedBody != nil || wrapped.streamsResponse || wrapped.streamsResponseBody
         let frequency = streams ? .allow : definition.frequency ?? definition.defaults.frequency ?? configuration.frequency
         let identity = frequency == .allow ? nil : CallIdentity.key(for: wrapped, definition: definition, kind: kind.description)
         let needsID = kind != .grpc && definition.rpc?.isNotification != true
@@ -154,21 +154,24 @@ public final class APIManager: Sendable {
             return try Self.unwrap(response, delegate: delegate, call: call, definition: definition)
         }
         let decoder = api.responseDecoder
-        if decoder.streamsBody {
-            // The deadline covers reading a streamed body too (a download), so that a server that
-            // stops sending mid-body cannot hold the call forever.
-            return try await withDeadline(deadline, timeout: request.timeout, api: request.api, in: task) { [self] () async throws(APIError) in
-                let response = try await execute(exchange, api: request.api, identity: nil, deadline: deadline, timeout: request.timeout)
-                let value = try await decoder.decode(response.body, response: response, api: definition.name)
-                let stream = response.stream ?? (value as? any StreamingReply)?.replyStream
-                return APIReply(value: value, headerFields: response.headerFields, trailerFields: response.trailerFields, stream: stream)
-            }
-        }
-        let response = try await withDeadline(deadline, timeout: request.timeout, api: request.api, in: task) { [self] () async throws(APIError) in
+        // Local functions rather than closures: nothing is allocated for them on each call.
+        func send() async throws(APIError) -> APIResponse {
             try await execute(exchange, api: request.api, identity: identity.map { ($0, frequency) }, deadline: deadline, timeout: request.timeout)
         }
-        let value = try await decoder.decode(response.body, response: response, api: definition.name)
-        return APIReply(value: value, headerFields: response.headerFields, trailerFields: response.trailerFields, stream: response.stream)
+        func decode(_ response: APIResponse) async throws(APIError) -> APIReply<Response> {
+            let value = try await decoder.decode(response.body, response: response, api: definition.name)
+            // A decoded value that goes on after the call (an event stream) stays cancellable.
+            let stream = response.stream ?? (decoder.streamsBody ? (value as? any StreamingReply)?.replyStream : nil)
+            return APIReply(value: value, headerFields: response.headerFields, trailerFields: response.trailerFields, stream: stream)
+        }
+        guard decoder.streamsBody else {
+            return try await decode(withDeadline(deadline, timeout: request.timeout, api: request.api, in: task, operation: send))
+        }
+        // The deadline covers reading a streamed body too (a download), so that a server that
+        // stops sending mid-body cannot hold the call forever.
+        return try await withDeadline(deadline, timeout: request.timeout, api: request.api, in: task) { () async throws(APIError) in
+            try await decode(send())
+        }
     }
 
     /// Sends a request made outside `perform` (a JSON-RPC batch) attempt after attempt, through

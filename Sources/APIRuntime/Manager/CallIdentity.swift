@@ -15,8 +15,6 @@ enum CallIdentity {
             String(validating: body, as: UTF8.self).map { "t" + $0 } ?? "b" + body.base64EncodedString()
         }
         var parts = [kind, request.api, request.method.rawValue, canonicalURL(request.url.absoluteString), definition.rpc?.name ?? "", body ?? ""]
-        // A streamed body is not compared: such a call is the same as no other.
-        if request.streamedBody != nil { parts.append("streamed " + UUID().uuidString) }
         for name in definition.significantHeaders.map({ $0.lowercased() }).sorted() {
             let value = request.headerFields.first { $0.name.canonicalName == name }?.value ?? ""
             parts.append(name + ":" + value)

@@ -26,13 +26,10 @@ struct FileDownload {
     let api: String
 
     func save(_ body: HTTPBody) async throws(APIError) -> URL {
-        let folder = destination.deletingLastPathComponent()
-        let partial = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).download")
-        guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
-            throw APIError(api: api, reason: .invalidRequest(message: "cannot create a file in \(folder.path) to download into"))
-        }
+        let partial = destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).download")
         do {
-            let written = try await write(body, to: partial)
+            let written = try await body.write(to: partial)
             if case .known(let expected) = body.length, written != expected {
                 throw APIError(api: api, reason: .invalidResponse(message: "the body ended after \(written) of the \(expected) bytes its Content-Length announced"))
             }
@@ -43,27 +40,11 @@ struct FileDownload {
             return destination
         } catch {
             try? FileManager.default.removeItem(at: partial)
-            throw mapped(error)
+            throw APIError.wrapping(error, api: api) { error in
+                error is CocoaError
+                    ? APIError(api: api, reason: .invalidRequest(message: "cannot write the download to \(destination.path): \(error.localizedDescription)"), underlying: error)
+                    : APIError(api: api, reason: .transport(message: "the body broke off: \(error)"), underlying: error)
+            }
         }
-    }
-
-    /// Writes the body's chunks as they come and returns how many bytes there were.
-    private func write(_ body: HTTPBody, to url: URL) async throws -> Int64 {
-        let file = try FileHandle(forWritingTo: url)
-        defer { try? file.close() }
-        var written: Int64 = 0
-        for try await chunk in body {
-            try file.write(contentsOf: chunk)
-            written += Int64(chunk.count)
-        }
-        try Task.checkCancellation()
-        return written
-    }
-
-    private func mapped(_ error: any Error) -> APIError {
-        if let error = error as? APIError { return error }
-        if error is CancellationError || Task.isCancelled { return APIError(api: api, reason: .cancelled, underlying: error) }
-        if error is CocoaError { return APIError(api: api, reason: .invalidRequest(message: "cannot write the download to \(destination.path): \(error.localizedDescription)"), underlying: error) }
-        return APIError(api: api, reason: .transport(message: "the body broke off: \(error)"), underlying: error)
     }
 }

@@ -69,9 +69,7 @@ public struct ResponseDecoder<Response: Sendable>: Sendable {
     }
 
     private static func apiError(_ error: any Error, api: String) -> APIError {
-        if let error = error as? APIError { return error }
-        if error is CancellationError || Task.isCancelled { return APIError(api: api, reason: .cancelled, underlying: error) }
-        return APIError.decoding(error, api: api)
+        APIError.wrapping(error, api: api) { APIError.decoding($0, api: api) }
     }
 }
 
