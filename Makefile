@@ -57,6 +57,7 @@ check: protoc protoc-gen-swift
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/Reference/apis/workspace.yaml
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/Init/apis/workspace.yaml
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/Hostile/apis/workspace.yaml
+	$(SWIFT) run apigen check --workspace Tests/Fixtures/Shadowing/apis/workspace.yaml
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/RESTOnly/apis/workspace.yaml
 	$(SWIFT) run apigen check --workspace Benchmarks/Runtime/apis/workspace.yaml
 	$(SWIFT) run apigen schema | diff -u docs/manifest.schema.json - || { echo "error: docs/manifest.schema.json is stale: run 'make schema'" >&2; exit 1; }

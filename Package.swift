@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 /// Settings every target of ours shares: Swift 6 language mode (complete strict concurrency)
@@ -167,6 +167,25 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Manifest types named as the runtime's (Tests/Fixtures/Shadowing): compiling proves
+        // generated code never mistakes one for the other.
+        .target(
+            name: "ShadowingClient",
+            dependencies: ["APIRuntime"],
+            path: "Tests/Fixtures/Shadowing/Expected",
+            swiftSettings: strictSettings
+        ),
+
+        // The example workspace's output compiled again as a new Xcode app target compiles its
+        // code, every declaration main-actor isolated unless it says otherwise. The sources are
+        // the example's own, through a symbolic link.
+        .target(
+            name: "MainActorClient",
+            dependencies: ["APIRuntime", "APIGRPC", "APIEventStreams", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            path: "Tests/Fixtures/MainActor",
+            swiftSettings: strictSettings + [.defaultIsolation(MainActor.self)]
+        ),
+
         .testTarget(
             name: "APIManifestTests",
             dependencies: ["APIManifest"],
@@ -188,6 +207,8 @@ let package = Package(
                 "ReferenceClient",
                 "InitClient",
                 "HostileClient",
+                "MainActorClient",
+                "ShadowingClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "NIOPosix", package: "swift-nio"),

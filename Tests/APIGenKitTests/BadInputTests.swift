@@ -74,7 +74,7 @@ struct BadInputTests {
             """])
         #expect(lines == [
             "apis/api.yaml:2:3: warning: type 'Thing' is not used by any API or model",
-            "apis/api.yaml:9:15: error: unknown type 'Thng' (did you mean 'Thing'?); declare it under 'types:' or use one of: Bool, Data, Date, Double, File, Int, Int64, JSON, String, URL, UUID",
+            "apis/api.yaml:9:15: error: unknown type 'Thng' (did you mean 'Thing'?); declare it under 'types:' or use one of: Bool, CalendarDate, Data, Date, Decimal, Double, File, Float, Int, Int32, Int64, JSON, String, URL, UUID",
         ])
     }
 
@@ -119,7 +119,7 @@ struct BadInputTests {
                 """,
         ])
         #expect(lines == [
-            "apis/api.yaml:4:11: error: unknown type 'Integer'; declare it under 'types:' or use one of: Bool, Data, Date, Double, File, Int, Int64, JSON, String, URL, UUID",
+            "apis/api.yaml:4:11: error: unknown type 'Integer'; declare it under 'types:' or use one of: Bool, CalendarDate, Data, Date, Decimal, Double, File, Float, Int, Int32, Int64, JSON, String, URL, UUID",
             "apis/api.yaml:7:13: error: unknown HTTP method 'GTE' (did you mean 'GET'?); expected one of: GET, POST, PUT, PATCH, DELETE, HEAD",
             "apis/api.yaml:10:19: error: path parameter 'id' cannot be optional: the path needs a value",
             "apis/more.yaml:6:14: error: timeout must be greater than zero, found -1",
@@ -367,18 +367,90 @@ extension BadInputTests {
         #expect(lines == ["apis/api.yaml:4:3: error: API 'Ping' would generate class 'PingAPI', which type 'PingAPI' already names"])
     }
 
-    @Test("A type named like one the generated code uses (its coding types, Decoder) is an error at the type")
-    func typeShadowsRuntime() throws {
+    @Test("A type named as a Swift name generated code spells bare, or as a module it qualifies names with, is an error at the type; the runtime's type names are free")
+    func typeShadowsSwift() throws {
         let lines = try diagnostics(for: ["apis/api.yaml": """
             types:
-              FieldReader: { fields: { a: Int } }
+              Hashable: { fields: { a: Int } }
               Decoder: { enum: [x] }
-              Reader: { fields: { a: Int } }
+              APIRuntime: { fields: { a: Int } }
+              RetryPolicy: { fields: { a: Int } }
+              BaseAPI: { enum: [x] }
             """])
         // (Each type also gets a warning: no API uses it.)
         #expect(lines.filter { $0.contains(": error: ") } == [
-            "apis/api.yaml:2:3: error: 'FieldReader' is a name generated code relies on; choose another",
+            "apis/api.yaml:2:3: error: 'Hashable' is a name generated code relies on; choose another",
             "apis/api.yaml:3:3: error: 'Decoder' is a name generated code relies on; choose another",
+            "apis/api.yaml:4:3: error: 'APIRuntime' is a name generated code relies on; choose another",
+        ])
+    }
+
+    @Test("Unions, defaults, date formats and the app's types: each mistake is an error at its node")
+    func typeFeatures() throws {
+        let lines = try diagnostics(for: ["apis/api.yaml": """
+            types:
+              Shape:
+                oneOf: [Circle, Square]
+                discriminator: kind
+                mapping: { round: Circle, box: Box }
+              Circle: { fields: { kind: String, radius: Double } }
+              Square: { fields: { side: Double } }
+              Either: { oneOf: ["[Int]", String] }
+              Page:
+                fields:
+                  size: { type: Int, default: ten }
+                  ratio: { type: Float, default: 1e39 }
+                  note: { type: "String?", default: none }
+                  since: { type: Int, format: unixSeconds }
+                  state: { type: State, default: gone }
+              State: { enum: [on, off] }
+              Money: { swift: Mony }
+              Loose: { enum: [a], additionalProperties: true }
+            apis:
+              Get: { method: GET, path: /get, response: Page }
+              Draw: { method: GET, path: /draw, response: Shape }
+              Pick: { method: GET, path: /pick, response: Either }
+              Pay: { method: GET, path: /pay, response: Money }
+            """, "Money.swift": "struct Money: Codable {}\n"])
+        #expect(lines.filter { $0.contains(": error: ") } == [
+            "apis/api.yaml:4:20: error: discriminator 'kind' of union 'Shape' is not a field of 'Square'; each alternative needs it",
+            "apis/api.yaml:5:36: error: 'Box' in the mapping of union 'Shape' is not one of its alternatives",
+            "apis/api.yaml:8:21: error: an alternative of union 'Either' is a declared type or a scalar, not '[Int]'; declare a model for it",
+            "apis/api.yaml:11:35: error: default value 'ten' of field 'size' is not an Int",
+            "apis/api.yaml:12:38: error: default value '1e39' of field 'ratio' is not a Float",
+            "apis/api.yaml:13:41: error: 'default:' is for a number, text, Bool or enum, but field 'note' is 'String?'; a value with a default is not optional: write 'String'",
+            "apis/api.yaml:14:35: error: 'format:' is how a Date is written, but field 'since' is 'Int'",
+            "apis/api.yaml:15:38: error: default value 'gone' of field 'state' is not a value of 'State': on, off",
+            "apis/api.yaml:17:19: error: type 'Money' is the app's 'Mony', which no Swift file under '..' declares (did you mean 'Money'?); declare it there (a typealias will do) or set 'sources:' in the workspace file",
+            "apis/api.yaml:18:45: error: 'additionalProperties:' is for a model ('fields:'); type 'Loose' is an enum",
+        ])
+    }
+
+    @Test("Enum declarations: a non-integer raw value of an integer enum, an unknown raw type, frozen: and type: on a model")
+    func enumDeclarations() throws {
+        let lines = try diagnostics(for: ["apis/api.yaml": """
+            types:
+              Level:
+                type: Int
+                enum: { low: 1, high: "2.5", huge: 99999999999999999999 }
+              Small:
+                type: Int32
+                enum: { big: 3000000000 }
+              Ratio:
+                type: Float
+                enum: [a]
+              Box:
+                fields: { a: Int }
+                frozen: true
+                type: Int
+            """])
+        #expect(lines.filter { $0.contains(": error: ") } == [
+            "apis/api.yaml:4:27: error: raw value '2.5' of case 'high' is not an Int; type 'Level' is an integer enum",
+            "apis/api.yaml:4:40: error: raw value '99999999999999999999' of case 'huge' is not an Int; type 'Level' is an integer enum",
+            "apis/api.yaml:7:18: error: raw value '3000000000' of case 'big' is not an Int32; type 'Small' is an integer enum",
+            "apis/api.yaml:9:11: error: 'Float' cannot be the raw value type of type 'Ratio'; use one of: String, Int, Int32, Int64",
+            "apis/api.yaml:13:13: error: 'frozen:' is for an enum ('enum:'); type 'Box' is a model",
+            "apis/api.yaml:14:11: error: 'type:' is for an enum ('enum:'); type 'Box' is a model",
         ])
     }
 

@@ -55,7 +55,7 @@ struct SwiftSafetyTests {
 }
 
 @Suite("Finding custom RPC delegates")
-struct DelegateScannerTests {
+struct SourceScannerTests {
     @Test("Types whose inheritance clause names RPCDelegate, in declarations and extensions")
     func declarations() {
         let source = """
@@ -66,6 +66,6 @@ struct DelegateScannerTests {
             extension Later: RPCDelegate {}
             // struct Commented: Other {} RPCDelegate on a later line is not a conformance
             """
-        #expect(DelegateScanner.declaredDelegates(in: source) == ["CommandEnvelope", "Legacy", "Later"])
+        #expect(SourceScanner.declaredDelegates(in: source) == ["CommandEnvelope", "Legacy", "Later"])
     }
 }

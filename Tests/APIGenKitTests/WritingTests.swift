@@ -137,7 +137,7 @@ struct WritingTests {
         #expect(report.succeeded, "\(report.diagnostics.all)")
         let models = workspace.read("Generated/api/api.models.swift")
         #expect(models?.contains("case red // custom template") == true)
-        #expect(models?.contains("public struct Box: Codable, Sendable, FieldwiseEquatable") == true)
+        #expect(models?.contains("public nonisolated struct Box: Codable, Hashable, Sendable") == true)
     }
 
     @Test("A templates folder that does not exist is an error at its key")

@@ -53,8 +53,8 @@ struct ManifestReadingTests {
             """)
         #expect(errors.isEmpty)
         let cases = file?.types.map { type -> [String] in
-            guard case .enumeration(let cases) = type.shape else { return [] }
-            return cases.map { "\($0.name.value)=\($0.rawValue.value)" }
+            guard case .enumeration(let declaration) = type.shape else { return [] }
+            return declaration.cases.map { "\($0.name.value)=\($0.rawValue.value)" }
         }
         #expect(cases == [["admin=admin", "member=member"], ["physical=PHYSICAL", "digital="]])
     }
@@ -133,8 +133,8 @@ struct ManifestReadingTests {
             "api.yaml:7:11: error: unknown API kind 'grpcc' (did you mean 'grpc'?); expected one of: rest, jsonrpc, rpc, grpc",
             "api.yaml:8:3: error: API 'B' needs 'method:' (GET, POST, PUT, PATCH, DELETE or HEAD)",
             "api.yaml:11:27: error: unknown parameter location 'cookie'; expected one of: path, query, header, body",
-            "api.yaml:13:3: error: type 'T' has both 'fields:' and 'enum:'; a type is a model or an enum",
-            "api.yaml:14:28: error: 'mutable:' is for models; the cases of type 'E' are constants",
+            "api.yaml:13:3: error: type 'T' has 'fields:' and 'enum:'; a type is one of 'fields:' (a model), 'enum:' (an enum), 'oneOf:' (a union), 'swift:' (a Swift type of the app's)",
+            "api.yaml:14:28: error: 'mutable:' is for a model ('fields:'); type 'E' is an enum",
             "api.yaml:15:37: error: mutable must be true or false, found 'maybe'",
         ])
     }
@@ -146,6 +146,7 @@ struct ManifestReadingTests {
             module: Client
             prefix: EX
             output: ../Generated
+            access: package
             mutableModels: true
             defaults:
               baseURL: https://example.com
@@ -158,22 +159,25 @@ struct ManifestReadingTests {
         #expect(manifest?.module.value == "Client")
         #expect(manifest?.prefix?.value == "EX")
         #expect(manifest?.mutableModels?.value == true)
+        #expect(manifest?.access?.value == .package)
         #expect(manifest?.defaults.maxConnectionsPerHost?.value == 8)
         #expect(manifest?.defaults.frequency?.value == .reject)
 
         var bad = Diagnostics()
         _ = WorkspaceLoader.parseWorkspace("""
             modul: Client
+            access: private
             defaults:
               maxConnectionsPerHost: 0
               frequency: sometimes
             """, file: "workspace.yaml", into: &bad)
         #expect(bad.sorted.map(\.description) == [
-            "workspace.yaml:1:1: error: unknown key 'modul' in the workspace file (did you mean 'module'?); expected one of: module, prefix, output, templates, sources, mutableModels, defaults",
+            "workspace.yaml:1:1: error: unknown key 'modul' in the workspace file (did you mean 'module'?); expected one of: module, prefix, output, templates, sources, access, mutableModels, defaults",
             "workspace.yaml:1:1: error: the workspace file needs 'module:'",
             "workspace.yaml:1:1: error: the workspace file needs 'output:'",
-            "workspace.yaml:3:26: error: maxConnectionsPerHost must be at least 1, found 0",
-            "workspace.yaml:4:14: error: unknown frequency policy 'sometimes'; expected one of: allow, reject, coalesce",
+            "workspace.yaml:2:9: error: unknown access level 'private'; expected one of: public, package, internal",
+            "workspace.yaml:4:26: error: maxConnectionsPerHost must be at least 1, found 0",
+            "workspace.yaml:5:14: error: unknown frequency policy 'sometimes'; expected one of: allow, reject, coalesce",
         ])
     }
 }

@@ -159,11 +159,16 @@ struct GeneratedRESTClientTests {
         }
     }
 
-    @Test("An unknown enum value and a bad date are decoding errors too, never a crash")
+    @Test("A role the client does not know decodes as `unknown`; a bad date, a number for the role and HTML are decoding errors, never a crash")
     func badValues() async throws {
-        let badRole = Self.userJSON.replacingOccurrences(of: #""admin""#, with: #""overlord""#)
+        let newRole = Self.userJSON.replacingOccurrences(of: #""admin""#, with: #""overlord""#)
+        try await withServer({ _ in .json(newRole) }) { _, manager in
+            let user = try await GetUserAPI(id: 7).using(manager).start()
+            #expect(user.role == .unknown("overlord"))
+        }
+        let numericRole = Self.userJSON.replacingOccurrences(of: #""admin""#, with: "3")
         let badDate = Self.userJSON.replacingOccurrences(of: "2024-05-01T12:30:00.250Z", with: "yesterday")
-        for (body, path) in [(badRole, "role"), (badDate, "created_at"), ("<html>502 Bad Gateway</html>", "")] {
+        for (body, path) in [(numericRole, "role"), (badDate, "created_at"), ("<html>502 Bad Gateway</html>", "")] {
             try await withServer({ _ in .json(body) }) { _, manager in
                 let error = try #require(await expectAPIError { try await GetUserAPI(id: 7).using(manager).start() })
                 guard case .decoding(let codingPath, _) = error.reason else {

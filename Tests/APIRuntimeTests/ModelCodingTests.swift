@@ -1,142 +1,106 @@
 import APIRuntime
 import Foundation
+import Hummingbird
 import ReferenceClient
 import Testing
 
-/// Generated models write out `init(from:)` and `encode(to:)` with `FieldKey` literals instead of
-/// deriving `Codable` (a fraction of the compile time). These tests hold them to what the derived
-/// conformance did: same bytes, same nil handling, same errors.
-@Suite("Generated models code as derived Codable does")
+/// Generated models and enums as the server's JSON reaches them: derived `Codable` with renamed
+/// keys, enums that keep a value they do not know, frozen enums that refuse one, integer enums.
+@Suite("Generated models and enums on the wire")
 struct ModelCodingTests {
-    /// `RefItem` as the generator used to write it: derived `Codable`, a `CodingKeys` enum
-    /// for the renamed field.
-    struct DerivedItem: Codable, Equatable {
-        var id: UUID
-        var `default`: Bool
-        var price: Double
-        var sizes: [Int64]
-        var attributes: [String: [String]]
-        var payload: Data?
-        var kind: RefKind
-        var children: [DerivedItem]
+    /// An item as a server writes it, with `kind` and `priority` given as the caller passes them.
+    static func itemJSON(kind: String = #""PHYSICAL""#, priority: String = "5") -> String {
+        #"{"id":"00000000-0000-0000-0000-00000000002A","default":true,"price_eur":9.5,"sizes":[1,-2],"attributes":{"color":["red"]},"payload":null,"kind":\#(kind),"children":[],"priority":\#(priority)}"#
+    }
 
-        enum CodingKeys: String, CodingKey {
-            case id, `default`, price = "price_eur", sizes, attributes, payload, kind, children
+    @Test("A reply decodes through the renamed key, a null optional, a string and an integer enum")
+    func decodesServerReply() async throws {
+        try await withServer({ _ in .json("[\(Self.itemJSON())]") }) { server, manager in
+            let api = RefListItemsAPI(locale: "en").using(manager)
+            api.baseURL = server.baseURL
+            let items = try await api.start()
+            let item = try #require(items.first)
+            #expect(item.price == 9.5 && item.payload == nil && item.sizes == [1, -2])
+            #expect(item.kind == .physical && item.priority == .normal)
         }
     }
 
-    static let child = RefItem(
-        id: UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, default: false, price: 0.5,
-        sizes: [], attributes: [:], payload: Data([0, 255]), kind: .subscription, children: []
-    )
-    static let item = RefItem(
-        id: UUID(uuidString: "00000000-0000-0000-0000-00000000002A")!, default: true, price: 9.5,
-        sizes: [1, -2], attributes: ["color": ["red", "blue"]], kind: .digital, children: [child]
-    )
+    @Test("Values the client does not know decode to `unknown` and are sent back as they came")
+    func unknownValuesSurvive() async throws {
+        let reply = "[\(Self.itemJSON(kind: #""gift-card""#, priority: "7"))]"
+        try await withServer({ request in
+            request.method == .get ? .json(reply) : Response(status: .noContent)
+        }) { server, manager in
+            let list = RefListItemsAPI(locale: "en").using(manager)
+            list.baseURL = server.baseURL
+            let item = try #require(try await list.start().first)
+            #expect(item.kind == .unknown("gift-card") && item.kind.rawValue == "gift-card")
+            #expect(item.priority == .unknown(7) && item.priority?.rawValue == 7)
 
-    @Test("Encoding gives the derived conformance's bytes: the renamed key, a nil optional left out, nested models")
-    func encodesAsDerived() throws {
-        let encoder = JSONCoding.makeEncoder()
-        let written = try encoder.encode(Self.item)
-        #expect(written == (try encoder.encode(DerivedItem(Self.item))))
-        let text = String(decoding: written, as: UTF8.self)
-        #expect(text.contains(#""price_eur":9.5"#))
-        #expect(!text.contains(#""price":"#))
-        #expect(text.contains(#""payload":"AP8=""#)) // the child's
-        #expect(text.components(separatedBy: #""payload""#).count == 2) // the parent's nil is left out
+            let put = RefPutItemAPI(id: item.id, version: 1, item: item).using(manager)
+            put.baseURL = server.baseURL
+            try await put.start()
+            let sent = try #require(server.requests.last?.bodyText)
+            #expect(sent.contains(#""kind":"gift-card""#) && sent.contains(#""priority":7"#))
+        }
     }
 
-    @Test("Decoding reads what the derived conformance wrote; a missing or null optional is nil")
-    func decodesAsDerived() throws {
+    @Test("A frozen enum refuses a value it does not declare: the reply is a decoding error naming the API")
+    func frozenEnumRefusesNewValue() async throws {
+        try await withServer({ request in
+            .json(request.target.hasPrefix("/api/new/") ? #"{"a": "in-stock", "b": "on-order"}"# : #"{"a": "sold-out"}"#)
+        }) { server, manager in
+            let levels = try await RefStockLevelsAPI().using(manager).start()
+            #expect(levels == ["a": .soldOut])
+            let api = RefStockLevelsAPI().using(manager)
+            api.baseURL = server.baseURL + "/api/new"
+            let error = await #expect(throws: APIError.self) { try await api.start() }
+            #expect(error?.api == "StockLevels")
+            guard case .decoding(let path, _)? = error?.reason else {
+                Issue.record("expected a decoding error, got \(String(describing: error))")
+                return
+            }
+            #expect(path.contains("b"))
+        }
+    }
+
+    @Test("Known values never become `unknown`; allCases lists the known ones; raw values are the wire's")
+    func rawValues() {
+        #expect(RefKind(rawValue: "digital-download") == .digital)
+        #expect(RefKind(rawValue: "digital") == .unknown("digital"))
+        #expect(RefKind.allCases == [.physical, .digital, .subscription])
+        #expect(RefPriority(rawValue: 10) == .urgent && RefPriority.urgent.rawValue == 10)
+        #expect(RefPriority.allCases.map(\.rawValue) == [1, 5, 10])
+        #expect(RefPriority.urgent.parameterText == "10" && RefKind.unknown("x y").parameterText == "x y")
+        #expect(RefStatus(rawValue: "on-order") == nil)
+    }
+
+    @Test("An integer enum refuses a string, and a string enum a number: a type mismatch, not `unknown`")
+    func wrongJSONTypeIsAnError() {
         let decoder = JSONCoding.makeDecoder()
-        let derivedBytes = try JSONCoding.makeEncoder().encode(DerivedItem(Self.item))
-        #expect(try decoder.decode(RefItem.self, from: derivedBytes) == Self.item)
-
-        let withNull = #"{"id":"00000000-0000-0000-0000-000000000001","default":false,"price_eur":1,"sizes":[],"attributes":{},"payload":null,"kind":"PHYSICAL","children":[]}"#
-        let decoded = try decoder.decode(RefItem.self, from: Data(withNull.utf8))
-        #expect(decoded.payload == nil)
-        #expect(decoded.price == 1)
-        #expect(decoded.kind == .physical)
+        #expect(throws: DecodingError.self) { try decoder.decode([RefPriority].self, from: Data(#"["5"]"#.utf8)) }
+        #expect(throws: DecodingError.self) { try decoder.decode([RefKind].self, from: Data("[5]".utf8)) }
     }
 
-    @Test("A missing required field is DecodingError.keyNotFound naming its wire name, as derived")
-    func missingField() throws {
-        let missing = #"{"id":"00000000-0000-0000-0000-000000000001","default":false,"sizes":[],"attributes":{},"kind":"PHYSICAL","children":[]}"#
+    @Test("Models are Hashable: equal models hash alike, any field's difference makes them unequal")
+    func hashable() throws {
+        let decoder = JSONCoding.makeDecoder()
+        let item = try decoder.decode(RefItem.self, from: Data(Self.itemJSON().utf8))
+        let same = try decoder.decode(RefItem.self, from: Data(Self.itemJSON().utf8))
+        let other = try decoder.decode(RefItem.self, from: Data(Self.itemJSON(priority: "1").utf8))
+        #expect(item == same && item.hashValue == same.hashValue)
+        #expect(item != other)
+        #expect(Set([item, same, other]).count == 2)
+    }
+
+    @Test("A missing required field is keyNotFound naming its JSON key")
+    func missingField() {
+        let missing = Self.itemJSON().replacingOccurrences(of: #""price_eur":9.5,"#, with: "")
         #expect {
             try JSONCoding.makeDecoder().decode(RefItem.self, from: Data(missing.utf8))
         } throws: { error in
             guard case DecodingError.keyNotFound(let key, _) = error else { return false }
             return key.stringValue == "price_eur"
         }
-        // A wrong type names the field's path, as the derived conformance does.
-        let wrongType = missing.replacingOccurrences(of: #""sizes":[]"#, with: #""sizes":"none","price_eur":2"#)
-        #expect {
-            try JSONCoding.makeDecoder().decode(RefItem.self, from: Data(wrongType.utf8))
-        } throws: { error in
-            guard case DecodingError.typeMismatch(_, let context) = error else { return false }
-            return context.codingPath.map(\.stringValue) == ["sizes"]
-        }
-    }
-
-    @Test("== compares every field, as the derived Equatable does: a difference in any one makes two models unequal")
-    func equalityComparesEveryField() {
-        let item = Self.item
-        #expect(item == RefItem(
-            id: item.id, default: item.default, price: item.price, sizes: item.sizes, attributes: item.attributes,
-            payload: item.payload, kind: item.kind, children: item.children
-        ))
-        let variants = [
-            RefItem(id: Self.child.id, default: item.default, price: item.price, sizes: item.sizes, attributes: item.attributes, kind: item.kind, children: item.children),
-            RefItem(id: item.id, default: false, price: item.price, sizes: item.sizes, attributes: item.attributes, kind: item.kind, children: item.children),
-            RefItem(id: item.id, default: item.default, price: 9.75, sizes: item.sizes, attributes: item.attributes, kind: item.kind, children: item.children),
-            RefItem(id: item.id, default: item.default, price: item.price, sizes: [1], attributes: item.attributes, kind: item.kind, children: item.children),
-            RefItem(id: item.id, default: item.default, price: item.price, sizes: item.sizes, attributes: ["color": ["red"]], kind: item.kind, children: item.children),
-            RefItem(id: item.id, default: item.default, price: item.price, sizes: item.sizes, attributes: item.attributes, payload: Data(), kind: item.kind, children: item.children),
-            RefItem(id: item.id, default: item.default, price: item.price, sizes: item.sizes, attributes: item.attributes, kind: .physical, children: item.children),
-            RefItem(id: item.id, default: item.default, price: item.price, sizes: item.sizes, attributes: item.attributes, kind: item.kind, children: []),
-        ]
-        for variant in variants {
-            #expect(variant != item)
-            #expect(DerivedItem(variant) != DerivedItem(item)) // the derived conformance agrees
-        }
-        // Doubles compare as `==` does: NaN is unequal to itself, -0 equals 0.
-        let nan = RefItem(id: item.id, default: true, price: .nan, sizes: [], attributes: [:], kind: .digital, children: [])
-        #expect(nan != nan)
-        let zero = RefItem(id: item.id, default: true, price: 0, sizes: [], attributes: [:], kind: .digital, children: [])
-        let minusZero = RefItem(id: item.id, default: true, price: -0.0, sizes: [], attributes: [:], kind: .digital, children: [])
-        #expect(zero == minusZero)
-    }
-
-    @Test("FieldComparison's scalar methods agree with ==: both absent is equal, one absent is not, NaN is unequal to itself")
-    func scalarComparisonsAgreeWithEquality() {
-        #expect(FieldComparison.int(7, 7) && !FieldComparison.int(7, 8))
-        #expect(FieldComparison.int64(.max, .max) && !FieldComparison.int64(.max, .min))
-        #expect(FieldComparison.string("café", "cafe\u{301}") && !FieldComparison.string("a", "A"))
-        #expect(FieldComparison.bool(true, true) && !FieldComparison.bool(true, false))
-        #expect(!FieldComparison.double(.nan, .nan) && FieldComparison.double(0, -0.0))
-        #expect(FieldComparison.intIfPresent(nil, nil) && !FieldComparison.intIfPresent(nil, 0) && !FieldComparison.intIfPresent(0, nil))
-        #expect(FieldComparison.intIfPresent(3, 3) && !FieldComparison.intIfPresent(3, 4))
-        #expect(FieldComparison.int64IfPresent(nil, nil) && !FieldComparison.int64IfPresent(1, nil))
-        #expect(FieldComparison.stringIfPresent(nil, nil) && !FieldComparison.stringIfPresent("", nil) && FieldComparison.stringIfPresent("x", "x"))
-        #expect(FieldComparison.boolIfPresent(false, false) && !FieldComparison.boolIfPresent(false, nil))
-        #expect(!FieldComparison.doubleIfPresent(.nan, .nan) && FieldComparison.doubleIfPresent(nil, nil) && !FieldComparison.doubleIfPresent(0, nil))
-    }
-
-    @Test("FieldKey is a string key only")
-    func fieldKey() {
-        let key: FieldKey = "user_id"
-        #expect(key.stringValue == "user_id")
-        #expect(key.intValue == nil)
-        #expect(FieldKey(intValue: 0) == nil)
-    }
-}
-
-// In an extension, so that `DerivedItem` keeps its implicit memberwise initializer.
-extension ModelCodingTests.DerivedItem {
-    init(_ item: RefItem) {
-        self.init(
-            id: item.id, default: item.default, price: item.price, sizes: item.sizes,
-            attributes: item.attributes, payload: item.payload, kind: item.kind, children: item.children.map(Self.init)
-        )
     }
 }

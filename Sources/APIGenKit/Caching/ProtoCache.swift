@@ -1,7 +1,8 @@
+import APIManifest
 import Foundation
 
 /// What `protoc` made from one manifest's protos, kept between runs: running protoc twice per
-/// gRPC manifest (descriptors, then protoc-gen-swift) was most of a run with nothing to write.
+/// gRPC manifest (descriptors, then protoc-gen-swift) would be most of a run with nothing to write.
 ///
 /// An entry is found by the tools (`protoc` and the plugin, by path, size, modification time and
 /// inode) and the arguments (import paths, protos, whether Swift is generated), and used only
@@ -40,7 +41,7 @@ struct ProtoCache {
     let importPaths: [String]
 
     /// nil when a tool cannot be told apart from a rebuilt one (no file stamp): nothing is cached.
-    init?(tools: ProtoTools, importPaths: [String], protos: [String]) {
+    init?(tools: ProtoTools, importPaths: [String], protos: [String], access: AccessLevel) {
         var key = Fingerprint()
         key.add(Self.format)
         for tool in [tools.protoc] + (tools.swiftPlugin.map { [$0] } ?? []) {
@@ -48,7 +49,7 @@ struct ProtoCache {
             guard let stamp = FileStamp(of: path) else { return nil }
             key.add("\(path) \(stamp.size) \(stamp.modified) \(stamp.inode)")
         }
-        key.add(tools.swiftPlugin == nil ? "descriptors" : "descriptors and swift")
+        key.add(tools.swiftPlugin == nil ? "descriptors" : "descriptors and \(access.rawValue) swift")
         for path in importPaths { key.add("-I" + path) }
         for proto in protos { key.add(proto) }
         self.file = CacheFolder.url.appendingPathComponent("protos").appendingPathComponent("\(key).json")

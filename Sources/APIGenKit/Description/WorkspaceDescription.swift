@@ -9,6 +9,8 @@ public struct WorkspaceDescription: Sendable {
     public var workspaceFile: String
     public var outputDirectory: URL
     public var templatesDirectory: URL?
+    /// The access level of every generated declaration.
+    public var access: AccessLevel = .public
     public var defaults: DefaultsDescription
     public var models: [ModelDescription]
     public var apis: [APIDescription]
@@ -75,29 +77,6 @@ public struct SwiftType: Sendable, Equatable {
     public var unwrappedSpelling: String {
         isOptional && spelling.hasSuffix("?") ? String(spelling.dropLast()) : spelling
     }
-
-    /// The `FieldReader` and `FieldWriter` method a model's field of this type is read and
-    /// written with: a scalar's own (`int`, `stringIfPresent`), which keeps the container's typed
-    /// fast path, or `value` and `valueIfPresent`, which take the type (`valueType`) when reading.
-    public var fieldMethod: FieldMethod {
-        let suffix = isOptional ? "IfPresent" : ""
-        if let scalar = Self.fieldScalars[unwrappedSpelling] { return FieldMethod(name: scalar + suffix, valueType: nil) }
-        return FieldMethod(name: "value" + suffix, valueType: unwrappedSpelling)
-    }
-
-    private static let fieldScalars = ["String": "string", "Int": "int", "Int64": "int64", "Double": "double", "Bool": "bool"]
-}
-
-/// How a model's generated code reads, writes and compares a field of one type.
-public struct FieldMethod: Sendable, Equatable {
-    /// The `FieldReader`/`FieldWriter` method: `int`, `stringIfPresent`, `value`, ...
-    public var name: String
-    /// The type `value` and `valueIfPresent` need spelled; nil for a scalar's own method.
-    public var valueType: String?
-
-    /// The `FieldComparison` method `fieldsEqual` compares the field with: the scalar's own, named
-    /// as `name`, or the generic `equal` for any type that has to be spelled out.
-    public var comparisonName: String { valueType == nil ? name : "equal" }
 }
 
 public struct ModelDescription: Sendable {
@@ -115,10 +94,20 @@ public struct ModelDescription: Sendable {
     public var isMutable: Bool = false
     /// Some `responses:` declares it as an error body, so it conforms to `Error`.
     public var isErrorBody = false
+    /// `additionalProperties: true`: members the model does not declare are kept.
+    public var keepsAdditionalProperties = false
 
     public enum Shape: Sendable {
         case structure(fields: [FieldDescription])
-        case enumeration(cases: [EnumCaseDescription])
+        case enumeration(EnumDescription)
+        case union(UnionDescription)
+    }
+
+    /// Whether Swift's derived `Decodable` reads the model as its manifest says: not when a
+    /// field has a default or a Unix-time date, or the model keeps members it does not declare.
+    public var derivesCoding: Bool {
+        guard case .structure(let fields) = shape else { return true }
+        return !keepsAdditionalProperties && fields.allSatisfy { $0.defaultLiteral == nil && $0.dateFormat == .iso8601 }
     }
 }
 
@@ -143,10 +132,42 @@ public struct FieldDescription: Sendable {
     public var jsonKey: String
     public var type: SwiftType
     public var docLines: [String]
+    /// The value when the JSON leaves the field out, as a Swift expression.
+    public var defaultLiteral: String? = nil
+    public var dateFormat: DateFormat = .iso8601
+}
+
+/// `oneOf:`: an enum with one case per alternative.
+public struct UnionDescription: Sendable {
+    public struct Alternative: Sendable {
+        /// The case: the alternative's manifest name in lower camel case.
+        public var caseName: String
+        public var type: SwiftType
+        /// The discriminator's value that names this alternative.
+        public var discriminatorValue: String?
+    }
+
+    public var alternatives: [Alternative]
+    /// The JSON key every alternative has whose value names it; nil tries each in order.
+    public var discriminator: String?
+}
+
+public struct EnumDescription: Sendable {
+    public var cases: [EnumCaseDescription]
+    /// `String`, `Int`, `Int32` or `Int64`.
+    public var rawType: String
+    /// Only the declared values decode; otherwise an unknown one becomes `unknownCase`.
+    public var isFrozen: Bool
+    /// The case an unknown value decodes to: `unknown`, or `unrecognized` when a declared case
+    /// is already named `unknown`.
+    public var unknownCase: String {
+        cases.contains { $0.swiftName == "unknown" } ? "unrecognized" : "unknown"
+    }
 }
 
 public struct EnumCaseDescription: Sendable {
     public var swiftName: String
+    /// The value on the wire: text, or an integer's digits.
     public var rawValue: String
 }
 
@@ -247,6 +268,9 @@ public struct ParameterDescription: Sendable {
     public var isJSONPart = false
     /// The file a download is written to: an argument of the initializer, not sent.
     public var isDownloadDestination = false
+    /// The initializer argument's default value, as a Swift expression.
+    public var defaultLiteral: String? = nil
+    public var dateFormat: DateFormat = .iso8601
 
     static let lastEventID = ParameterDescription(
         swiftName: "lastEventID", wireName: "Last-Event-ID", type: SwiftType(spelling: "String?", isOptional: true, needsFoundation: false),

@@ -35,7 +35,7 @@ public enum Generator {
         defer { stages.report() }
         guard let loaded = WorkspaceLoader.load(workspaceFile: workspaceFile, into: &report.diagnostics) else { return report }
         stages.lap("load")
-        let compiler = ProtoCompiler(generatesSources: mode != .validate, cachesOutput: mode == .write)
+        let compiler = ProtoCompiler(generatesSources: mode != .validate, cachesOutput: mode == .write, access: loaded.manifest.access?.value ?? .public)
         guard let protos = compiler.compile(loaded, into: &report.diagnostics) else { return report }
         stages.lap("protos")
         guard var description = DescriptionBuilder.build(loaded, protos: protos.catalogs, into: &report.diagnostics) else { return report }

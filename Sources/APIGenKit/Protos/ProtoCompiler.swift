@@ -21,6 +21,8 @@ struct ProtoCompiler {
     /// Whether protoc's output is taken from and kept in the proto cache (`apigen` itself;
     /// `check` and `lint` always run protoc).
     var cachesOutput = false
+    /// The access level of the messages' Swift, the workspace's `access:`.
+    var access: AccessLevel = .public
 
     func compile(_ workspace: LoadedWorkspace, into diagnostics: inout Diagnostics) -> Output? {
         var output = Output()
@@ -68,7 +70,7 @@ struct ProtoCompiler {
         guard !diagnostics.hasErrors else { return nil }
 
         let paths = importPaths.map(\.value)
-        let cache = cachesOutput ? ProtoCache(tools: tools, importPaths: paths, protos: settings.protos.map(\.value)) : nil
+        let cache = cachesOutput ? ProtoCache(tools: tools, importPaths: paths, protos: settings.protos.map(\.value), access: access) : nil
         do {
             let compiled: ProtoCache.Compiled
             if let cached = cache?.load() {
@@ -125,7 +127,7 @@ struct ProtoCompiler {
         let generate = try tools.runProtoc(includes + [
             "--plugin=protoc-gen-swift=\(plugin.path)",
             "--swift_out=\(swiftOut.path)",
-            "--swift_opt=Visibility=Public",
+            "--swift_opt=Visibility=\(access.rawValue.capitalized)",
             "--swift_opt=FileNaming=PathToUnderscores",
         ] + ownProtos)
         guard generate.status == 0 else {

@@ -7,11 +7,43 @@ enum BuiltinTemplates {
 {{#docLines}}
 /// {{{.}}}
 {{/docLines}}
-public enum {{swiftName}}: String, Codable, Sendable, CaseIterable, ParameterValue {
+{{#isFrozen}}
+{{access}}nonisolated enum {{swiftName}}: {{rawType}}, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue {
 {{#cases}}
     case {{swiftName}}{{#customRawValueLiteral}} = {{{.}}}{{/customRawValueLiteral}}
 {{/cases}}
 }
+{{/isFrozen}}
+{{^isFrozen}}
+{{access}}nonisolated enum {{swiftName}}: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue {
+{{#cases}}
+    case {{swiftName}}
+{{/cases}}
+    /// A value this version of the client does not know, kept as the server sent it.
+    case {{unknownCase}}({{rawType}})
+
+    {{access}}init(rawValue: {{rawType}}) {
+        switch rawValue {
+{{#cases}}
+        case {{{rawValueLiteral}}}: self = .{{swiftName}}
+{{/cases}}
+        default: self = .{{unknownCase}}(rawValue)
+        }
+    }
+
+    {{access}}var rawValue: {{rawType}} {
+        switch self {
+{{#cases}}
+        case .{{swiftName}}: {{{rawValueLiteral}}}
+{{/cases}}
+        case .{{unknownCase}}(let value): value
+        }
+    }
+
+    /// The values this version of the client knows.
+    {{access}}static let allCases: [{{swiftName}}] = [{{#cases}}.{{swiftName}}{{^last()}}, {{/last()}}{{/cases}}]
+}
+{{/isFrozen}}
 
 """#,
         "grpc": #"""
@@ -27,34 +59,36 @@ import SwiftProtobuf
 ///
 {{/hasDocLines}}
 /// gRPC {{shape}} method `{{{rpcMethod}}}`
-public final class {{className}}: BaseAPI<{{{responseType}}}>, @unchecked Sendable {
+{{access}}nonisolated final class {{className}}: APIRuntime.BaseAPI<{{{responseType}}}>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public override var rpcDelegate: (any RPCDelegate)? { GRPCProtocol() }
+    {{access}}static let definition = APIRuntime.APIDefinition(
+        name: {{{nameLiteral}}},
+        grpc: APIRuntime.RPCMethod(service: {{{serviceLiteral}}}, name: {{{methodNameLiteral}}}{{#clientStreams}}, clientStreams: true{{/clientStreams}}{{#serverStreams}}, serverStreams: true{{/serverStreams}}{{#isIdempotent}}, isIdempotent: true{{/isIdempotent}}),
+{{> settings}}
+        defaults: .workspace
+    )
+
+    {{access}}override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIGRPC.GRPCProtocol() }
 
 {{^clientStreams}}
     /// Calls the method with `request`.
-    public convenience init(_ request: {{{requestType}}} = {{{requestType}}}()) {
+    {{access}}convenience init(_ request: {{{requestType}}} = {{{requestType}}}()) {
 {{/clientStreams}}
 {{#clientStreams}}
     /// Calls the method with the request messages `requests` writes as the call goes.
-    public convenience init(_ requests: {{{parametersType}}}) {
+    {{access}}convenience init(_ requests: {{{parametersType}}}) {
 {{/clientStreams}}
         self.init(
-            definedOnce: APIDefinition(
-                name: {{{nameLiteral}}},
-                grpc: RPCMethod(service: {{{serviceLiteral}}}, name: {{{methodNameLiteral}}}{{#clientStreams}}, clientStreams: true{{/clientStreams}}{{#serverStreams}}, serverStreams: true{{/serverStreams}}{{#isIdempotent}}, isIdempotent: true{{/isIdempotent}}),
-{{> settings}}
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .{{decoding}},
-            request: RequestBuilder().{{#clientStreams}}messages(requests){{/clientStreams}}{{^clientStreams}}message(request){{/clientStreams}}
+            request: APIRuntime.RequestBuilder().{{#clientStreams}}messages(requests){{/clientStreams}}{{^clientStreams}}message(request){{/clientStreams}}
         )
     }
 {{^clientStreams}}
 
     /// Calls the method with the request `configure` fills in: `{{className}} { $0.field = value }`.
-    public convenience init(_ configure: (inout {{{requestType}}}) -> Void) {
+    {{access}}convenience init(_ configure: (inout {{{requestType}}}) -> Void) {
         var request = {{{requestType}}}()
         configure(&request)
         self.init(request)
@@ -63,12 +97,12 @@ public final class {{className}}: BaseAPI<{{{responseType}}}>, @unchecked Sendab
 {{#clientStreams}}
 
     /// Calls the method with `messages`, in order.
-    public convenience init(_ messages: [{{{requestType}}}]) {
+    {{access}}convenience init(_ messages: [{{{requestType}}}]) {
         self.init({{{parametersType}}}(messages))
     }
 
     /// Calls the method with the messages `produce` writes: `{{className}} { try await $0.write(message) }`.
-    public convenience init(producing produce: @escaping @Sendable (GRPCRequestWriter<{{{requestType}}}>) async throws -> Void) {
+    {{access}}convenience init(producing produce: @escaping @Sendable (APIGRPC.GRPCRequestWriter<{{{requestType}}}>) async throws -> Void) {
         self.init({{{parametersType}}}(produce))
     }
 {{/clientStreams}}
@@ -80,12 +114,12 @@ public final class {{className}}: BaseAPI<{{{responseType}}}>, @unchecked Sendab
     /// {{{.}}}
 {{/parameterDocLines}}
 {{#inlineArguments}}
-    public convenience init({{#parameters}}{{swiftName}}: {{{type}}}{{#isOptional}} = nil{{/isOptional}}{{^last()}}, {{/last()}}{{/parameters}}) {
+    {{access}}convenience init({{#parameters}}{{swiftName}}: {{{type}}}{{#defaultArgument}} = {{{.}}}{{/defaultArgument}}{{^last()}}, {{/last()}}{{/parameters}}) {
 {{/inlineArguments}}
 {{^inlineArguments}}
-    public convenience init(
+    {{access}}convenience init(
 {{#parameters}}
-        {{swiftName}}: {{{type}}}{{#isOptional}} = nil{{/isOptional}}{{^last()}},{{/last()}}
+        {{swiftName}}: {{{type}}}{{#defaultArgument}} = {{{.}}}{{/defaultArgument}}{{^last()}},{{/last()}}
 {{/parameters}}
     ) {
 {{/inlineArguments}}
@@ -95,21 +129,22 @@ public final class {{className}}: BaseAPI<{{{responseType}}}>, @unchecked Sendab
 {{#docLines}}
 /// {{{.}}}
 {{/docLines}}
-public struct {{swiftName}}: Codable, Sendable, FieldwiseEquatable{{#isErrorBody}}, Error{{/isErrorBody}} {
+{{access}}nonisolated struct {{swiftName}}: Codable, Hashable, Sendable{{#isErrorBody}}, Error{{/isErrorBody}} {
 {{#fields}}
 {{#docLines}}
     /// {{{.}}}
 {{/docLines}}
-    public {{binding}} {{swiftName}}: {{{type}}}
+    {{access}}{{binding}} {{swiftName}}: {{{type}}}
 {{/fields}}
+{{#hasFields}}
 
 {{#inlineArguments}}
-    public init({{#fields}}{{swiftName}}: {{{type}}}{{#isOptional}} = nil{{/isOptional}}{{^last()}}, {{/last()}}{{/fields}}) {
+    {{access}}init({{#fields}}{{swiftName}}: {{{type}}}{{#defaultArgument}} = {{{.}}}{{/defaultArgument}}{{^last()}}, {{/last()}}{{/fields}}) {
 {{/inlineArguments}}
 {{^inlineArguments}}
-    public init(
+    {{access}}init(
 {{#fields}}
-        {{swiftName}}: {{{type}}}{{#isOptional}} = nil{{/isOptional}}{{^last()}},{{/last()}}
+        {{swiftName}}: {{{type}}}{{#defaultArgument}} = {{{.}}}{{/defaultArgument}}{{^last()}},{{/last()}}
 {{/fields}}
     ) {
 {{/inlineArguments}}
@@ -117,48 +152,43 @@ public struct {{swiftName}}: Codable, Sendable, FieldwiseEquatable{{#isErrorBody
         self.{{swiftName}} = {{swiftName}}
 {{/fields}}
     }
-
-    public init(from decoder: any Decoder) throws {
-{{#hasFields}}
-        let fields = try FieldReader(decoder)
-{{#inlineArguments}}
-        try self.init({{#fields}}{{argumentLabel}}: fields.{{fieldMethod}}({{#valueType}}{{{.}}}.self, {{/valueType}}{{{keyLiteral}}}){{^last()}}, {{/last()}}{{/fields}})
-{{/inlineArguments}}
-{{^inlineArguments}}
-        try self.init(
-{{#fields}}
-            {{argumentLabel}}: fields.{{fieldMethod}}({{#valueType}}{{{.}}}.self, {{/valueType}}{{{keyLiteral}}}){{^last()}},{{/last()}}
-{{/fields}}
-        )
-{{/inlineArguments}}
 {{/hasFields}}
 {{^hasFields}}
-        _ = try FieldReader(decoder)
-{{/hasFields}}
-    }
 
-    public func encode(to encoder: any Encoder) throws {
-{{#fields}}
-{{#first()}}
-        var fields = FieldWriter(encoder)
-{{/first()}}
-        try fields.{{fieldMethod}}(self.{{swiftName}}, {{{keyLiteral}}})
-{{/fields}}
-{{^fields}}
-        _ = FieldWriter(encoder)
-{{/fields}}
-    }
-
-    public static func fieldsEqual(_ lhs: {{swiftName}}, _ rhs: {{swiftName}}) -> Bool {
-{{#hasFields}}
-        guard
-{{#fields}}
-            FieldComparison.{{comparisonMethod}}(lhs.{{swiftName}}, rhs.{{swiftName}}){{^last()}},{{/last()}}
-{{/fields}}
-        else { return false }
+    {{access}}init() {}
 {{/hasFields}}
-        return true
+{{#hasCodingKeys}}
+
+    enum CodingKeys: String, CodingKey{{#keepsAdditionalProperties}}, CaseIterable{{/keepsAdditionalProperties}} {
+{{#codedFields}}
+        case {{swiftName}}{{#customKeyLiteral}} = {{{.}}}{{/customKeyLiteral}}
+{{/codedFields}}
     }
+{{/hasCodingKeys}}
+{{#writesDecoding}}
+
+    {{access}}init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+{{#codedFields}}
+        self.{{swiftName}} = {{{decodeExpression}}}
+{{/codedFields}}
+{{#keepsAdditionalProperties}}
+        self.additionalProperties = try APIRuntime.AdditionalProperties.decode(from: decoder, excluding: CodingKeys.self)
+{{/keepsAdditionalProperties}}
+    }
+{{/writesDecoding}}
+{{#writesEncoding}}
+
+    {{access}}func encode(to encoder: any Encoder) throws {
+{{#keepsAdditionalProperties}}
+        try APIRuntime.AdditionalProperties.encode(self.additionalProperties, to: encoder)
+{{/keepsAdditionalProperties}}
+        var container = encoder.container(keyedBy: CodingKeys.self)
+{{#codedFields}}
+        {{{encodeStatement}}}
+{{/codedFields}}
+    }
+{{/writesEncoding}}
 }
 
 """#,
@@ -179,18 +209,21 @@ import {{.}}
 {{#isEnum}}
 {{> enum}}
 {{/isEnum}}
-{{^isEnum}}
+{{#isUnion}}
+{{> union}}
+{{/isUnion}}
+{{#isStruct}}
 {{> model}}
-{{/isEnum}}
+{{/isStruct}}
 {{/models}}
 
 """#,
         "request": #"""
 {{#hasParameters}}
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
 {{#parameters}}
 {{#builderMethod}}
-                .{{builderMethod}}({{#wireNameLiteral}}{{{.}}}, {{/wireNameLiteral}}{{swiftName}})
+                .{{builderMethod}}({{#wireNameLiteral}}{{{.}}}, {{/wireNameLiteral}}{{{valueExpression}}})
 {{/builderMethod}}
 {{/parameters}}
 {{/hasParameters}}
@@ -209,18 +242,20 @@ import {{.}}
 ///
 {{/hasDocLines}}
 /// `{{method}} {{{path}}}`
-public final class {{className}}: BaseAPI<{{{responseType}}}>, @unchecked Sendable {
+{{access}}nonisolated final class {{className}}: APIRuntime.BaseAPI<{{{responseType}}}>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    {{access}}static let definition = APIRuntime.APIDefinition(
+        name: {{{nameLiteral}}},
+        method: .{{methodCase}},
+        path: {{{pathLiteral}}},
+{{> settings}}
+        defaults: .workspace
+    )
 
 {{> initializer}}
         self.init(
-            definedOnce: APIDefinition(
-                name: {{{nameLiteral}}},
-                method: .{{methodCase}},
-                path: {{{pathLiteral}}},
-{{> settings}}
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .{{decoding}}{{#hasParameters}},{{/hasParameters}}
 {{> request}}
         )
@@ -228,15 +263,15 @@ public final class {{className}}: BaseAPI<{{{responseType}}}>, @unchecked Sendab
 {{#hasResponseHeaders}}
 
     /// The reply's headers this API declares; nil when absent or not of the declared type.
-    public struct ResponseHeaders: Sendable, Hashable {
+    {{access}}struct ResponseHeaders: Hashable, Sendable {
 {{#responseHeaders}}
 {{#docLines}}
         /// {{{.}}}
 {{/docLines}}
-        public let {{swiftName}}: {{{type}}}?
+        {{access}}let {{swiftName}}: {{{type}}}?
 {{/responseHeaders}}
 
-        public init(_ headers: HeaderReader) {
+        {{access}}init(_ headers: APIRuntime.HeaderReader) {
 {{#responseHeaders}}
             {{swiftName}} = headers.value({{{wireNameLiteral}}})
 {{/responseHeaders}}
@@ -244,7 +279,7 @@ public final class {{className}}: BaseAPI<{{{responseType}}}>, @unchecked Sendab
     }
 
     /// `start()`, with the reply's declared headers.
-    public func startWithHeaders() async throws(APIError) -> (value: {{{responseType}}}, headers: ResponseHeaders) {
+    {{access}}func startWithHeaders() async throws(APIRuntime.APIError) -> (value: {{{responseType}}}, headers: ResponseHeaders) {
         let reply = try await startWithMetadata()
         return (reply.value, ResponseHeaders(reply.headers))
     }
@@ -265,36 +300,38 @@ import {{.}}
 ///
 {{/hasDocLines}}
 /// {{protocolName}} {{#isNotification}}notification{{/isNotification}}{{^isNotification}}method{{/isNotification}} `{{{rpcMethod}}}`{{#path}} at `{{{.}}}`{{/path}}
-public final class {{className}}: BaseAPI<{{{responseType}}}>, @unchecked Sendable {
+{{access}}nonisolated final class {{className}}: APIRuntime.BaseAPI<{{{responseType}}}>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public override var rpcDelegate: (any RPCDelegate)? { {{delegateType}}() }
+    {{access}}static let definition = APIRuntime.APIDefinition(
+        name: {{{nameLiteral}}},
+        method: .post,
+        path: {{{pathLiteral}}},
+{{> settings}}
+{{#hasEnvelope}}
+        rpc: APIRuntime.RPCMethod(
+            name: {{{rpcMethodLiteral}}},
+{{#isNotification}}
+            isNotification: true,
+{{/isNotification}}
+            envelopeFields: [
+{{#envelope}}
+                (name: {{{nameLiteral}}}, json: {{{jsonLiteral}}}),
+{{/envelope}}
+            ]
+        ),
+{{/hasEnvelope}}
+{{^hasEnvelope}}
+        rpc: APIRuntime.RPCMethod(name: {{{rpcMethodLiteral}}}{{#isNotification}}, isNotification: true{{/isNotification}}),
+{{/hasEnvelope}}
+        defaults: .workspace
+    )
+
+    {{access}}override var rpcDelegate: (any APIRuntime.RPCDelegate)? { {{{delegateExpression}}} }
 
 {{> initializer}}
         self.init(
-            definedOnce: APIDefinition(
-                name: {{{nameLiteral}}},
-                method: .post,
-                path: {{{pathLiteral}}},
-{{> settings}}
-{{#hasEnvelope}}
-                rpc: RPCMethod(
-                    name: {{{rpcMethodLiteral}}},
-{{#isNotification}}
-                    isNotification: true,
-{{/isNotification}}
-                    envelopeFields: [
-{{#envelope}}
-                        (name: {{{nameLiteral}}}, json: {{{jsonLiteral}}}),
-{{/envelope}}
-                    ]
-                ),
-{{/hasEnvelope}}
-{{^hasEnvelope}}
-                rpc: RPCMethod(name: {{{rpcMethodLiteral}}}{{#isNotification}}, isNotification: true{{/isNotification}}),
-{{/hasEnvelope}}
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .{{decoding}}{{#hasParameters}},{{/hasParameters}}
 {{> request}}
         )
@@ -304,51 +341,109 @@ public final class {{className}}: BaseAPI<{{{responseType}}}>, @unchecked Sendab
 """#,
         "settings": #"""
 {{#baseURLLiteral}}
-                baseURL: {{{.}}},
+        baseURL: {{{.}}},
 {{/baseURLLiteral}}
 {{#hasHeaders}}
-                headers: [
+        headers: [
 {{#headers}}
-                    (name: {{{nameLiteral}}}, value: {{{valueLiteral}}}),
+            (name: {{{nameLiteral}}}, value: {{{valueLiteral}}}),
 {{/headers}}
-                ],
+        ],
 {{/hasHeaders}}
 {{#timeout}}
-                timeout: {{{.}}},
+        timeout: {{{.}}},
 {{/timeout}}
 {{#frequency}}
-                frequency: .{{.}},
+        frequency: .{{.}},
 {{/frequency}}
 {{#retry}}
-                retry: {{{.}}},
+        retry: {{{.}}},
 {{/retry}}
 {{#rateLimit}}
-                rateLimit: {{{.}}},
+        rateLimit: {{{.}}},
 {{/rateLimit}}
 {{#significantHeaders}}
-                significantHeaders: {{{.}}},
+        significantHeaders: {{{.}}},
 {{/significantHeaders}}
 {{#tags}}
-                tags: {{{.}}},
+        tags: {{{.}}},
 {{/tags}}
 {{#skippedInterceptors}}
-                skippedInterceptors: {{{.}}},
+        skippedInterceptors: {{{.}}},
 {{/skippedInterceptors}}
 {{#sample}}
-                sample: {{{.}}},
+        sample: {{{.}}},
 {{/sample}}
 {{#errorResponses}}
-                errorResponses: {{{.}}},
+        errorResponses: {{{.}}},
 {{/errorResponses}}
+
+"""#,
+        "union": #"""
+{{#docLines}}
+/// {{{.}}}
+{{/docLines}}
+{{access}}nonisolated enum {{swiftName}}: Codable, Hashable, Sendable {
+{{#alternatives}}
+    case {{caseName}}({{{type}}})
+{{/alternatives}}
+{{#discriminatorCase}}
+
+    enum CodingKeys: String, CodingKey {
+        case {{discriminatorCase}}{{#discriminatorKeyLiteral}} = {{{.}}}{{/discriminatorKeyLiteral}}
+    }
+
+    /// Reads `{{{discriminatorText}}}` and decodes the alternative it names.
+    {{access}}init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let value = try decoder.singleValueContainer()
+        switch try container.decode(String.self, forKey: .{{discriminatorCase}}) {
+{{#alternatives}}
+        case {{{valueLiteral}}}: self = .{{caseName}}(try value.decode({{{type}}}.self))
+{{/alternatives}}
+        case let other:
+            throw DecodingError.dataCorruptedError(forKey: .{{discriminatorCase}}, in: container, debugDescription: "'\(other)' names none of {{alternativeNames}}")
+        }
+    }
+{{/discriminatorCase}}
+{{^discriminatorCase}}
+
+    /// Decodes the first alternative the value is, in the order declared.
+    {{access}}init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+{{#alternatives}}
+{{#first()}}
+        if let value = try? container.decode({{{type}}}.self) {
+{{/first()}}
+{{^first()}}
+        } else if let value = try? container.decode({{{type}}}.self) {
+{{/first()}}
+            self = .{{caseName}}(value)
+{{/alternatives}}
+        } else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "the value is none of {{alternativeNames}}")
+        }
+    }
+{{/discriminatorCase}}
+
+    {{access}}func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+{{#alternatives}}
+        case .{{caseName}}(let value): try container.encode(value)
+{{/alternatives}}
+        }
+    }
+}
 
 """#,
         "workspace": #"""
 {{% CONTENT_TYPE: TEXT }}
 import APIRuntime
 
-extension APIDefaults {
+nonisolated extension APIRuntime.APIDefaults {
     /// The `defaults:` of {{{workspaceFile}}}, inherited by every API of {{module}}.
-    static let workspace = APIDefaults(
+    static let workspace = APIRuntime.APIDefaults(
 {{#baseURLLiteral}}
         baseURL: {{{.}}},
 {{/baseURLLiteral}}

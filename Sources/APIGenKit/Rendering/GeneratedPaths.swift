@@ -5,9 +5,9 @@ enum GeneratedPaths {
     /// A manifest's files go in a folder named after it: `billing/users.yaml` → `billing/users/`,
     /// holding a file per API and one for the manifest's types. Why by manifest: SwiftPM hands
     /// the compiler a module's files in path order and the driver batches neighbours together,
-    /// so each manifest's types (the heaviest file to compile) land in a different batch. With
-    /// every type under one `Models/` folder they all fell in the last batch, which then ran
-    /// alone on one core (1,000 APIs in 20 manifests: 88–95 s against 65–83 s, docs/ARCHITECTURE.md).
+    /// so each manifest's types (the heaviest file to compile) land in a different batch; under
+    /// one folder they would all fall in the last batch, which would run alone on one core
+    /// (docs/ARCHITECTURE.md).
     static func manifestFolder(_ relativePath: String) -> String {
         var stem = relativePath
         for suffix in [".yaml", ".yml"] where stem.hasSuffix(suffix) {
@@ -22,9 +22,8 @@ enum GeneratedPaths {
 
     /// The types a manifest declares, together in one file: `billing/users.yaml` →
     /// `billing/users/billing.users.models.swift`. One file per manifest, not per type: every
-    /// file of a module costs its build the same again in imports and per-file work (2,001
-    /// files for 1,000 APIs and their models took a third more CPU to build than 1,021). The
-    /// name spells the whole path because a module's files need different names.
+    /// file of a module costs its build the same again in imports and per-file work. The name
+    /// spells the whole path because a module's files need different names.
     static func models(manifest relativePath: String) -> String {
         let folder = manifestFolder(relativePath)
         return folder + "/" + fileName(folder.replacingOccurrences(of: "/", with: ".") + ".models")

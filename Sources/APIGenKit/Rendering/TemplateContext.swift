@@ -9,6 +9,7 @@ enum TemplateContext {
     static func workspace(_ workspace: WorkspaceDescription, workspaceFile: String) -> TemplateValue {
         let defaults = workspace.defaults
         var context: [String: TemplateValue] = [
+            "access": .string(accessModifier(workspace.access)),
             "module": .string(workspace.module),
             "workspaceFile": .string(workspaceFile),
             "hasHeaders": .bool(!defaults.headers.isEmpty),
@@ -24,10 +25,17 @@ enum TemplateContext {
         return .object(context)
     }
 
-    static func api(_ api: APIDescription) -> TemplateValue {
+    /// The modifier generated declarations start with: `public `, `package `, or nothing for
+    /// internal, which hand-written code leaves unsaid.
+    static func accessModifier(_ access: AccessLevel) -> String {
+        access == .internal ? "" : access.rawValue + " "
+    }
+
+    static func api(_ api: APIDescription, access: AccessLevel) -> TemplateValue {
         let needsFoundation = api.parameters.contains { $0.type.needsFoundation } || api.response.type.needsFoundation
             || api.responseHeaders.contains { $0.type.needsFoundation }
         var context: [String: TemplateValue] = [
+            "access": .string(accessModifier(access)),
             "imports": .strings((api.response.decoding.isEventStream ? ["APIEventStreams"] : []) + ["APIRuntime"] + (needsFoundation ? ["Foundation"] : [])),
             "docLines": .strings(api.docLines),
             "hasDocLines": .bool(!api.docLines.isEmpty),
@@ -74,14 +82,14 @@ enum TemplateContext {
             context["serviceLiteral"] = .string(SwiftLiteral.string(String(grpc.method[..<slash])))
             context["methodNameLiteral"] = .string(SwiftLiteral.string(String(grpc.method[slash...].dropFirst())))
             context["requestType"] = .string(grpc.requestType)
-            context["parametersType"] = .string(grpc.clientStreams ? "GRPCRequestStream<\(grpc.requestType)>" : grpc.requestType)
+            context["parametersType"] = .string(grpc.clientStreams ? "APIGRPC.GRPCRequestStream<\(grpc.requestType)>" : grpc.requestType)
             context["clientStreams"] = .bool(grpc.clientStreams)
             context["serverStreams"] = .bool(grpc.serverStreams)
             context["isIdempotent"] = .bool(grpc.isIdempotent)
         }
         if let rpc = api.rpc {
             context["protocolName"] = .string(api.kind == .jsonrpc ? "JSON-RPC" : rpc.delegateType)
-            context["delegateType"] = .string(rpc.delegateType)
+            context["delegateExpression"] = .string(rpc.delegateType + "()")
             context["rpcMethod"] = .string(SwiftLiteral.docLines(rpc.method).joined())
             context["rpcMethodLiteral"] = .string(SwiftLiteral.string(rpc.method))
             context["isNotification"] = .bool(rpc.isNotification)
@@ -104,22 +112,23 @@ enum TemplateContext {
         if let maxDelay = retry.maxDelaySeconds { arguments.append("maxDelay: " + SwiftLiteral.duration(seconds: maxDelay)) }
         if let statuses = retry.statuses { arguments.append("retryableStatuses: [\(statuses.map(String.init).joined(separator: ", "))]") }
         if retry.nonIdempotent { arguments.append("retriesNonIdempotent: true") }
-        return "RetryPolicy(\(arguments.joined(separator: ", ")))"
+        return "APIRuntime.RetryPolicy(\(arguments.joined(separator: ", ")))"
     }
 
     static func rateLimitExpression(_ limit: RateLimitDescription) -> String {
         var arguments = ["calls: \(limit.calls)", "per: " + SwiftLiteral.duration(seconds: limit.perSeconds)]
         if let scope = limit.scope { arguments.append("scope: .\(scope.rawValue)") }
         if let behavior = limit.behavior { arguments.append("behavior: .\(behavior.rawValue)") }
-        return "RateLimit(\(arguments.joined(separator: ", ")))"
+        return "APIRuntime.RateLimit(\(arguments.joined(separator: ", ")))"
     }
 
-    /// `[ErrorResponse(status: 404, NotFound.self), ErrorResponse(default: Problem.self)]`, or
+    /// `[APIRuntime.ErrorResponse(status: 404, NotFound.self), ...(default: Problem.self)]`, or
     /// nothing when none is declared.
     static func errorResponsesExpression(_ errors: [ErrorBodyDescription]) -> TemplateValue? {
         guard !errors.isEmpty else { return nil }
         let items = errors.map { error in
-            error.status.map { "ErrorResponse(status: \($0), \(error.swiftType).self)" } ?? "ErrorResponse(default: \(error.swiftType).self)"
+            error.status.map { "APIRuntime.ErrorResponse(status: \($0), \(error.swiftType).self)" }
+                ?? "APIRuntime.ErrorResponse(default: \(error.swiftType).self)"
         }
         return .string("[" + items.joined(separator: ", ") + "]")
     }
@@ -128,7 +137,7 @@ enum TemplateContext {
         var arguments = ["status: \(sample.status)"]
         if let json = sample.json { arguments.append("json: " + SwiftLiteral.string(json)) }
         if let delay = sample.delaySeconds { arguments.append("delay: " + SwiftLiteral.duration(seconds: delay)) }
-        return "StubResponse(\(arguments.joined(separator: ", ")))"
+        return "APIRuntime.StubResponse(\(arguments.joined(separator: ", ")))"
     }
 
     /// `["a", "b"]`, or nothing for no strings (a section that renders nothing).
@@ -156,60 +165,95 @@ enum TemplateContext {
 
     /// A manifest's types, for `models.mustache`: the imports they need between them, and each
     /// one's context for the `model` or `enum` partial.
-    static func models(_ models: [ModelDescription]) -> TemplateValue {
-        // Every type needs the runtime: a struct's coding keys are its `FieldKey`s, an enum is a
-        // `ParameterValue`.
-        let needsFoundation = models.contains { model in
-            guard case .structure(let fields) = model.shape else { return false }
-            return fields.contains { $0.type.needsFoundation }
+    static func models(_ models: [ModelDescription], access: AccessLevel) -> TemplateValue {
+        var needsRuntime = false, needsFoundation = false
+        for model in models {
+            switch model.shape {
+            case .enumeration:
+                needsRuntime = true // an enum is a `ParameterValue`
+            case .structure(let fields):
+                needsRuntime = needsRuntime || !model.derivesCoding || fields.contains { $0.type.spelling.contains("APIRuntime.") }
+                needsFoundation = needsFoundation || fields.contains { $0.type.needsFoundation }
+            case .union(let union):
+                needsRuntime = needsRuntime || union.alternatives.contains { $0.type.spelling.contains("APIRuntime.") }
+                needsFoundation = needsFoundation || union.alternatives.contains { $0.type.needsFoundation }
+            }
         }
-        let imports = models.isEmpty ? [] : ["APIRuntime"] + (needsFoundation ? ["Foundation"] : [])
+        let imports = (needsRuntime ? ["APIRuntime"] : []) + (needsFoundation ? ["Foundation"] : [])
         return [
             "imports": .strings(imports),
             "hasImports": .bool(!imports.isEmpty),
-            "models": .list(models.map(model)),
+            "models": .list(models.map { model($0, access: access) }),
         ]
     }
 
-    static func model(_ model: ModelDescription) -> TemplateValue {
+    static func model(_ model: ModelDescription, access: AccessLevel) -> TemplateValue {
         var context: [String: TemplateValue] = [
+            "access": .string(accessModifier(access)),
             "swiftName": .string(model.swiftName),
             "docLines": .strings(model.docLines),
         ]
         switch model.shape {
         case .structure(let fields):
-            context["fields"] = .list(fields.map { field in
-                var values = member(field.swiftName, field.type, docLines: field.docLines)
-                // What the written-out `init(from:)`, `encode(to:)` and `fieldsEqual` need: the key
-                // on the wire, the `FieldReader`/`FieldWriter`/`FieldComparison` methods and the
-                // type it reads, and for templates that call Codable's `decodeIfPresent`, the type
-                // without its `?`.
-                let keyLiteral = SwiftLiteral.string(field.jsonKey)
-                values["keyLiteral"] = .string(keyLiteral)
-                let method = field.type.fieldMethod
-                values["fieldMethod"] = .string(method.name)
-                values["comparisonMethod"] = .string(method.comparisonName)
-                values["argumentLabel"] = .string(SwiftIdentifier.argumentLabel(field.swiftName))
-                values["valueType"] = method.valueType.map { .string($0) }
-                values["decodedType"] = .string(field.type.unwrappedSpelling)
+            context["isStruct"] = true
+            let coded = fields.map { field in
+                var values = member(field.swiftName, field.type, docLines: field.docLines, defaultLiteral: field.defaultLiteral)
                 if field.jsonKey != field.swiftName.trimmingBackticks {
-                    values["customKeyLiteral"] = .string(keyLiteral)
+                    values["customKeyLiteral"] = .string(SwiftLiteral.string(field.jsonKey))
                 }
-                return .object(values)
-            })
+                values["decodeExpression"] = .string(decodeExpression(field))
+                values["encodeStatement"] = .string(encodeStatement(field))
+                return TemplateValue.object(values)
+            }
+            var stored = coded
+            if model.keepsAdditionalProperties {
+                stored.append(.object(member(
+                    "additionalProperties", SwiftType(spelling: "[String: APIRuntime.JSONValue]", isOptional: false, needsFoundation: false),
+                    docLines: ["Members of the JSON object that this type does not declare, kept as they came."], defaultLiteral: "[:]"
+                )))
+            }
+            context["fields"] = .list(stored)
+            context["codedFields"] = .list(coded)
             // Model-level: `{{binding}}` inside the fields section finds it on the context stack.
             context["isMutable"] = .bool(model.isMutable)
             context["isErrorBody"] = .bool(model.isErrorBody)
             context["binding"] = .string(model.isMutable ? "var" : "let")
-            context["hasCustomKeys"] = .bool(fields.contains { $0.jsonKey != $0.swiftName.trimmingBackticks })
-            context["hasFields"] = .bool(!fields.isEmpty)
-            context["inlineArguments"] = .bool(fields.count <= inlineArgumentLimit)
-        case .enumeration(let cases):
+            let hasCustomKeys = fields.contains { $0.jsonKey != $0.swiftName.trimmingBackticks }
+            context["hasCustomKeys"] = .bool(hasCustomKeys)
+            context["hasCodingKeys"] = .bool(hasCustomKeys || !model.derivesCoding)
+            context["writesDecoding"] = .bool(!model.derivesCoding)
+            context["writesEncoding"] = .bool(model.keepsAdditionalProperties || fields.contains { $0.dateFormat != .iso8601 })
+            context["keepsAdditionalProperties"] = .bool(model.keepsAdditionalProperties)
+            context["hasFields"] = .bool(!stored.isEmpty)
+            context["inlineArguments"] = .bool(stored.count <= inlineArgumentLimit)
+        case .union(let union):
+            context["isUnion"] = true
+            context["alternatives"] = .list(union.alternatives.map { alternative in
+                var values: [String: TemplateValue] = ["caseName": .string(alternative.caseName), "type": .string(alternative.type.spelling)]
+                values["valueLiteral"] = alternative.discriminatorValue.map { .string(SwiftLiteral.string($0)) }
+                return .object(values)
+            })
+            context["alternativeNames"] = .string(union.alternatives.map { $0.type.spelling }.joined(separator: ", "))
+            if let discriminator = union.discriminator {
+                let caseName = SwiftIdentifier.make(from: discriminator, capitalized: false)
+                context["discriminatorCase"] = .string(SwiftIdentifier.escaped(caseName))
+                if caseName != discriminator {
+                    context["discriminatorKeyLiteral"] = .string(SwiftLiteral.string(discriminator))
+                }
+                context["discriminatorText"] = .string(SwiftLiteral.docLines(discriminator).joined())
+            }
+        case .enumeration(let enumeration):
             context["isEnum"] = true
-            context["cases"] = .list(cases.map { enumCase in
-                var values: [String: TemplateValue] = ["swiftName": .string(enumCase.swiftName)]
-                if enumCase.rawValue != enumCase.swiftName.trimmingBackticks {
-                    values["customRawValueLiteral"] = .string(SwiftLiteral.string(enumCase.rawValue))
+            context["isFrozen"] = .bool(enumeration.isFrozen)
+            context["rawType"] = .string(enumeration.rawType)
+            context["unknownCase"] = .string(enumeration.unknownCase)
+            let isText = enumeration.rawType == "String"
+            context["cases"] = .list(enumeration.cases.map { enumCase in
+                let literal = isText ? SwiftLiteral.string(enumCase.rawValue) : enumCase.rawValue
+                var values: [String: TemplateValue] = ["swiftName": .string(enumCase.swiftName), "rawValueLiteral": .string(literal)]
+                // A frozen enum spells only the raw values Swift would not give a case by itself.
+                if !isText || enumCase.rawValue != enumCase.swiftName.trimmingBackticks {
+                    values["customRawValueLiteral"] = .string(literal)
                 }
                 return .object(values)
             })
@@ -228,7 +272,8 @@ enum TemplateContext {
     }
 
     private static func parameter(_ parameter: ParameterDescription, builder: String, api: APIDescription) -> TemplateValue {
-        var values = member(parameter.swiftName, parameter.type, docLines: parameter.docLines)
+        var values = member(parameter.swiftName, parameter.type, docLines: parameter.docLines, defaultLiteral: parameter.defaultLiteral)
+        values["valueExpression"] = .string(wireValue(parameter.swiftName, parameter.dateFormat, isOptional: parameter.type.isOptional))
         // A download's destination is the response decoder's, not the request's.
         guard !parameter.isDownloadDestination else { return .object(values) }
         values["builderMethod"] = .string(builder)
@@ -242,15 +287,53 @@ enum TemplateContext {
         return .object(values)
     }
 
-    /// What the property and initializer templates read of a model's field or an API's parameter.
-    private static func member(_ swiftName: String, _ type: SwiftType, docLines: [String]) -> [String: TemplateValue] {
-        [
+    /// What the property and initializer templates read of a model's field or an API's parameter:
+    /// `defaultArgument` is the initializer argument's default, nil for an optional.
+    private static func member(_ swiftName: String, _ type: SwiftType, docLines: [String], defaultLiteral: String? = nil) -> [String: TemplateValue] {
+        var values: [String: TemplateValue] = [
             "swiftName": .string(swiftName),
             "label": .string(argumentLabel(swiftName)),
             "type": .string(type.spelling),
             "isOptional": .bool(type.isOptional),
             "docLines": .strings(docLines),
         ]
+        values["defaultArgument"] = (defaultLiteral ?? (type.isOptional ? "nil" : nil)).map { .string($0) }
+        return values
+    }
+
+    /// How a written-out `init(from:)` reads a field from `container`.
+    static func decodeExpression(_ field: FieldDescription) -> String {
+        let key = "forKey: .\(field.swiftName)"
+        let type = field.type.unwrappedSpelling
+        switch (field.dateFormat, field.type.isOptional) {
+        case (.iso8601, false):
+            if let fallback = field.defaultLiteral { return "try container.decodeIfPresent(\(type).self, \(key)) ?? \(fallback)" }
+            return "try container.decode(\(type).self, \(key))"
+        case (.iso8601, true):
+            return "try container.decodeIfPresent(\(type).self, \(key))"
+        case (let format, false):
+            return "APIRuntime.UnixTime.date(\(unixUnit(format)): try container.decode(Double.self, \(key)))"
+        case (let format, true):
+            return "try container.decodeIfPresent(Double.self, \(key)).map { APIRuntime.UnixTime.date(\(unixUnit(format)): $0) }"
+        }
+    }
+
+    /// How a written-out `encode(to:)` writes a field into `container`.
+    static func encodeStatement(_ field: FieldDescription) -> String {
+        let key = "forKey: .\(field.swiftName)"
+        let method = field.type.isOptional ? "encodeIfPresent" : "encode"
+        return "try container.\(method)(\(wireValue("self.\(field.swiftName)", field.dateFormat, isOptional: field.type.isOptional)), \(key))"
+    }
+
+    /// `value` as it is written on the wire: a date in a Unix format as its number.
+    static func wireValue(_ value: String, _ format: DateFormat, isOptional: Bool) -> String {
+        guard format != .iso8601 else { return value }
+        let unit = unixUnit(format)
+        return isOptional ? "\(value).map { APIRuntime.UnixTime.\(unit)($0) }" : "APIRuntime.UnixTime.\(unit)(\(value))"
+    }
+
+    private static func unixUnit(_ format: DateFormat) -> String {
+        format == .unixMilliseconds ? "milliseconds" : "seconds"
     }
 
     /// The name as an argument label in a call: keywords need no backticks there, but for three.

@@ -5,7 +5,7 @@ import Foundation
 /// workspace's templates folder taking its place. Extra `.mustache` files there become partials.
 public struct TemplateSet: Sendable {
     /// The templates apigen renders, and the partials they share, by name (without `.mustache`).
-    public static let names = ["rest", "rpc", "grpc", "models", "workspace", "initializer", "request", "settings", "model", "enum"]
+    public static let names = ["rest", "rpc", "grpc", "models", "workspace", "initializer", "request", "settings", "model", "enum", "union"]
     /// Templates included by others rather than rendered on their own.
     public static let partials: Set<String> = ["initializer", "request", "settings", "model", "enum"]
     /// What each template makes, for `apigen template list`.

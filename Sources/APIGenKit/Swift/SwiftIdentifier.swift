@@ -57,13 +57,13 @@ enum SwiftIdentifier {
         "false", "is", "nil", "self", "Self", "super", "throws", "true", "try", "_",
     ]
 
-    /// Names a generated type must not take: they would shadow the types generated code relies on.
+    /// Names a generated type must not take: Swift's own names that generated code spells bare,
+    /// and the modules it qualifies names with. The runtime's types are spelled in full
+    /// (`APIRuntime.RetryPolicy`), so a manifest type may share a name with any of them.
     static let reservedTypeNames: Set<String> = [
-        "String", "Int", "Int64", "Double", "Bool", "Date", "URL", "UUID", "Data", "Array", "Dictionary",
-        "Optional", "Codable", "Sendable", "Equatable", "BaseAPI", "APIDefinition", "APIDefaults", "APIError",
-        "APIManager", "RequestBuilder", "ResponseDecoder", "NoContent", "ParameterValue",
-        "FieldKey", "FieldReader", "FieldWriter", "FieldComparison", "FieldwiseEquatable", "Decoder", "Encoder",
-        "JSONValue",
-        "Foundation", "APIRuntime", "Swift", "Type", "Protocol",
+        "String", "Int", "Int32", "Int64", "Double", "Float", "Bool", "Date", "URL", "UUID", "Data", "Decimal",
+        "Array", "Dictionary", "Optional", "Codable", "Sendable", "Equatable", "Hashable", "CaseIterable",
+        "RawRepresentable", "CodingKey", "Decoder", "Encoder", "Error", "Void", "Never", "Type", "Protocol",
+        "Swift", "Foundation", "APIRuntime", "APIEventStreams", "APIGRPC", "SwiftProtobuf",
     ]
 }

@@ -49,9 +49,9 @@ extension DescriptionBuilder {
                 switch stream.format.value {
                 case .events:
                     let decoding: ResponseDescription.Decoding = stream.type.value == .named("String") ? .textEvents : .events
-                    return ResponseDescription(type: SwiftType(spelling: "ServerEventStream<\(type.spelling)>", isOptional: false, needsFoundation: type.needsFoundation), decoding: decoding)
+                    return ResponseDescription(type: SwiftType(spelling: "APIEventStreams.ServerEventStream<\(type.spelling)>", isOptional: false, needsFoundation: type.needsFoundation), decoding: decoding)
                 case .jsonLines:
-                    return ResponseDescription(type: SwiftType(spelling: "JSONLinesStream<\(type.spelling)>", isOptional: false, needsFoundation: type.needsFoundation), decoding: .jsonLines)
+                    return ResponseDescription(type: SwiftType(spelling: "APIEventStreams.JSONLinesStream<\(type.spelling)>", isOptional: false, needsFoundation: type.needsFoundation), decoding: .jsonLines)
                 }
             }
             if stream.type.value.isOptional {
@@ -67,7 +67,7 @@ extension DescriptionBuilder {
                 ResponseDescription(type: type, decoding: declared.value == .named("String") ? .text : .json)
             }
         } else {
-            response = ResponseDescription(type: SwiftType(spelling: "NoContent", isOptional: false, needsFoundation: false), decoding: .noContent)
+            response = ResponseDescription(type: SwiftType(spelling: "APIRuntime.NoContent", isOptional: false, needsFoundation: false), decoding: .noContent)
         }
 
         var rest: RESTDescription?
@@ -85,7 +85,7 @@ extension DescriptionBuilder {
             headers = described.metadata
             timeout = timeout ?? described.deadline
             response = ResponseDescription(
-                type: SwiftType(spelling: described.grpc.serverStreams ? "GRPCResponseStream<\(described.grpc.responseType)>" : described.grpc.responseType, isOptional: false, needsFoundation: false),
+                type: SwiftType(spelling: described.grpc.serverStreams ? "APIGRPC.GRPCResponseStream<\(described.grpc.responseType)>" : described.grpc.responseType, isOptional: false, needsFoundation: false),
                 decoding: described.grpc.serverStreams ? .grpcStream : .protobuf
             )
         case .rest:

@@ -14,15 +14,24 @@ extension DescriptionBuilder {
                     continue
                 }
                 firstDeclaration[name.value] = name.location
+                if case .external(let swiftType) = type.shape {
+                    // The app's own type keeps its name: no prefix, nothing generated.
+                    // Declared even when it is not found, so that its uses report nothing more.
+                    checkExternalType(swiftType, of: name.value)
+                    types.declare(name.value, swiftName: swiftType.value, kind: .external)
+                    continue
+                }
                 let swiftName = prefix + SwiftIdentifier.make(from: name.value, capitalized: true)
                 guard checkTypeName(swiftName, at: name.location),
                       swiftNames.claim(swiftName, for: name, into: &diagnostics)
                 else { continue }
-                if case .enumeration = type.shape {
-                    types.declare(name.value, swiftName: swiftName, kind: .enumeration)
-                } else {
-                    types.declare(name.value, swiftName: swiftName, kind: .model)
+                let kind: TypeResolver.NamedKind = switch type.shape {
+                case .model: .model
+                case .enumeration: .enumeration
+                case .union: .union
+                case .external: .external
                 }
+                types.declare(name.value, swiftName: swiftName, kind: kind)
             }
         }
     }
@@ -42,54 +51,103 @@ extension DescriptionBuilder {
                 if claimed, let first = seenKeys.updateValue(keyLocation, forKey: jsonKey) {
                     diagnostics.error("JSON key '\(jsonKey)' is used by two fields; first used at \(first)", at: keyLocation)
                 }
+                let what = "field '\(field.name.value)'"
+                let fieldDefault = field.defaultValue.flatMap { defaultLiteral($0, for: field.type, of: what) }
+                let format = dateFormat(field.format, for: field.type, of: what)
                 guard let resolved = types.resolve(field.type, into: &diagnostics) else { return nil }
                 return FieldDescription(
                     swiftName: SwiftIdentifier.escaped(swiftName), jsonKey: jsonKey,
-                    type: resolved, docLines: SwiftLiteral.docLines(field.description?.value)
+                    type: resolved, docLines: SwiftLiteral.docLines(field.description?.value),
+                    defaultLiteral: fieldDefault, dateFormat: format
                 )
             }
+            if type.additionalProperties?.value == true, swiftNames.isTaken("additionalProperties") {
+                diagnostics.error("a field named 'additionalProperties' leaves no name for the members the model keeps; rename it ('json:' keeps its JSON key)", at: type.additionalProperties!.location)
+            }
             shape = .structure(fields: described)
-        case .enumeration(let cases):
+        case .enumeration(let declaration):
             var swiftNames = SwiftNames(kind: "enum case")
             var seenValues: [String: SourceLocation] = [:]
-            let described = cases.compactMap { enumCase -> EnumCaseDescription? in
-                // The list form names cases after their raw values; make those Swift-shaped.
-                let written = enumCase.name.value
-                let name = SwiftIdentifier.isValid(written) ? written
-                    : enumCase.name == enumCase.rawValue ? Self.caseName(fromRawValue: written)
-                    : SwiftIdentifier.make(from: written, capitalized: false)
-                guard swiftNames.claim(name, for: enumCase.name, into: &diagnostics) else { return nil }
-                if let first = seenValues.updateValue(enumCase.rawValue.location, forKey: enumCase.rawValue.value), first != enumCase.rawValue.location {
+            let rawType = declaration.rawType?.value ?? "String"
+            let described = declaration.cases.compactMap { enumCase -> EnumCaseDescription? in
+                let name = Self.swiftName(of: enumCase)
+                guard swiftNames.claim(name.trimmingBackticks, for: enumCase.name, into: &diagnostics) else { return nil }
+                // `01` and `1` are one integer.
+                let value = rawType == "String" ? enumCase.rawValue.value : Int64(enumCase.rawValue.value).map(String.init) ?? enumCase.rawValue.value
+                if let first = seenValues.updateValue(enumCase.rawValue.location, forKey: value), first != enumCase.rawValue.location {
                     diagnostics.error("raw value '\(enumCase.rawValue.value)' is used by two cases; first used at \(first)", at: enumCase.rawValue.location)
                 }
-                return EnumCaseDescription(swiftName: SwiftIdentifier.escaped(name), rawValue: enumCase.rawValue.value)
+                return EnumCaseDescription(swiftName: name, rawValue: value)
             }
-            shape = .enumeration(cases: described)
+            shape = .enumeration(EnumDescription(cases: described, rawType: rawType, isFrozen: declaration.frozen?.value ?? false))
+        case .union(let declaration):
+            guard let union = describeUnion(declaration, of: type.name.value) else { return nil }
+            shape = .union(union)
+        case .external:
+            return nil
         }
         return ModelDescription(
             manifestName: type.name.value, declaredAt: type.name.location, swiftName: swiftName, sourceFile: file,
             generatedPath: GeneratedPaths.models(manifest: workspace.relativePath(file)), docLines: SwiftLiteral.docLines(type.description?.value), shape: shape,
-            isMutable: (type.mutable ?? workspace.manifest.mutableModels)?.value ?? false
+            isMutable: (type.mutable ?? workspace.manifest.mutableModels)?.value ?? false,
+            keepsAdditionalProperties: type.additionalProperties?.value ?? false
         )
+    }
+
+    /// `swift: Money`: the module's hand-written sources must declare `Money` (a struct, class,
+    /// enum, actor or typealias), so that the name cannot fail to compile in generated code.
+    @discardableResult
+    mutating func checkExternalType(_ swiftType: Located<String>, of name: String) -> Bool {
+        guard SwiftIdentifier.isValid(swiftType.value), !SwiftIdentifier.keywords.contains(swiftType.value) else {
+            diagnostics.error("'swift:' of type '\(name)' must name a Swift type declared in the module's hand-written sources, found '\(swiftType.value)'", at: swiftType.location)
+            return false
+        }
+        let declared = handWritten().types
+        guard declared.contains(swiftType.value) else {
+            // The folder as the workspace file names it: `sources:`, or the one holding `output:`.
+            let manifest = workspace.manifest
+            let folder = manifest.sources?.value ?? (manifest.output.value as NSString).deletingLastPathComponent
+            diagnostics.error(
+                "type '\(name)' is the app's '\(swiftType.value)', which no Swift file under '\(folder)' declares\(Suggestion.hint(for: swiftType.value, in: declared.sorted())); declare it there (a typealias will do) or set 'sources:' in the workspace file",
+                at: swiftType.location
+            )
+            return false
+        }
+        return true
     }
 
     /// A struct cannot contain itself, not even through an optional: `parent: Item?` inside `Item`
     /// would have infinite size. A list or a dictionary breaks the cycle (`children: [Item]`).
     mutating func checkValueCycles() {
-        var edges: [String: [(target: String, field: FieldDeclaration)]] = [:]
+        // Each edge is named by the field (or a union's alternative) that holds the target.
+        var edges: [String: [(target: String, field: Located<String>)]] = [:]
+        // A union holds its alternative as a value too; its edges are named after the alternative.
+        func holdsByValue(_ type: TypeExpression) -> String? {
+            guard case .named(let target) = type.unwrapped, [.model, .union].contains(types.kind(of: target)) else { return nil }
+            return target
+        }
         for file in workspace.files {
             for type in file.types {
-                guard case .model(let fields) = type.shape else { continue }
-                for field in fields {
-                    guard case .named(let target) = field.type.value.unwrapped, types.kind(of: target) == .model else { continue }
-                    edges[type.name.value, default: []].append((target, field))
+                switch type.shape {
+                case .model(let fields):
+                    for field in fields {
+                        guard let target = holdsByValue(field.type.value) else { continue }
+                        edges[type.name.value, default: []].append((target, field.name))
+                    }
+                case .union(let union):
+                    for alternative in union.alternatives {
+                        guard let target = holdsByValue(alternative.value) else { continue }
+                        edges[type.name.value, default: []].append((target, Located(target, at: alternative.location)))
+                    }
+                case .enumeration, .external:
+                    break
                 }
             }
         }
         var reported: Set<Set<String>> = []
         for start in edges.keys.sorted() {
             // Depth-first search for a path of stored fields leading back to `start`.
-            var stack: [(model: String, path: [FieldDeclaration])] = [(start, [])]
+            var stack: [(model: String, path: [Located<String>])] = [(start, [])]
             var visited: Set<String> = []
             while let (model, path) = stack.popLast() {
                 for edge in edges[model] ?? [] {
@@ -97,12 +155,12 @@ extension DescriptionBuilder {
                     if edge.target == start {
                         let first = newPath[0]
                         // Each cycle is reported once, from the first of its types in name order.
-                        let members = Set(newPath.map(\.name.location.description))
+                        let members = Set(newPath.map(\.location.description))
                         guard reported.insert(members).inserted else { continue }
-                        let chain = newPath.map(\.name.value).joined(separator: ".")
+                        let chain = newPath.map(\.value).joined(separator: ".")
                         diagnostics.error(
                             "type '\(start)' contains itself through '\(chain)'; a Swift struct cannot. Use a list ('[\(edge.target)]') to break the cycle",
-                            at: first.name.location
+                            at: first.location
                         )
                     } else if visited.insert(edge.target).inserted {
                         stack.append((edge.target, newPath))

@@ -40,13 +40,15 @@ extension DescriptionBuilder {
             checkParameterPlacement(parameter, location: location, placeholders: placeholders, encoding: encoding, method: method)
             let allowingFile = location == .body && encoding == .multipart
             guard let type = types.resolve(parameter.type, allowingFile: allowingFile, into: &diagnostics) else { continue }
-            parameters.append(ParameterDescription(
+            var described = ParameterDescription(
                 swiftName: SwiftIdentifier.escaped(swiftName),
                 wireName: parameter.wireName?.value ?? parameter.name.value,
                 type: type, location: location,
                 docLines: SwiftLiteral.docLines(parameter.description?.value),
                 isJSONPart: allowingFile && !travelsAsPart(parameter.type.value)
-            ))
+            )
+            describeValue(of: parameter, into: &described)
+            parameters.append(described)
         }
         if let wholeBody { parameters.append(wholeBody) }
         let declared = Set(api.parameters.map(\.name.value))
@@ -75,7 +77,7 @@ extension DescriptionBuilder {
             if let given = whole.contentType, !Self.isMediaType(given.value) {
                 diagnostics.error("'\(given.value)' is not a content type such as 'image/png'", at: given.location)
             }
-            let type = SwiftType(spelling: "HTTPBody", isOptional: false, needsFoundation: false)
+            let type = SwiftType(spelling: "APIRuntime.HTTPBody", isOptional: false, needsFoundation: false)
             return (.bytes(contentType: contentType), ParameterDescription(swiftName: swiftName, wireName: "", type: type, location: .body, docLines: docLines))
         }
         if let contentType = whole.contentType {

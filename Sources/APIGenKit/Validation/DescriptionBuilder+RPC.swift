@@ -44,7 +44,7 @@ extension DescriptionBuilder {
             envelope.append(EnvelopeField(name: field.name.value, json: field.json.value))
         }
 
-        var delegateType = "JSONRPC"
+        var delegateType = "APIRuntime.JSONRPC"
         if api.kind.value == .rpc, let delegate = endpoint.delegate {
             delegateType = delegate.value
             let known = delegateTypes()
@@ -69,12 +69,14 @@ extension DescriptionBuilder {
                 diagnostics.error("by-position parameters have no name on the wire; remove 'name:'", at: wireName.location)
             }
             guard let type = types.resolve(parameter.type, into: &diagnostics) else { continue }
-            parameters.append(ParameterDescription(
+            var described = ParameterDescription(
                 swiftName: SwiftIdentifier.escaped(swiftName),
                 wireName: parameter.wireName?.value ?? parameter.name.value,
                 type: type, location: .body,
                 docLines: SwiftLiteral.docLines(parameter.description?.value)
-            ))
+            )
+            describeValue(of: parameter, into: &described)
+            parameters.append(described)
         }
         let rpc = RPCDescription(
             path: path, method: endpoint.method.value, structure: structure,
@@ -85,9 +87,14 @@ extension DescriptionBuilder {
 
     /// The custom delegate types declared in the module's hand-written sources, read once.
     mutating func delegateTypes() -> Set<String> {
-        if let knownDelegates { return knownDelegates }
-        let found = DelegateScanner.delegateTypes(in: workspace.sourcesDirectory, excluding: workspace.outputDirectory)
-        knownDelegates = found
+        handWritten().delegates
+    }
+
+    /// What the module's hand-written sources declare, read once.
+    mutating func handWritten() -> SourceScanner.Declarations {
+        if let handWrittenDeclarations { return handWrittenDeclarations }
+        let found = SourceScanner.scan(workspace.sourcesDirectory, excluding: workspace.outputDirectory)
+        handWrittenDeclarations = found
         return found
     }
 }

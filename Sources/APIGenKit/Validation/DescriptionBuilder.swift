@@ -8,7 +8,7 @@ public struct DescriptionBuilder {
     var types = TypeResolver()
     let workspace: LoadedWorkspace
     let prefix: String
-    var knownDelegates: Set<String>?
+    var handWrittenDeclarations: SourceScanner.Declarations?
     /// Manifest names of the models some `responses:` declares as an error body.
     var errorBodies: Set<String> = []
     /// What each API file's protos declare, by the file's path.
@@ -63,6 +63,7 @@ public struct DescriptionBuilder {
             workspaceFile: manifest.file,
             outputDirectory: workspace.outputDirectory,
             templatesDirectory: workspace.templatesDirectory,
+            access: manifest.access?.value ?? .public,
             defaults: DefaultsDescription(
                 baseURL: defaults.baseURL?.value,
                 timeoutSeconds: defaults.timeout?.value,

@@ -25,4 +25,8 @@ struct SwiftNames {
         }
         return false
     }
+
+    func isTaken(_ swiftName: String) -> Bool {
+        taken[swiftName] != nil
+    }
 }

@@ -4,25 +4,32 @@ import APIManifest
 struct TypeResolver {
     /// The scalar types a manifest may name, and whether each needs Foundation.
     static let scalars: [String: Bool] = [
-        "String": false, "Int": false, "Int64": false, "Double": false, "Bool": false,
-        "Date": true, "URL": true, "UUID": true, "Data": true, "JSON": false, "File": false,
+        "String": false, "Int": false, "Int32": false, "Int64": false, "Double": false, "Float": false, "Decimal": true,
+        "Bool": false, "Date": true, "CalendarDate": false, "URL": true, "UUID": true, "Data": true, "JSON": false, "File": false,
     ]
 
     /// `JSON` (any JSON value) is spelled `JSONValue` in Swift, and `File` (a file to upload)
-    /// `UploadFile`, both from APIRuntime.
-    static let swiftSpelling = ["JSON": "JSONValue", "File": "UploadFile"]
+    /// `UploadFile`; they and `CalendarDate` come from APIRuntime, which generated code names in
+    /// full so that no manifest type can stand in for them.
+    static let swiftSpelling = [
+        "JSON": "APIRuntime.JSONValue", "File": "APIRuntime.UploadFile", "CalendarDate": "APIRuntime.CalendarDate",
+    ]
 
     enum NamedKind: Equatable {
         case scalar
         case model
         case enumeration
+        /// `oneOf:`: an enum with a case per alternative.
+        case union
+        /// `swift:`: a type of the app's own; only ever JSON.
+        case external
     }
 
     /// Declared types by manifest name: their Swift name and kind.
     private(set) var declared: [String: (swiftName: String, kind: NamedKind)] = [:]
     /// Declared types' manifest names by Swift name, so that an API's class name is checked
-    /// against them in one lookup (a scan per API made validation quadratic: 10,000 APIs and
-    /// types spent 0.3 s of CPU in it).
+    /// against them in one lookup rather than a scan per API, which would make validation
+    /// quadratic.
     private(set) var manifestNames: [String: String] = [:]
     /// Manifest names of the models some field, parameter or response uses.
     private(set) var referenced: Set<String> = []
@@ -75,7 +82,7 @@ struct TypeResolver {
     /// and when `allowArrays`, a list of those.
     func isTextual(_ expression: TypeExpression, allowArrays: Bool) -> Bool {
         switch expression.unwrapped {
-        case .named(let name): return kind(of: name) != .model && name != "File"
+        case .named(let name): return [.scalar, .enumeration].contains(kind(of: name)) && !["File", "JSON"].contains(name)
         case .array(let element): return allowArrays && isTextual(element, allowArrays: false) && !element.isOptional
         case .optional, .dictionary: return false
         }

@@ -133,8 +133,8 @@ public struct GeneratedTree {
     }
 
     /// Writes new files of the staging folder, a folder per core at once: creating thousands of
-    /// files is mostly time in the kernel, which lets one new file into a folder at a time (two
-    /// threads filling one folder spent their time waiting for each other).
+    /// files is mostly time in the kernel, which lets one new file into a folder at a time, so
+    /// two threads filling one folder would wait for each other.
     private static func write(_ folders: [[GeneratedFile]], into root: String) throws {
         let failures = concurrentMap(folders.count) { index -> (any Error)? in
             do {

@@ -2,8 +2,12 @@
 enum APIFileReader {
     static let fileKeys = ["types", "apis", "grpc"]
     static let grpcKeys = ["protos", "importPaths", "target", "tls", "deadline", "metadata"]
-    static let modelKeys = ["description", "fields", "enum", "mutable"]
-    static let fieldKeys = ["type", "json", "description"]
+    static let modelKeys = [
+        "description", "fields", "mutable", "additionalProperties", "enum", "type", "frozen", "oneOf", "discriminator", "mapping", "swift",
+    ]
+    /// The raw value types an enum may declare with `type:`; `String` is the default.
+    public static let enumRawTypes = ["String", "Int", "Int32", "Int64"]
+    static let fieldKeys = ["type", "json", "default", "format", "description"]
     static let commonAPIKeys = [
         "kind", "description", "baseURL", "parameters", "response", "headers", "timeout", "frequency",
         "retry", "rateLimit", "significantHeaders", "tags", "skipInterceptors", "sample",
@@ -19,7 +23,7 @@ enum APIFileReader {
         case nil: return commonAPIKeys + ["method", "path", "body", "responses", "responseHeaders", "url", "params", "notification", "envelope", "errorData", "delegate", "rpc", "service", "deadline", "metadata"]
         }
     }
-    static let parameterKeys = ["type", "in", "name", "description"]
+    static let parameterKeys = ["type", "in", "name", "default", "format", "description"]
 
     static func read(_ root: YAMLNode, into diagnostics: inout Diagnostics) -> APIFileManifest {
         var manifest = APIFileManifest(file: root.file, types: [], apis: [])
@@ -82,31 +86,105 @@ enum APIFileReader {
 
     // MARK: Types
 
+    /// The key that says what a type is, and what that makes it, for messages.
+    static let shapeKeys: KeyValuePairs = ["fields": "a model", "enum": "an enum", "oneOf": "a union", "swift": "a Swift type of the app's"]
+
     static func readType(_ entry: YAMLMapping.Entry, into diagnostics: inout Diagnostics) -> TypeDeclaration? {
         let context = "type '\(entry.key.value)'"
         guard let mapping = entry.value.requireMapping(context, into: &diagnostics) else { return nil }
         mapping.reportUnknownKeys(allowed: modelKeys, in: context, into: &diagnostics)
         let description = mapping["description"]?.string("description", into: &diagnostics)
-        let mutable = mapping["mutable"]?.boolean("mutable", into: &diagnostics)
-
-        switch (mapping["fields"], mapping["enum"]) {
-        case (let fields?, nil):
-            guard let fieldMapping = fields.requireMapping("fields of \(context)", into: &diagnostics) else { return nil }
-            let declarations = fieldMapping.entries.compactMap { readField($0, into: &diagnostics) }
-            return TypeDeclaration(name: entry.key, description: description, shape: .model(fields: declarations), mutable: mutable)
-        case (nil, let cases?):
-            if let mutable {
-                diagnostics.error("'mutable:' is for models; the cases of \(context) are constants", at: mutable.location)
+        let shapes = shapeKeys.filter { mapping[$0.key] != nil }
+        guard shapes.count == 1, let shape = shapes.first else {
+            let keys = shapeKeys.map { "'\($0.key):' (\($0.value))" }
+            if shapes.isEmpty {
+                diagnostics.error("\(context) needs one of \(keys.joined(separator: ", "))", at: entry.key.location)
+            } else {
+                diagnostics.error("\(context) has \(shapes.map { "'\($0.key):'" }.joined(separator: " and ")); a type is one of \(keys.joined(separator: ", "))", at: entry.key.location)
             }
-            guard let declarations = readEnumCases(cases, context: context, into: &diagnostics) else { return nil }
-            return TypeDeclaration(name: entry.key, description: description, shape: .enumeration(cases: declarations))
-        case (.some, .some):
-            diagnostics.error("\(context) has both 'fields:' and 'enum:'; a type is a model or an enum", at: entry.key.location)
-            return nil
-        case (nil, nil):
-            diagnostics.error("\(context) needs 'fields:' (a model) or 'enum:' (a string enum)", at: entry.key.location)
             return nil
         }
+        // Keys that belong to one shape only.
+        let owners = ["mutable": "fields", "additionalProperties": "fields", "type": "enum", "frozen": "enum", "discriminator": "oneOf", "mapping": "oneOf"]
+        for (key, owner) in owners.sorted(by: { $0.key < $1.key }) where owner != shape.key {
+            if let node = mapping[key] {
+                let ownerShape = shapeKeys.first { $0.key == owner }!.value
+                diagnostics.error("'\(key):' is for \(ownerShape) ('\(owner):'); \(context) is \(shape.value)", at: node.location)
+            }
+        }
+        var declaration = TypeDeclaration(name: entry.key, description: description, shape: .external(Located("", at: entry.key.location)))
+        switch shape.key {
+        case "fields":
+            guard let fieldMapping = mapping["fields"]!.requireMapping("fields of \(context)", into: &diagnostics) else { return nil }
+            declaration.shape = .model(fields: fieldMapping.entries.compactMap { readField($0, into: &diagnostics) })
+            declaration.mutable = mapping["mutable"]?.boolean("mutable", into: &diagnostics)
+            declaration.additionalProperties = mapping["additionalProperties"]?.boolean("additionalProperties", into: &diagnostics)
+        case "enum":
+            guard let enumeration = readEnum(mapping, context: context, into: &diagnostics) else { return nil }
+            declaration.shape = .enumeration(enumeration)
+        case "oneOf":
+            guard let union = readUnion(mapping, context: context, into: &diagnostics) else { return nil }
+            declaration.shape = .union(union)
+        default:
+            guard let swiftType = mapping["swift"]!.string("swift", into: &diagnostics) else { return nil }
+            declaration.shape = .external(swiftType)
+        }
+        return declaration
+    }
+
+    static func readEnum(_ mapping: YAMLMapping, context: String, into diagnostics: inout Diagnostics) -> EnumDeclaration? {
+        let frozen = mapping["frozen"]?.boolean("frozen", into: &diagnostics)
+        let rawType = mapping["type"]?.string("type", into: &diagnostics)
+        if let rawType, !enumRawTypes.contains(rawType.value) {
+            diagnostics.error(
+                "'\(rawType.value)' cannot be the raw value type of \(context)\(Suggestion.hint(for: rawType.value, in: enumRawTypes)); use one of: \(enumRawTypes.joined(separator: ", "))",
+                at: rawType.location
+            )
+            return nil
+        }
+        guard var cases = readEnumCases(mapping["enum"]!, context: context, into: &diagnostics) else { return nil }
+        if let rawType, rawType.value != "String" {
+            cases = cases.filter { enumCase in
+                guard Self.integer(enumCase.rawValue.value, of: rawType.value) else {
+                    diagnostics.error(
+                        "raw value '\(enumCase.rawValue.value)' of case '\(enumCase.name.value)' is not an \(rawType.value); \(context) is an integer enum",
+                        at: enumCase.rawValue.location
+                    )
+                    return false
+                }
+                return true
+            }
+        }
+        return EnumDeclaration(cases: cases, rawType: rawType, frozen: frozen)
+    }
+
+    /// `oneOf: [Circle, Square]`, with `discriminator: kind` and, when the values differ from
+    /// the types' names, `mapping: { circle: Circle }`.
+    static func readUnion(_ mapping: YAMLMapping, context: String, into diagnostics: inout Diagnostics) -> UnionDeclaration? {
+        let node = mapping["oneOf"]!
+        guard let list = node.sequence else {
+            diagnostics.error("'oneOf:' of \(context) must be a list of types, found \(node.shapeName)", at: node.location)
+            return nil
+        }
+        let alternatives = list.compactMap { typeExpression($0, what: "an alternative of \(context)", into: &diagnostics) }
+        guard alternatives.count == list.count else { return nil }
+        guard alternatives.count >= 2 else {
+            diagnostics.error("\(context) needs at least two alternatives under 'oneOf:'", at: node.location)
+            return nil
+        }
+        let discriminator = mapping["discriminator"]?.string("discriminator", into: &diagnostics)
+        var values: [(value: Located<String>, type: Located<String>)] = []
+        if let node = mapping["mapping"], let pairs = node.requireMapping("mapping of \(context)", into: &diagnostics) {
+            for entry in pairs.entries {
+                if let type = entry.value.string("the type of '\(entry.key.value)'", into: &diagnostics) {
+                    values.append((entry.key, type))
+                }
+            }
+            if discriminator == nil {
+                diagnostics.error("'mapping:' of \(context) needs 'discriminator:', the property whose value it maps", at: node.location)
+            }
+        }
+        return UnionDeclaration(alternatives: alternatives, discriminator: discriminator, mapping: values)
     }
 
     static func readField(_ entry: YAMLMapping.Entry, into diagnostics: inout Diagnostics) -> FieldDeclaration? {
@@ -115,7 +193,9 @@ enum APIFileReader {
         return FieldDeclaration(
             name: entry.key, type: type,
             jsonKey: typed.details?["json"]?.string("json", into: &diagnostics),
-            description: typed.details?["description"]?.string("description", into: &diagnostics)
+            description: typed.details?["description"]?.string("description", into: &diagnostics),
+            defaultValue: typed.details?["default"].flatMap { defaultValue($0, into: &diagnostics) },
+            format: typed.details?["format"]?.keyword(DateFormat.self, "date format", into: &diagnostics)
         )
     }
 
@@ -135,6 +215,21 @@ enum APIFileReader {
             return (nil, details)
         }
         return (typeExpression(typeNode, what: "the type of \(context)", into: &diagnostics), details)
+    }
+
+    /// `default:` of a field or parameter: a scalar, as written; checked against the type later.
+    static func defaultValue(_ node: YAMLNode, into diagnostics: inout Diagnostics) -> Located<String>? {
+        guard let text = node.scalarText else {
+            diagnostics.error("'default:' must be a single value (a number, text, true or false), found \(node.shapeName)", at: node.location)
+            return nil
+        }
+        return Located(text, at: node.location)
+    }
+
+    /// Whether `text` is an integer in the range of `type` (`Int`, `Int32` or `Int64`).
+    static func integer(_ text: String, of type: String) -> Bool {
+        guard let value = Int64(text) else { return false }
+        return type != "Int32" || Int32(exactly: value) != nil
     }
 
     /// `enum: [a, b]` (case name = raw value) or `enum: { caseName: raw-value }`.
@@ -331,8 +426,13 @@ enum APIFileReader {
             let location = details?["in"]?.keyword(ParameterLocation.self, "parameter location", into: &diagnostics)
             let wireName = details?["name"]?.string("name", into: &diagnostics)
             let description = details?["description"]?.string("description", into: &diagnostics)
+            let defaultText = details?["default"].flatMap { defaultValue($0, into: &diagnostics) }
+            let format = details?["format"]?.keyword(DateFormat.self, "date format", into: &diagnostics)
             guard let type = typed.type else { return nil }
-            return ParameterDeclaration(name: entry.key, type: type, location: location, wireName: wireName, description: description)
+            return ParameterDeclaration(
+                name: entry.key, type: type, location: location, wireName: wireName, description: description,
+                defaultValue: defaultText, format: format
+            )
         }
         return (declarations, Located(node.sequence != nil, at: node.location))
     }

@@ -1,6 +1,6 @@
 /// Reads the workspace file's node tree into a `WorkspaceManifest`.
 enum WorkspaceReader {
-    static let keys = ["module", "prefix", "output", "templates", "sources", "mutableModels", "defaults"]
+    static let keys = ["module", "prefix", "output", "templates", "sources", "access", "mutableModels", "defaults"]
     static let defaultsKeys = ["baseURL", "timeout", "headers", "maxConnectionsPerHost", "frequency", "retry", "rateLimit", "responses"]
 
     static func read(_ root: YAMLNode, into diagnostics: inout Diagnostics) -> WorkspaceManifest? {
@@ -13,6 +13,7 @@ enum WorkspaceReader {
         let templates = mapping["templates"]?.string("templates", into: &diagnostics)
         let sources = mapping["sources"]?.string("sources", into: &diagnostics)
         let mutableModels = mapping["mutableModels"]?.boolean("mutableModels", into: &diagnostics)
+        let access = mapping["access"]?.keyword(AccessLevel.self, "access level", into: &diagnostics)
 
         var defaults = WorkspaceManifest.Defaults()
         if let node = mapping["defaults"], let values = node.requireMapping("defaults", into: &diagnostics) {
@@ -36,7 +37,7 @@ enum WorkspaceReader {
         guard let module, let output else { return nil }
         return WorkspaceManifest(
             file: root.file, module: module, prefix: prefix, output: output,
-            templates: templates, sources: sources, mutableModels: mutableModels, defaults: defaults
+            templates: templates, sources: sources, mutableModels: mutableModels, access: access, defaults: defaults
         )
     }
 

@@ -41,11 +41,37 @@ public struct TypeDeclaration: Sendable {
     public var shape: Shape
     /// `mutable:` of a model: its fields `var` rather than `let`; nil inherits `mutableModels:`.
     public var mutable: Located<Bool>?
+    /// `additionalProperties: true` of a model: members it does not declare are kept.
+    public var additionalProperties: Located<Bool>?
 
     public enum Shape: Sendable {
         case model(fields: [FieldDeclaration])
-        case enumeration(cases: [EnumCaseDeclaration])
+        case enumeration(EnumDeclaration)
+        /// `oneOf:`: a value that is one of several types.
+        case union(UnionDeclaration)
+        /// `swift:`: a type the app's hand-written code declares; nothing is generated for it.
+        case external(Located<String>)
     }
+}
+
+/// `oneOf:` of a type: its alternatives, and how a value says which one it is.
+public struct UnionDeclaration: Sendable {
+    public var alternatives: [Located<TypeExpression>]
+    /// The JSON property every alternative has whose value names the alternative; nil tries
+    /// each alternative in order.
+    public var discriminator: Located<String>?
+    /// Discriminator values by alternative, when they are not the alternatives' names.
+    public var mapping: [(value: Located<String>, type: Located<String>)]
+}
+
+/// `enum:` of a type: its cases, the type of their raw values, and whether it is frozen.
+public struct EnumDeclaration: Sendable {
+    public var cases: [EnumCaseDeclaration]
+    /// `type:` (`Int`, `Int32`, `Int64`); nil is `String`.
+    public var rawType: Located<String>?
+    /// `frozen: true`: no value but the declared ones decodes. Otherwise an unknown value
+    /// decodes to the enum's `unknown` case.
+    public var frozen: Located<Bool>?
 }
 
 public struct FieldDeclaration: Sendable {
@@ -55,12 +81,16 @@ public struct FieldDeclaration: Sendable {
     /// The JSON key, when it differs from the Swift name.
     public var jsonKey: Located<String>?
     public var description: Located<String>?
+    /// `default:`: the value when the JSON leaves the field out, as written.
+    public var defaultValue: Located<String>?
+    /// `format:` of a `Date` field: how it is written in JSON.
+    public var format: Located<DateFormat>?
 }
 
 public struct EnumCaseDeclaration: Sendable {
     /// The Swift case name.
     public var name: Located<String>
-    /// The string on the wire.
+    /// The value on the wire, as written: text, or an integer's digits for an integer enum.
     public var rawValue: Located<String>
 }
 
@@ -171,4 +201,8 @@ public struct ParameterDeclaration: Sendable {
     /// The name on the wire, when it differs from the Swift name.
     public var wireName: Located<String>?
     public var description: Located<String>?
+    /// `default:`: the initializer argument's default value, as written.
+    public var defaultValue: Located<String>? = nil
+    /// `format:` of a `Date` parameter: how it is written on the wire.
+    public var format: Located<DateFormat>? = nil
 }

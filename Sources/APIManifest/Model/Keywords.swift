@@ -11,6 +11,24 @@ public enum APIKind: String, ManifestKeyword {
     public var isRPC: Bool { self != .rest }
 }
 
+/// The access level of every generated declaration: `public` for a client module of its own,
+/// `package` or `internal` for a client kept inside the app's module or package.
+public enum AccessLevel: String, ManifestKeyword {
+    case `public`
+    case `package`
+    case `internal`
+}
+
+/// How a `Date` is written in JSON and in parameters.
+public enum DateFormat: String, ManifestKeyword {
+    /// ISO 8601 text, `2024-05-01T12:30:00Z` (the default).
+    case iso8601
+    /// Seconds since 1970 as a JSON number.
+    case unixSeconds
+    /// Milliseconds since 1970 as a JSON number.
+    case unixMilliseconds
+}
+
 /// How RPC parameters travel: as a JSON object by name, or a JSON array by position.
 public enum ParameterStructure: String, ManifestKeyword {
     case byName

@@ -17,6 +17,8 @@ public struct WorkspaceManifest: Sendable {
     public var sources: Located<String>?
     /// Whether models' fields are `var` (editable) rather than `let`, unless a model says.
     public var mutableModels: Located<Bool>?
+    /// The access level of the generated declarations; `public` when absent.
+    public var access: Located<AccessLevel>?
     public var defaults: Defaults
 
     public struct Defaults: Sendable {

@@ -42,8 +42,10 @@ public enum ManifestSchema {
             "type": [
                 "type": "object",
                 "additionalProperties": false,
-                "properties": properties(APIFileReader.modelKeys),
-                "oneOf": [["required": ["fields"]], ["required": ["enum"]]],
+                "properties": properties(APIFileReader.modelKeys, overrides: [
+                    "type": ["type": "string", "enum": APIFileReader.enumRawTypes, "description": "An enum's raw value type; default String."],
+                ]),
+                "oneOf": [["required": ["fields"]], ["required": ["enum"]], ["required": ["oneOf"]], ["required": ["swift"]]],
             ],
             "field": typed(APIFileReader.fieldKeys),
             "parameter": typed(APIFileReader.parameterKeys),
@@ -93,7 +95,12 @@ public enum ManifestSchema {
         var schema: [String: Any]
         switch key {
         case "timeout", "deadline": schema = ["type": "number", "exclusiveMinimum": 0]
-        case "tls", "mutable", "mutableModels": schema = ["type": "boolean"]
+        case "tls", "mutable", "mutableModels", "frozen", "additionalProperties": schema = ["type": "boolean"]
+        case "format": schema = keywords(DateFormat.self)
+        case "default": schema = ["type": ["string", "number", "boolean"]]
+        case "oneOf": schema = ["type": "array", "minItems": 2, "items": ["$ref": "#/definitions/typeExpression"]]
+        case "mapping": schema = ["type": "object", "additionalProperties": ["type": "string"]]
+        case "access": schema = keywords(AccessLevel.self)
         case "metadata": schema = ["type": "object", "additionalProperties": ["type": ["string", "number", "boolean"]]]
         case "protos", "importPaths": schema = ["type": "array", "items": ["type": "string", "minLength": 1]]
         case "maxConnectionsPerHost": schema = ["type": "integer", "minimum": 1]
@@ -137,8 +144,8 @@ public enum ManifestSchema {
             ]]
         case "enum":
             schema = ["oneOf": [
-                ["type": "array", "minItems": 1, "items": ["type": "string"]],
-                ["type": "object", "minProperties": 1, "additionalProperties": ["type": "string"]],
+                ["type": "array", "minItems": 1, "items": ["type": ["string", "integer"]]],
+                ["type": "object", "minProperties": 1, "additionalProperties": ["type": ["string", "integer"]]],
             ]]
         case "method": schema = ["type": "string", "minLength": 1]
         case "significantHeaders", "tags", "skipInterceptors": schema = ["type": "array", "items": ["type": "string"]]
@@ -193,6 +200,15 @@ public enum ManifestSchema {
         "templates": "A folder of Mustache templates overriding the built-in ones, file by file.",
         "sources": "The module's hand-written Swift, where custom RPC delegates are declared.",
         "mutableModels": "true: models' fields are var (editable) instead of let, unless a model sets mutable.",
+        "access": "The access level of the generated code: public (default), package or internal.",
+        "additionalProperties": "true: members of the JSON object the model does not declare are kept in additionalProperties.",
+        "format": "How a Date is written: iso8601 (default), unixSeconds or unixMilliseconds.",
+        "default": "The value when the JSON leaves the field out, or the initializer argument's default.",
+        "oneOf": "A union: the value is one of these types.",
+        "discriminator": "The JSON member every alternative of a union has whose value names the alternative.",
+        "mapping": "Discriminator values by type, when they are not the types' names: { card: Card }.",
+        "swift": "A Swift type the app's hand-written sources declare, used instead of generating one.",
+        "frozen": "true: only the declared values decode. Otherwise a value the client does not know decodes to the enum's unknown case.",
         "mutable": "true: this model's fields are var (editable) instead of let; false: let. Default: the workspace's mutableModels.",
         "defaults": "Settings every API inherits.",
         "baseURL": "An absolute http or https URL without a query.",
@@ -209,7 +225,7 @@ public enum ManifestSchema {
         "tags": "Groups for APIManager.cancel(tag:).",
         "skipInterceptors": "Global interceptors this API goes without, by name: logging, metrics, authentication, or your own.",
         "sample": "What the API answers when the manager answers from samples: { status, body, delay }.",
-        "types": "Models (fields:) and string enums (enum:).",
+        "types": "Models (fields:), enums (enum:), unions (oneOf:) and the app's own types (swift:).",
         "apis": "APIs by name; each becomes <prefix><Name>API.",
         "api": "A REST API (default), a JSON-RPC 2.0 API (kind: jsonrpc), an API of a custom protocol (kind: rpc) or a gRPC method (kind: grpc).",
         "description": "Becomes the doc comment.",

@@ -2,13 +2,13 @@ import HTTPTypes
 
 /// What an API is, independent of any one call: its name, wire shape and settings.
 ///
-/// Generated code declares one per API as a `static let`; settings it leaves nil fall back to the
-/// workspace defaults, and a call can override them again on its instance.
+/// Generated code declares one per API class as a `static let definition`; settings it leaves
+/// nil fall back to the workspace defaults, and a call can override them again on its instance.
 ///
 /// An immutable class rather than a struct: every API instance holds its definition, and a
-/// struct of sixteen fields made Swift emit an outlined copy and destroy of them (420 LLVM
-/// instructions) into each generated API file; a class reference copies as one retain
-/// (docs/ARCHITECTURE.md). Being immutable, it keeps a value's meaning.
+/// reference copies as one retain where a struct of sixteen fields is an outlined copy and
+/// destroy in each generated file (docs/ARCHITECTURE.md). Being immutable, it keeps a value's
+/// meaning.
 public final class APIDefinition: Sendable {
     public let name: String
     public let method: HTTPRequest.Method
@@ -42,10 +42,8 @@ public final class APIDefinition: Sendable {
     public let defaults: APIDefaults
 
     /// An API with no settings of its own, the usual REST endpoint. The initializer below gives
-    /// the same definition, but a call that leaves out twelve defaulted arguments makes each
-    /// generated file call twelve default-argument functions of this module, and Swift picks the
-    /// overload that needs none: a job of 25 such API files went from 2.85 to 2.51 G instructions
-    /// (docs/ARCHITECTURE.md).
+    /// the same definition, but a call that leaves out its defaulted arguments makes the calling
+    /// file call a default-argument function of this module for each (docs/ARCHITECTURE.md).
     public convenience init(name: String, method: HTTPRequest.Method, path: String, defaults: APIDefaults) {
         self.init(
             name: name, method: method, path: path, baseURL: nil, headers: [], timeout: nil, frequency: nil,

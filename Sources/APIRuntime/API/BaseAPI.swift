@@ -34,29 +34,15 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
     /// Guards every mutable property of this instance.
     private let state = NIOLockedValueBox(State())
 
-    /// An API whose definition is made by its caller: a hand-written subclass whose definition
-    /// depends on its arguments, say. `request` holds each parameter where it travels.
+    /// An API with its definition, how its response decodes, and its parameters where they travel.
     ///
-    /// Generated subclasses declare only convenience initializers, which call this one (through
-    /// `init(definedOnce:response:request:)`), so they inherit it rather than override it: an
-    /// override, and the stubs Swift emits for each designated initializer a subclass does not
-    /// inherit, were a fifth of an API file's compile time (docs/ARCHITECTURE.md). Nothing
-    /// can fail here: the builder keeps the values and encodes them when the call starts.
+    /// Generated subclasses pass their class's `static let definition` and declare only
+    /// convenience initializers, so they inherit this one rather than override it. Nothing can
+    /// fail here: the builder keeps the values and encodes them when the call starts.
     public init(definition: APIDefinition, response: ResponseDecoder<Response>, request: RequestBuilder = RequestBuilder()) {
         self.parameters = request
         self.definition = definition
         self.responseDecoder = response
-    }
-
-    /// An API whose definition is the same for every instance of its class, as a generated
-    /// API's is: `definition` runs for the class's first instance only, and the rest share what it
-    /// made (a lookup by class, instead of a `static let` in every generated file).
-    public convenience init(
-        definedOnce definition: @autoclosure () -> APIDefinition,
-        response: ResponseDecoder<Response>,
-        request: RequestBuilder = RequestBuilder()
-    ) {
-        self.init(definition: DefinitionCache.definition(for: Self.self, definition), response: response, request: request)
     }
 
     /// How the call is wrapped on the wire; nil is plain REST. JSON-RPC and custom protocols override it.

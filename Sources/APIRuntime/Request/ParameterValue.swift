@@ -8,8 +8,11 @@ public protocol ParameterValue: Sendable {
 
 extension String: ParameterValue { public var parameterText: String { self } }
 extension Int: ParameterValue { public var parameterText: String { String(self) } }
+extension Int32: ParameterValue { public var parameterText: String { String(self) } }
 extension Int64: ParameterValue { public var parameterText: String { String(self) } }
 extension Double: ParameterValue { public var parameterText: String { String(self) } }
+extension Float: ParameterValue { public var parameterText: String { String(self) } }
+extension Decimal: ParameterValue { public var parameterText: String { description } }
 extension Bool: ParameterValue { public var parameterText: String { self ? "true" : "false" } }
 extension UUID: ParameterValue { public var parameterText: String { uuidString } }
 extension URL: ParameterValue { public var parameterText: String { absoluteString } }
@@ -20,7 +23,11 @@ extension Date: ParameterValue {
     public var parameterText: String { JSONCoding.dateText(self) }
 }
 
-/// Generated string enums travel as their raw values.
+/// Generated enums travel as their raw values.
 extension ParameterValue where Self: RawRepresentable, RawValue == String {
     public var parameterText: String { rawValue }
+}
+
+extension ParameterValue where Self: RawRepresentable, RawValue: BinaryInteger {
+    public var parameterText: String { String(rawValue) }
 }

@@ -1,6 +1,6 @@
 /// An API's path template (`/items/{id}/parts/{part}`), split once, when its definition is made,
 /// into fixed text already percent-encoded and the names of its placeholders, so that a call only
-/// appends. (Searching the template on every call was 1 % of a call's CPU on loopback.)
+/// appends rather than searches the template.
 struct PathTemplate: Sendable {
     enum Part: Equatable, Sendable {
         /// Fixed text, percent-encoded as RFC 3986 allows in a path.

@@ -14,10 +14,10 @@ import HTTPTypes
 /// failure is still `start()`'s error.
 ///
 /// The methods consume the builder and return it: a chain is one expression, which compiles to
-/// fewer instructions than filling an `inout` builder in a closure, and moves the builder from
-/// call to call without copying its arrays.
+/// less code than filling an `inout` builder in a closure, and moves the builder from call to
+/// call without copying its arrays.
 public struct RequestBuilder: Sendable {
-    /// A list, not a dictionary: an API has a few path parameters, and a dictionary of them cost
+    /// A list, not a dictionary: an API has a few path parameters, and a dictionary of them costs
     /// each call an allocation and two hashes per name.
     var pathValues: [(name: String, value: String)] = []
     var queryItems: [(name: String, value: String)] = []
@@ -264,10 +264,9 @@ extension RequestBuilder {
     }
 
     /// Whether `text` starts `scheme://` and names a host, checked over its bytes: asking the
-    /// parsed `URL` for its scheme and host built two strings a call (1.3 % of one in
-    /// RuntimeBench), and the session's key asks again anyway. The scan runs over the string's
-    /// contiguous UTF-8 (`withUTF8`): the same checks through `String.UTF8View`'s indices were
-    /// 3.6 % of a call.
+    /// parsed `URL` for its scheme and host builds two strings a call, and the session's key asks
+    /// again anyway. The scan runs over the string's contiguous UTF-8 (`withUTF8`), cheaper than
+    /// `String.UTF8View`'s indices.
     static func hasSchemeAndHost(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { hasSchemeAndHost(bytes: $0) }

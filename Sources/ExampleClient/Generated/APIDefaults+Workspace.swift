@@ -2,9 +2,9 @@
 
 import APIRuntime
 
-extension APIDefaults {
+nonisolated extension APIRuntime.APIDefaults {
     /// The `defaults:` of workspace.yaml, inherited by every API of ExampleClient.
-    static let workspace = APIDefaults(
+    static let workspace = APIRuntime.APIDefaults(
         baseURL: "https://api.example.com/v1",
         timeout: .seconds(30),
         headers: [
@@ -13,6 +13,6 @@ extension APIDefaults {
         ],
         maxConnectionsPerHost: 5,
         frequency: .allow,
-        errorResponses: [ErrorResponse(default: Problem.self)],
+        errorResponses: [APIRuntime.ErrorResponse(default: Problem.self)],
     )
 }

@@ -5,18 +5,20 @@ import APIRuntime
 /// Answers 200 when the service is up; polled at most five times a minute.
 ///
 /// `HEAD /health`
-public final class CheckHealthAPI: BaseAPI<NoContent>, @unchecked Sendable {
+public nonisolated final class CheckHealthAPI: APIRuntime.BaseAPI<APIRuntime.NoContent>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "CheckHealth",
+        method: .head,
+        path: "/health",
+        rateLimit: APIRuntime.RateLimit(calls: 5, per: .seconds(60), behavior: .fail),
+        defaults: .workspace
+    )
 
     public convenience init() {
         self.init(
-            definedOnce: APIDefinition(
-                name: "CheckHealth",
-                method: .head,
-                path: "/health",
-                rateLimit: RateLimit(calls: 5, per: .seconds(60), behavior: .fail),
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .noContent
         )
     }

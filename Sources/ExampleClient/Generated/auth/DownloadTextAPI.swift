@@ -5,20 +5,22 @@ import APIRuntime
 /// Reads a text file; the name may hold any character, spaces and slashes too.
 ///
 /// `GET /files/{name}`
-public final class DownloadTextAPI: BaseAPI<String>, @unchecked Sendable {
+public nonisolated final class DownloadTextAPI: APIRuntime.BaseAPI<String>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "DownloadText",
+        method: .get,
+        path: "/files/{name}",
+        timeout: .milliseconds(2500),
+        defaults: .workspace
+    )
 
     public convenience init(name: String) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "DownloadText",
-                method: .get,
-                path: "/files/{name}",
-                timeout: .milliseconds(2500),
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .text,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .path("name", name)
         )
     }

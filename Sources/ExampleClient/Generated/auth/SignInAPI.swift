@@ -5,8 +5,20 @@ import APIRuntime
 /// Exchanges a user's password for an access token.
 ///
 /// `POST /oauth/token`
-public final class SignInAPI: BaseAPI<Token>, @unchecked Sendable {
+public nonisolated final class SignInAPI: APIRuntime.BaseAPI<Token>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "SignIn",
+        method: .post,
+        path: "/oauth/token",
+        baseURL: "https://auth.example.com",
+        headers: [
+            (name: "Cache-Control", value: "no-store"),
+        ],
+        skippedInterceptors: ["authentication"],
+        defaults: .workspace
+    )
 
     public convenience init(
         grantType: String,
@@ -15,19 +27,9 @@ public final class SignInAPI: BaseAPI<Token>, @unchecked Sendable {
         scope: [String]? = nil
     ) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "SignIn",
-                method: .post,
-                path: "/oauth/token",
-                baseURL: "https://auth.example.com",
-                headers: [
-                    (name: "Cache-Control", value: "no-store"),
-                ],
-                skippedInterceptors: ["authentication"],
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .form("grant_type", grantType)
                 .form("username", username)
                 .form("password", password)

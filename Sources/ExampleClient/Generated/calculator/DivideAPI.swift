@@ -5,33 +5,35 @@ import APIRuntime
 /// Divides; carries an extra envelope member and its own timeout.
 ///
 /// JSON-RPC method `math.divide`
-public final class DivideAPI: BaseAPI<Double>, @unchecked Sendable {
+public nonisolated final class DivideAPI: APIRuntime.BaseAPI<Double>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
+    public static let definition = APIRuntime.APIDefinition(
+        name: "Divide",
+        method: .post,
+        path: "",
+        baseURL: "https://calc.example.com/v2/jsonrpc",
+        timeout: .seconds(5),
+        errorResponses: [APIRuntime.ErrorResponse(default: DivisionError.self)],
+        rpc: APIRuntime.RPCMethod(
+            name: "math.divide",
+            envelopeFields: [
+                (name: "apiVersion", json: "\"2\""),
+                (name: "trace", json: "true"),
+            ]
+        ),
+        defaults: .workspace
+    )
+
+    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIRuntime.JSONRPC() }
 
     /// - Parameters:
     ///   - divisor: Must not be zero.
     public convenience init(dividend: Double, divisor: Double) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "Divide",
-                method: .post,
-                path: "",
-                baseURL: "https://calc.example.com/v2/jsonrpc",
-                timeout: .seconds(5),
-                errorResponses: [ErrorResponse(default: DivisionError.self)],
-                rpc: RPCMethod(
-                    name: "math.divide",
-                    envelopeFields: [
-                        (name: "apiVersion", json: "\"2\""),
-                        (name: "trace", json: "true"),
-                    ]
-                ),
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .body("dividend", dividend)
                 .body("divisor", divisor)
         )

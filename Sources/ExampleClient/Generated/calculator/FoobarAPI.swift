@@ -5,20 +5,22 @@ import APIRuntime
 /// A method the server does not have.
 ///
 /// JSON-RPC method `foobar` at `/jsonrpc`
-public final class FoobarAPI: BaseAPI<JSONValue>, @unchecked Sendable {
+public nonisolated final class FoobarAPI: APIRuntime.BaseAPI<APIRuntime.JSONValue>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
+    public static let definition = APIRuntime.APIDefinition(
+        name: "Foobar",
+        method: .post,
+        path: "/jsonrpc",
+        rpc: APIRuntime.RPCMethod(name: "foobar"),
+        defaults: .workspace
+    )
+
+    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIRuntime.JSONRPC() }
 
     public convenience init() {
         self.init(
-            definedOnce: APIDefinition(
-                name: "Foobar",
-                method: .post,
-                path: "/jsonrpc",
-                rpc: RPCMethod(name: "foobar"),
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json
         )
     }

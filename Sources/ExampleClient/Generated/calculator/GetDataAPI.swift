@@ -5,20 +5,22 @@ import APIRuntime
 /// Answers a list of mixed values, read as any JSON.
 ///
 /// JSON-RPC method `get_data` at `/jsonrpc`
-public final class GetDataAPI: BaseAPI<[JSONValue]>, @unchecked Sendable {
+public nonisolated final class GetDataAPI: APIRuntime.BaseAPI<[APIRuntime.JSONValue]>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
+    public static let definition = APIRuntime.APIDefinition(
+        name: "GetData",
+        method: .post,
+        path: "/jsonrpc",
+        rpc: APIRuntime.RPCMethod(name: "get_data"),
+        defaults: .workspace
+    )
+
+    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIRuntime.JSONRPC() }
 
     public convenience init() {
         self.init(
-            definedOnce: APIDefinition(
-                name: "GetData",
-                method: .post,
-                path: "/jsonrpc",
-                rpc: RPCMethod(name: "get_data"),
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json
         )
     }

@@ -3,22 +3,24 @@
 import APIRuntime
 
 /// JSON-RPC notification `notify_hello` at `/jsonrpc`
-public final class NotifyHelloAPI: BaseAPI<NoContent>, @unchecked Sendable {
+public nonisolated final class NotifyHelloAPI: APIRuntime.BaseAPI<APIRuntime.NoContent>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
+    public static let definition = APIRuntime.APIDefinition(
+        name: "NotifyHello",
+        method: .post,
+        path: "/jsonrpc",
+        rpc: APIRuntime.RPCMethod(name: "notify_hello", isNotification: true),
+        defaults: .workspace
+    )
+
+    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIRuntime.JSONRPC() }
 
     public convenience init(value: Int) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "NotifyHello",
-                method: .post,
-                path: "/jsonrpc",
-                rpc: RPCMethod(name: "notify_hello", isNotification: true),
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .noContent,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .positional(value)
         )
     }

@@ -5,22 +5,24 @@ import APIRuntime
 /// Subtracts the second number from the first.
 ///
 /// JSON-RPC method `subtract` at `/jsonrpc`
-public final class SubtractAPI: BaseAPI<Int>, @unchecked Sendable {
+public nonisolated final class SubtractAPI: APIRuntime.BaseAPI<Int>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
+    public static let definition = APIRuntime.APIDefinition(
+        name: "Subtract",
+        method: .post,
+        path: "/jsonrpc",
+        rpc: APIRuntime.RPCMethod(name: "subtract"),
+        defaults: .workspace
+    )
+
+    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIRuntime.JSONRPC() }
 
     public convenience init(minuend: Int, subtrahend: Int) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "Subtract",
-                method: .post,
-                path: "/jsonrpc",
-                rpc: RPCMethod(name: "subtract"),
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .positional(minuend)
                 .positional(subtrahend)
         )

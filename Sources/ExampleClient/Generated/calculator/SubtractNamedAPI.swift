@@ -5,22 +5,24 @@ import APIRuntime
 /// The same method, its parameters by name.
 ///
 /// JSON-RPC method `subtract` at `/jsonrpc`
-public final class SubtractNamedAPI: BaseAPI<Int>, @unchecked Sendable {
+public nonisolated final class SubtractNamedAPI: APIRuntime.BaseAPI<Int>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
+    public static let definition = APIRuntime.APIDefinition(
+        name: "SubtractNamed",
+        method: .post,
+        path: "/jsonrpc",
+        rpc: APIRuntime.RPCMethod(name: "subtract"),
+        defaults: .workspace
+    )
+
+    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIRuntime.JSONRPC() }
 
     public convenience init(minuend: Int, subtrahend: Int) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "SubtractNamed",
-                method: .post,
-                path: "/jsonrpc",
-                rpc: RPCMethod(name: "subtract"),
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .body("minuend", minuend)
                 .body("subtrahend", subtrahend)
         )

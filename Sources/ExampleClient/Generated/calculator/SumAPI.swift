@@ -5,23 +5,25 @@ import APIRuntime
 /// Adds three numbers. Identical sums in flight share one request.
 ///
 /// JSON-RPC method `sum` at `/jsonrpc`
-public final class SumAPI: BaseAPI<Int>, @unchecked Sendable {
+public nonisolated final class SumAPI: APIRuntime.BaseAPI<Int>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
+    public static let definition = APIRuntime.APIDefinition(
+        name: "Sum",
+        method: .post,
+        path: "/jsonrpc",
+        frequency: .coalesce,
+        rpc: APIRuntime.RPCMethod(name: "sum"),
+        defaults: .workspace
+    )
+
+    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIRuntime.JSONRPC() }
 
     public convenience init(a: Int, b: Int, c: Int) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "Sum",
-                method: .post,
-                path: "/jsonrpc",
-                frequency: .coalesce,
-                rpc: RPCMethod(name: "sum"),
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .positional(a)
                 .positional(b)
                 .positional(c)

@@ -5,10 +5,18 @@ import APIRuntime
 /// Tells the server about new values; no reply is awaited.
 ///
 /// JSON-RPC notification `update` at `/jsonrpc`
-public final class UpdateAPI: BaseAPI<NoContent>, @unchecked Sendable {
+public nonisolated final class UpdateAPI: APIRuntime.BaseAPI<APIRuntime.NoContent>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
+    public static let definition = APIRuntime.APIDefinition(
+        name: "Update",
+        method: .post,
+        path: "/jsonrpc",
+        rpc: APIRuntime.RPCMethod(name: "update", isNotification: true),
+        defaults: .workspace
+    )
+
+    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIRuntime.JSONRPC() }
 
     public convenience init(
         a: Int,
@@ -18,15 +26,9 @@ public final class UpdateAPI: BaseAPI<NoContent>, @unchecked Sendable {
         e: Int
     ) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "Update",
-                method: .post,
-                path: "/jsonrpc",
-                rpc: RPCMethod(name: "update", isNotification: true),
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .noContent,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .positional(a)
                 .positional(b)
                 .positional(c)

@@ -6,19 +6,21 @@ import Foundation
 /// A stored document's bytes, held in memory.
 ///
 /// `GET /documents/{name}/bytes`
-public final class DocumentBytesAPI: BaseAPI<Data>, @unchecked Sendable {
+public nonisolated final class DocumentBytesAPI: APIRuntime.BaseAPI<Data>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "DocumentBytes",
+        method: .get,
+        path: "/documents/{name}/bytes",
+        defaults: .workspace
+    )
 
     public convenience init(name: String) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "DocumentBytes",
-                method: .get,
-                path: "/documents/{name}/bytes",
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .bytes,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .path("name", name)
         )
     }

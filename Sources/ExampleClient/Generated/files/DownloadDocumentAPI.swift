@@ -6,21 +6,23 @@ import Foundation
 /// Downloads a stored document to a file.
 ///
 /// `GET /documents/{name}`
-public final class DownloadDocumentAPI: BaseAPI<URL>, @unchecked Sendable {
+public nonisolated final class DownloadDocumentAPI: APIRuntime.BaseAPI<URL>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "DownloadDocument",
+        method: .get,
+        path: "/documents/{name}",
+        defaults: .workspace
+    )
 
     /// - Parameters:
     ///   - destination: The file the body is written to, replacing any file there.
     public convenience init(name: String, destination: URL) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "DownloadDocument",
-                method: .get,
-                path: "/documents/{name}",
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .download(to: destination),
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .path("name", name)
         )
     }

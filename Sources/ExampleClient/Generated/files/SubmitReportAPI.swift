@@ -6,8 +6,15 @@ import Foundation
 /// Files a report with its attachments.
 ///
 /// `POST /reports`
-public final class SubmitReportAPI: BaseAPI<NoContent>, @unchecked Sendable {
+public nonisolated final class SubmitReportAPI: APIRuntime.BaseAPI<APIRuntime.NoContent>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "SubmitReport",
+        method: .post,
+        path: "/reports",
+        defaults: .workspace
+    )
 
     /// - Parameters:
     ///   - log: Raw log bytes in an application/octet-stream part.
@@ -16,18 +23,13 @@ public final class SubmitReportAPI: BaseAPI<NoContent>, @unchecked Sendable {
         labels: [String],
         details: ReportDetails,
         log: Data? = nil,
-        attachments: [UploadFile],
+        attachments: [APIRuntime.UploadFile],
         requestID: String? = nil
     ) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "SubmitReport",
-                method: .post,
-                path: "/reports",
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .noContent,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .part("summary", summary)
                 .part("labels", labels)
                 .jsonPart("details", details)

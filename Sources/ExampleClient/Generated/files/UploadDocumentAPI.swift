@@ -5,19 +5,21 @@ import APIRuntime
 /// Stores a document's bytes as they are.
 ///
 /// `PUT /documents/{name}`
-public final class UploadDocumentAPI: BaseAPI<NoContent>, @unchecked Sendable {
+public nonisolated final class UploadDocumentAPI: APIRuntime.BaseAPI<APIRuntime.NoContent>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public convenience init(name: String, document: HTTPBody) {
+    public static let definition = APIRuntime.APIDefinition(
+        name: "UploadDocument",
+        method: .put,
+        path: "/documents/{name}",
+        defaults: .workspace
+    )
+
+    public convenience init(name: String, document: APIRuntime.HTTPBody) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "UploadDocument",
-                method: .put,
-                path: "/documents/{name}",
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .noContent,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .path("name", name)
                 .bytes("application/pdf", document)
         )

@@ -5,24 +5,26 @@ import APIRuntime
 /// The number of members of a group.
 ///
 /// CommandEnvelope method `members.count`
-public final class CountMembersAPI: BaseAPI<Int>, @unchecked Sendable {
+public nonisolated final class CountMembersAPI: APIRuntime.BaseAPI<Int>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public override var rpcDelegate: (any RPCDelegate)? { CommandEnvelope() }
+    public static let definition = APIRuntime.APIDefinition(
+        name: "CountMembers",
+        method: .post,
+        path: "",
+        baseURL: "https://legacy.example.com/gateway",
+        frequency: .coalesce,
+        rpc: APIRuntime.RPCMethod(name: "members.count"),
+        defaults: .workspace
+    )
+
+    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { CommandEnvelope() }
 
     public convenience init(group: String) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "CountMembers",
-                method: .post,
-                path: "",
-                baseURL: "https://legacy.example.com/gateway",
-                frequency: .coalesce,
-                rpc: RPCMethod(name: "members.count"),
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .body("group", group)
         )
     }

@@ -7,24 +7,26 @@ import SwiftProtobuf
 /// Returns the feature at a point; a feature with an empty name when there is none.
 ///
 /// gRPC unary method `routeguide.RouteGuide/GetFeature`
-public final class GetFeatureAPI: BaseAPI<Routeguide_Feature>, @unchecked Sendable {
+public nonisolated final class GetFeatureAPI: APIRuntime.BaseAPI<Routeguide_Feature>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public override var rpcDelegate: (any RPCDelegate)? { GRPCProtocol() }
+    public static let definition = APIRuntime.APIDefinition(
+        name: "GetFeature",
+        grpc: APIRuntime.RPCMethod(service: "routeguide.RouteGuide", name: "GetFeature", isIdempotent: true),
+        baseURL: "grpc://localhost:50052",
+        timeout: .seconds(30),
+        tags: ["routes"],
+        defaults: .workspace
+    )
+
+    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIGRPC.GRPCProtocol() }
 
     /// Calls the method with `request`.
     public convenience init(_ request: Geo_Point = Geo_Point()) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "GetFeature",
-                grpc: RPCMethod(service: "routeguide.RouteGuide", name: "GetFeature", isIdempotent: true),
-                baseURL: "grpc://localhost:50052",
-                timeout: .seconds(30),
-                tags: ["routes"],
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .protobuf,
-            request: RequestBuilder().message(request)
+            request: APIRuntime.RequestBuilder().message(request)
         )
     }
 

@@ -7,24 +7,26 @@ import SwiftProtobuf
 /// Streams the features inside a rectangle as they are found.
 ///
 /// gRPC server-streaming method `routeguide.RouteGuide/ListFeatures`
-public final class ListFeaturesAPI: BaseAPI<GRPCResponseStream<Routeguide_Feature>>, @unchecked Sendable {
+public nonisolated final class ListFeaturesAPI: APIRuntime.BaseAPI<APIGRPC.GRPCResponseStream<Routeguide_Feature>>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public override var rpcDelegate: (any RPCDelegate)? { GRPCProtocol() }
+    public static let definition = APIRuntime.APIDefinition(
+        name: "ListFeatures",
+        grpc: APIRuntime.RPCMethod(service: "routeguide.RouteGuide", name: "ListFeatures", serverStreams: true),
+        baseURL: "grpc://localhost:50052",
+        timeout: .seconds(30),
+        tags: ["routes"],
+        defaults: .workspace
+    )
+
+    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIGRPC.GRPCProtocol() }
 
     /// Calls the method with `request`.
     public convenience init(_ request: Geo_Rectangle = Geo_Rectangle()) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "ListFeatures",
-                grpc: RPCMethod(service: "routeguide.RouteGuide", name: "ListFeatures", serverStreams: true),
-                baseURL: "grpc://localhost:50052",
-                timeout: .seconds(30),
-                tags: ["routes"],
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .grpcStream(),
-            request: RequestBuilder().message(request)
+            request: APIRuntime.RequestBuilder().message(request)
         )
     }
 

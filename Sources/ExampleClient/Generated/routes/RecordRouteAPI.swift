@@ -7,34 +7,36 @@ import SwiftProtobuf
 /// Takes the points of a route as they are travelled and answers with a summary at its end.
 ///
 /// gRPC client-streaming method `routeguide.RouteGuide/RecordRoute`
-public final class RecordRouteAPI: BaseAPI<Routeguide_RouteSummary>, @unchecked Sendable {
+public nonisolated final class RecordRouteAPI: APIRuntime.BaseAPI<Routeguide_RouteSummary>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public override var rpcDelegate: (any RPCDelegate)? { GRPCProtocol() }
+    public static let definition = APIRuntime.APIDefinition(
+        name: "RecordRoute",
+        grpc: APIRuntime.RPCMethod(service: "routeguide.RouteGuide", name: "RecordRoute", clientStreams: true),
+        baseURL: "grpc://localhost:50052",
+        timeout: .seconds(30),
+        tags: ["routes"],
+        defaults: .workspace
+    )
+
+    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIGRPC.GRPCProtocol() }
 
     /// Calls the method with the request messages `requests` writes as the call goes.
-    public convenience init(_ requests: GRPCRequestStream<Geo_Point>) {
+    public convenience init(_ requests: APIGRPC.GRPCRequestStream<Geo_Point>) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "RecordRoute",
-                grpc: RPCMethod(service: "routeguide.RouteGuide", name: "RecordRoute", clientStreams: true),
-                baseURL: "grpc://localhost:50052",
-                timeout: .seconds(30),
-                tags: ["routes"],
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .protobuf,
-            request: RequestBuilder().messages(requests)
+            request: APIRuntime.RequestBuilder().messages(requests)
         )
     }
 
     /// Calls the method with `messages`, in order.
     public convenience init(_ messages: [Geo_Point]) {
-        self.init(GRPCRequestStream<Geo_Point>(messages))
+        self.init(APIGRPC.GRPCRequestStream<Geo_Point>(messages))
     }
 
     /// Calls the method with the messages `produce` writes: `RecordRouteAPI { try await $0.write(message) }`.
-    public convenience init(producing produce: @escaping @Sendable (GRPCRequestWriter<Geo_Point>) async throws -> Void) {
-        self.init(GRPCRequestStream<Geo_Point>(produce))
+    public convenience init(producing produce: @escaping @Sendable (APIGRPC.GRPCRequestWriter<Geo_Point>) async throws -> Void) {
+        self.init(APIGRPC.GRPCRequestStream<Geo_Point>(produce))
     }
 }

@@ -7,34 +7,36 @@ import SwiftProtobuf
 /// Exchanges notes: each note sent is answered with the earlier notes left at its point.
 ///
 /// gRPC bidirectional-streaming method `routeguide.RouteGuide/RouteChat`
-public final class RouteChatAPI: BaseAPI<GRPCResponseStream<Routeguide_RouteNote>>, @unchecked Sendable {
+public nonisolated final class RouteChatAPI: APIRuntime.BaseAPI<APIGRPC.GRPCResponseStream<Routeguide_RouteNote>>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public override var rpcDelegate: (any RPCDelegate)? { GRPCProtocol() }
+    public static let definition = APIRuntime.APIDefinition(
+        name: "RouteChat",
+        grpc: APIRuntime.RPCMethod(service: "routeguide.RouteGuide", name: "RouteChat", clientStreams: true, serverStreams: true),
+        baseURL: "grpc://localhost:50052",
+        timeout: .seconds(30),
+        tags: ["routes"],
+        defaults: .workspace
+    )
+
+    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIGRPC.GRPCProtocol() }
 
     /// Calls the method with the request messages `requests` writes as the call goes.
-    public convenience init(_ requests: GRPCRequestStream<Routeguide_RouteNote>) {
+    public convenience init(_ requests: APIGRPC.GRPCRequestStream<Routeguide_RouteNote>) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "RouteChat",
-                grpc: RPCMethod(service: "routeguide.RouteGuide", name: "RouteChat", clientStreams: true, serverStreams: true),
-                baseURL: "grpc://localhost:50052",
-                timeout: .seconds(30),
-                tags: ["routes"],
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .grpcStream(),
-            request: RequestBuilder().messages(requests)
+            request: APIRuntime.RequestBuilder().messages(requests)
         )
     }
 
     /// Calls the method with `messages`, in order.
     public convenience init(_ messages: [Routeguide_RouteNote]) {
-        self.init(GRPCRequestStream<Routeguide_RouteNote>(messages))
+        self.init(APIGRPC.GRPCRequestStream<Routeguide_RouteNote>(messages))
     }
 
     /// Calls the method with the messages `produce` writes: `RouteChatAPI { try await $0.write(message) }`.
-    public convenience init(producing produce: @escaping @Sendable (GRPCRequestWriter<Routeguide_RouteNote>) async throws -> Void) {
-        self.init(GRPCRequestStream<Routeguide_RouteNote>(produce))
+    public convenience init(producing produce: @escaping @Sendable (APIGRPC.GRPCRequestWriter<Routeguide_RouteNote>) async throws -> Void) {
+        self.init(APIGRPC.GRPCRequestStream<Routeguide_RouteNote>(produce))
     }
 }

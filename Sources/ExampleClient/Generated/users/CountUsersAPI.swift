@@ -5,17 +5,19 @@ import APIRuntime
 /// The number of users, as a bare JSON number.
 ///
 /// `GET /users/count`
-public final class CountUsersAPI: BaseAPI<Int>, @unchecked Sendable {
+public nonisolated final class CountUsersAPI: APIRuntime.BaseAPI<Int>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "CountUsers",
+        method: .get,
+        path: "/users/count",
+        defaults: .workspace
+    )
 
     public convenience init() {
         self.init(
-            definedOnce: APIDefinition(
-                name: "CountUsers",
-                method: .get,
-                path: "/users/count",
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json
         )
     }

@@ -6,8 +6,16 @@ import Foundation
 /// Creates a user and returns it with its id.
 ///
 /// `POST /users`
-public final class CreateUserAPI: BaseAPI<User>, @unchecked Sendable {
+public nonisolated final class CreateUserAPI: APIRuntime.BaseAPI<User>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "CreateUser",
+        method: .post,
+        path: "/users",
+        timeout: .seconds(10),
+        defaults: .workspace
+    )
 
     public convenience init(
         name: String,
@@ -17,15 +25,9 @@ public final class CreateUserAPI: BaseAPI<User>, @unchecked Sendable {
         idempotencyKey: UUID
     ) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "CreateUser",
-                method: .post,
-                path: "/users",
-                timeout: .seconds(10),
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .body("name", name)
                 .body("email", email)
                 .body("role", role)

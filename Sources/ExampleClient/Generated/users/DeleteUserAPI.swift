@@ -5,20 +5,22 @@ import APIRuntime
 /// Deletes a user. The server answers 204 No Content.
 ///
 /// `DELETE /users/{id}`
-public final class DeleteUserAPI: BaseAPI<NoContent>, @unchecked Sendable {
+public nonisolated final class DeleteUserAPI: APIRuntime.BaseAPI<APIRuntime.NoContent>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "DeleteUser",
+        method: .delete,
+        path: "/users/{id}",
+        frequency: .reject,
+        defaults: .workspace
+    )
 
     public convenience init(id: Int) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "DeleteUser",
-                method: .delete,
-                path: "/users/{id}",
-                frequency: .reject,
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .noContent,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .path("id", id)
         )
     }

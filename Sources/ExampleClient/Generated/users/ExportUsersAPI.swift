@@ -6,17 +6,19 @@ import APIRuntime
 /// Every user, one JSON object per line.
 ///
 /// `GET /users/export`
-public final class ExportUsersAPI: BaseAPI<JSONLinesStream<User>>, @unchecked Sendable {
+public nonisolated final class ExportUsersAPI: APIRuntime.BaseAPI<APIEventStreams.JSONLinesStream<User>>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "ExportUsers",
+        method: .get,
+        path: "/users/export",
+        defaults: .workspace
+    )
 
     public convenience init() {
         self.init(
-            definedOnce: APIDefinition(
-                name: "ExportUsers",
-                method: .get,
-                path: "/users/export",
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .jsonLines()
         )
     }

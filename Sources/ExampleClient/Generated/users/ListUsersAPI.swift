@@ -5,8 +5,18 @@ import APIRuntime
 /// Lists users, newest first.
 ///
 /// `GET /users`
-public final class ListUsersAPI: BaseAPI<UserPage>, @unchecked Sendable {
+public nonisolated final class ListUsersAPI: APIRuntime.BaseAPI<UserPage>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "ListUsers",
+        method: .get,
+        path: "/users",
+        frequency: .coalesce,
+        significantHeaders: ["Authorization"],
+        tags: ["users"],
+        defaults: .workspace
+    )
 
     /// - Parameters:
     ///   - role: Only users with this role.
@@ -19,17 +29,9 @@ public final class ListUsersAPI: BaseAPI<UserPage>, @unchecked Sendable {
         requestID: String? = nil
     ) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "ListUsers",
-                method: .get,
-                path: "/users",
-                frequency: .coalesce,
-                significantHeaders: ["Authorization"],
-                tags: ["users"],
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .query("role", role)
                 .query("tag", tags)
                 .query("limit", limit)

@@ -5,19 +5,21 @@ import APIRuntime
 /// Replaces a user with the one sent, whole.
 ///
 /// `PUT /users/{id}`
-public final class ReplaceUserAPI: BaseAPI<User>, @unchecked Sendable {
+public nonisolated final class ReplaceUserAPI: APIRuntime.BaseAPI<User>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "ReplaceUser",
+        method: .put,
+        path: "/users/{id}",
+        defaults: .workspace
+    )
 
     public convenience init(id: Int, body: User) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "ReplaceUser",
-                method: .put,
-                path: "/users/{id}",
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .path("id", id)
                 .jsonBody(body)
         )

@@ -6,8 +6,16 @@ import Foundation
 /// Changes some fields of a user.
 ///
 /// `PATCH /users/{id}`
-public final class UpdateUserAPI: BaseAPI<User>, @unchecked Sendable {
+public nonisolated final class UpdateUserAPI: APIRuntime.BaseAPI<User>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "UpdateUser",
+        method: .patch,
+        path: "/users/{id}",
+        errorResponses: [APIRuntime.ErrorResponse(status: 422, ValidationErrors.self)],
+        defaults: .workspace
+    )
 
     public convenience init(
         id: Int,
@@ -16,15 +24,9 @@ public final class UpdateUserAPI: BaseAPI<User>, @unchecked Sendable {
         etag: String
     ) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "UpdateUser",
-                method: .patch,
-                path: "/users/{id}",
-                errorResponses: [ErrorResponse(status: 422, ValidationErrors.self)],
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .path("id", id)
                 .body("name", name)
                 .body("tags", tags)
@@ -33,13 +35,13 @@ public final class UpdateUserAPI: BaseAPI<User>, @unchecked Sendable {
     }
 
     /// The reply's headers this API declares; nil when absent or not of the declared type.
-    public struct ResponseHeaders: Sendable, Hashable {
+    public struct ResponseHeaders: Hashable, Sendable {
         /// The version of the user now; send it as If-Match.
         public let etag: String?
         public let rateLimitRemaining: Int?
         public let lastModified: Date?
 
-        public init(_ headers: HeaderReader) {
+        public init(_ headers: APIRuntime.HeaderReader) {
             etag = headers.value("ETag")
             rateLimitRemaining = headers.value("X-RateLimit-Remaining")
             lastModified = headers.value("Last-Modified")
@@ -47,7 +49,7 @@ public final class UpdateUserAPI: BaseAPI<User>, @unchecked Sendable {
     }
 
     /// `start()`, with the reply's declared headers.
-    public func startWithHeaders() async throws(APIError) -> (value: User, headers: ResponseHeaders) {
+    public func startWithHeaders() async throws(APIRuntime.APIError) -> (value: User, headers: ResponseHeaders) {
         let reply = try await startWithMetadata()
         return (reply.value, ResponseHeaders(reply.headers))
     }

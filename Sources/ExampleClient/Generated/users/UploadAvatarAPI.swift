@@ -5,21 +5,23 @@ import APIRuntime
 /// Sets a user's profile photo, sent as a multipart form.
 ///
 /// `POST /users/{id}/avatar`
-public final class UploadAvatarAPI: BaseAPI<User>, @unchecked Sendable {
+public nonisolated final class UploadAvatarAPI: APIRuntime.BaseAPI<User>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "UploadAvatar",
+        method: .post,
+        path: "/users/{id}/avatar",
+        defaults: .workspace
+    )
 
     /// - Parameters:
     ///   - photo: A JPEG or PNG image.
-    public convenience init(id: Int, photo: UploadFile, caption: String? = nil) {
+    public convenience init(id: Int, photo: APIRuntime.UploadFile, caption: String? = nil) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "UploadAvatar",
-                method: .post,
-                path: "/users/{id}/avatar",
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .path("id", id)
                 .part("photo", photo)
                 .part("caption", caption)

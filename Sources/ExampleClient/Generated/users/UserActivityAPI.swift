@@ -6,22 +6,24 @@ import APIRuntime
 /// A live feed of what users do, as Server-Sent Events.
 ///
 /// `GET /users/activity`
-public final class UserActivityAPI: BaseAPI<ServerEventStream<ActivityEvent>>, @unchecked Sendable {
+public nonisolated final class UserActivityAPI: APIRuntime.BaseAPI<APIEventStreams.ServerEventStream<ActivityEvent>>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "UserActivity",
+        method: .get,
+        path: "/users/activity",
+        timeout: .seconds(10),
+        defaults: .workspace
+    )
 
     /// - Parameters:
     ///   - lastEventID: The `id` of the last event received, to resume the stream after it.
     public convenience init(role: Role? = nil, lastEventID: String? = nil) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "UserActivity",
-                method: .get,
-                path: "/users/activity",
-                timeout: .seconds(10),
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .events(),
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .query("role", role)
                 .header("Last-Event-ID", lastEventID)
         )

@@ -4,7 +4,7 @@ import APIRuntime
 import Foundation
 
 /// A registered user.
-public struct User: Codable, Sendable, FieldwiseEquatable {
+public nonisolated struct User: Codable, Hashable, Sendable {
     public let id: Int
     public let name: String
     /// Absent until the user confirms an address.
@@ -35,49 +35,20 @@ public struct User: Codable, Sendable, FieldwiseEquatable {
         self.avatar = avatar
     }
 
-    public init(from decoder: any Decoder) throws {
-        let fields = try FieldReader(decoder)
-        try self.init(
-            id: fields.int("id"),
-            name: fields.string("name"),
-            email: fields.stringIfPresent("email_address"),
-            role: fields.value(Role.self, "role"),
-            address: fields.valueIfPresent(Address.self, "address"),
-            tags: fields.value([String].self, "tags"),
-            createdAt: fields.value(Date.self, "created_at"),
-            avatar: fields.valueIfPresent(URL.self, "avatar")
-        )
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var fields = FieldWriter(encoder)
-        try fields.int(self.id, "id")
-        try fields.string(self.name, "name")
-        try fields.stringIfPresent(self.email, "email_address")
-        try fields.value(self.role, "role")
-        try fields.valueIfPresent(self.address, "address")
-        try fields.value(self.tags, "tags")
-        try fields.value(self.createdAt, "created_at")
-        try fields.valueIfPresent(self.avatar, "avatar")
-    }
-
-    public static func fieldsEqual(_ lhs: User, _ rhs: User) -> Bool {
-        guard
-            FieldComparison.int(lhs.id, rhs.id),
-            FieldComparison.string(lhs.name, rhs.name),
-            FieldComparison.stringIfPresent(lhs.email, rhs.email),
-            FieldComparison.equal(lhs.role, rhs.role),
-            FieldComparison.equal(lhs.address, rhs.address),
-            FieldComparison.equal(lhs.tags, rhs.tags),
-            FieldComparison.equal(lhs.createdAt, rhs.createdAt),
-            FieldComparison.equal(lhs.avatar, rhs.avatar)
-        else { return false }
-        return true
+    enum CodingKeys: String, CodingKey {
+        case id
+        case name
+        case email = "email_address"
+        case role
+        case address
+        case tags
+        case createdAt = "created_at"
+        case avatar
     }
 }
 
 /// A postal address.
-public struct Address: Codable, Sendable, FieldwiseEquatable {
+public nonisolated struct Address: Codable, Hashable, Sendable {
     public let street: String
     public let city: String
     public let postalCode: String
@@ -95,36 +66,15 @@ public struct Address: Codable, Sendable, FieldwiseEquatable {
         self.location = location
     }
 
-    public init(from decoder: any Decoder) throws {
-        let fields = try FieldReader(decoder)
-        try self.init(
-            street: fields.string("street"),
-            city: fields.string("city"),
-            postalCode: fields.string("postal_code"),
-            location: fields.valueIfPresent(Coordinates.self, "location")
-        )
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var fields = FieldWriter(encoder)
-        try fields.string(self.street, "street")
-        try fields.string(self.city, "city")
-        try fields.string(self.postalCode, "postal_code")
-        try fields.valueIfPresent(self.location, "location")
-    }
-
-    public static func fieldsEqual(_ lhs: Address, _ rhs: Address) -> Bool {
-        guard
-            FieldComparison.string(lhs.street, rhs.street),
-            FieldComparison.string(lhs.city, rhs.city),
-            FieldComparison.string(lhs.postalCode, rhs.postalCode),
-            FieldComparison.equal(lhs.location, rhs.location)
-        else { return false }
-        return true
+    enum CodingKeys: String, CodingKey {
+        case street
+        case city
+        case postalCode = "postal_code"
+        case location
     }
 }
 
-public struct Coordinates: Codable, Sendable, FieldwiseEquatable {
+public nonisolated struct Coordinates: Codable, Hashable, Sendable {
     public let latitude: Double
     public let longitude: Double
 
@@ -132,36 +82,40 @@ public struct Coordinates: Codable, Sendable, FieldwiseEquatable {
         self.latitude = latitude
         self.longitude = longitude
     }
-
-    public init(from decoder: any Decoder) throws {
-        let fields = try FieldReader(decoder)
-        try self.init(latitude: fields.double("latitude"), longitude: fields.double("longitude"))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var fields = FieldWriter(encoder)
-        try fields.double(self.latitude, "latitude")
-        try fields.double(self.longitude, "longitude")
-    }
-
-    public static func fieldsEqual(_ lhs: Coordinates, _ rhs: Coordinates) -> Bool {
-        guard
-            FieldComparison.double(lhs.latitude, rhs.latitude),
-            FieldComparison.double(lhs.longitude, rhs.longitude)
-        else { return false }
-        return true
-    }
 }
 
 /// What a user may do.
-public enum Role: String, Codable, Sendable, CaseIterable, ParameterValue {
+public nonisolated enum Role: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue {
     case admin
     case member
     case guest
+    /// A value this version of the client does not know, kept as the server sent it.
+    case unknown(String)
+
+    public init(rawValue: String) {
+        switch rawValue {
+        case "admin": self = .admin
+        case "member": self = .member
+        case "guest": self = .guest
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .admin: "admin"
+        case .member: "member"
+        case .guest: "guest"
+        case .unknown(let value): value
+        }
+    }
+
+    /// The values this version of the client knows.
+    public static let allCases: [Role] = [.admin, .member, .guest]
 }
 
 /// Something a user did.
-public struct ActivityEvent: Codable, Sendable, FieldwiseEquatable {
+public nonisolated struct ActivityEvent: Codable, Hashable, Sendable {
     public let userID: Int
     public let action: String
     public let at: Date
@@ -172,30 +126,15 @@ public struct ActivityEvent: Codable, Sendable, FieldwiseEquatable {
         self.at = at
     }
 
-    public init(from decoder: any Decoder) throws {
-        let fields = try FieldReader(decoder)
-        try self.init(userID: fields.int("user_id"), action: fields.string("action"), at: fields.value(Date.self, "at"))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var fields = FieldWriter(encoder)
-        try fields.int(self.userID, "user_id")
-        try fields.string(self.action, "action")
-        try fields.value(self.at, "at")
-    }
-
-    public static func fieldsEqual(_ lhs: ActivityEvent, _ rhs: ActivityEvent) -> Bool {
-        guard
-            FieldComparison.int(lhs.userID, rhs.userID),
-            FieldComparison.string(lhs.action, rhs.action),
-            FieldComparison.equal(lhs.at, rhs.at)
-        else { return false }
-        return true
+    enum CodingKeys: String, CodingKey {
+        case userID = "user_id"
+        case action
+        case at
     }
 }
 
 /// One page of a user listing.
-public struct UserPage: Codable, Sendable, FieldwiseEquatable {
+public nonisolated struct UserPage: Codable, Hashable, Sendable {
     public let items: [User]
     public let total: Int
     public let nextCursor: String?
@@ -206,24 +145,9 @@ public struct UserPage: Codable, Sendable, FieldwiseEquatable {
         self.nextCursor = nextCursor
     }
 
-    public init(from decoder: any Decoder) throws {
-        let fields = try FieldReader(decoder)
-        try self.init(items: fields.value([User].self, "items"), total: fields.int("total"), nextCursor: fields.stringIfPresent("next_cursor"))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var fields = FieldWriter(encoder)
-        try fields.value(self.items, "items")
-        try fields.int(self.total, "total")
-        try fields.stringIfPresent(self.nextCursor, "next_cursor")
-    }
-
-    public static func fieldsEqual(_ lhs: UserPage, _ rhs: UserPage) -> Bool {
-        guard
-            FieldComparison.equal(lhs.items, rhs.items),
-            FieldComparison.int(lhs.total, rhs.total),
-            FieldComparison.stringIfPresent(lhs.nextCursor, rhs.nextCursor)
-        else { return false }
-        return true
+    enum CodingKeys: String, CodingKey {
+        case items
+        case total
+        case nextCursor = "next_cursor"
     }
 }

@@ -2,9 +2,9 @@
 
 import APIRuntime
 
-extension APIDefaults {
+nonisolated extension APIRuntime.APIDefaults {
     /// The `defaults:` of workspace.yaml, inherited by every API of HostileClient.
-    static let workspace = APIDefaults(
+    static let workspace = APIRuntime.APIDefaults(
         baseURL: "https://hostile.example.com/a\"b",
         headers: [
             (name: "X-Default", value: "*/ \"\"\" \\(boom) #\"raw\"#"),

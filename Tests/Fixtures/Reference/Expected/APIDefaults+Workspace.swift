@@ -2,9 +2,9 @@
 
 import APIRuntime
 
-extension APIDefaults {
+nonisolated extension APIRuntime.APIDefaults {
     /// The `defaults:` of workspace.yaml, inherited by every API of ReferenceClient.
-    static let workspace = APIDefaults(
+    static let workspace = APIRuntime.APIDefaults(
         baseURL: "https://reference.example.com/api/",
         timeout: .milliseconds(12500),
         frequency: .reject,

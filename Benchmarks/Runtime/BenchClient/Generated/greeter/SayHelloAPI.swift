@@ -7,22 +7,24 @@ import SwiftProtobuf
 /// Sends a greeting.
 ///
 /// gRPC unary method `helloworld.Greeter/SayHello`
-public final class SayHelloAPI: BaseAPI<Helloworld_HelloReply>, @unchecked Sendable {
+public nonisolated final class SayHelloAPI: APIRuntime.BaseAPI<Helloworld_HelloReply>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public override var rpcDelegate: (any RPCDelegate)? { GRPCProtocol() }
+    public static let definition = APIRuntime.APIDefinition(
+        name: "SayHello",
+        grpc: APIRuntime.RPCMethod(service: "helloworld.Greeter", name: "SayHello", isIdempotent: true),
+        baseURL: "grpc://localhost:50051",
+        defaults: .workspace
+    )
+
+    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIGRPC.GRPCProtocol() }
 
     /// Calls the method with `request`.
     public convenience init(_ request: Helloworld_HelloRequest = Helloworld_HelloRequest()) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "SayHello",
-                grpc: RPCMethod(service: "helloworld.Greeter", name: "SayHello", isIdempotent: true),
-                baseURL: "grpc://localhost:50051",
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .protobuf,
-            request: RequestBuilder().message(request)
+            request: APIRuntime.RequestBuilder().message(request)
         )
     }
 

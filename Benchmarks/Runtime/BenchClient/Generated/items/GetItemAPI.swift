@@ -3,19 +3,21 @@
 import APIRuntime
 
 /// `GET /items/{id}`
-public final class GetItemAPI: BaseAPI<Item>, @unchecked Sendable {
+public nonisolated final class GetItemAPI: APIRuntime.BaseAPI<Item>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "GetItem",
+        method: .get,
+        path: "/items/{id}",
+        defaults: .workspace
+    )
 
     public convenience init(id: Int, limit: Int? = nil, filter: String? = nil) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "GetItem",
-                method: .get,
-                path: "/items/{id}",
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .path("id", id)
                 .query("limit", limit)
                 .query("filter", filter)

@@ -3,22 +3,24 @@
 import APIRuntime
 
 /// JSON-RPC method `add` at `/rpc`
-public final class AddAPI: BaseAPI<Int>, @unchecked Sendable {
+public nonisolated final class AddAPI: APIRuntime.BaseAPI<Int>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
+    public static let definition = APIRuntime.APIDefinition(
+        name: "Add",
+        method: .post,
+        path: "/rpc",
+        rpc: APIRuntime.RPCMethod(name: "add"),
+        defaults: .workspace
+    )
+
+    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIRuntime.JSONRPC() }
 
     public convenience init(a: Int, b: Int) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "Add",
-                method: .post,
-                path: "/rpc",
-                rpc: RPCMethod(name: "add"),
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .positional(a)
                 .positional(b)
         )

@@ -3,19 +3,21 @@
 import APIRuntime
 
 /// `POST /items`
-public final class CreateItemAPI: BaseAPI<Item>, @unchecked Sendable {
+public nonisolated final class CreateItemAPI: APIRuntime.BaseAPI<Item>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "CreateItem",
+        method: .post,
+        path: "/items",
+        defaults: .workspace
+    )
 
     public convenience init(name: String, price: Double, tags: [String]? = nil) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "CreateItem",
-                method: .post,
-                path: "/items",
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .body("name", name)
                 .body("price", price)
                 .body("tags", tags)

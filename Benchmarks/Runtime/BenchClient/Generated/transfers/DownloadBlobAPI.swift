@@ -4,22 +4,24 @@ import APIRuntime
 import Foundation
 
 /// `GET /blob`
-public final class DownloadBlobAPI: BaseAPI<URL>, @unchecked Sendable {
+public nonisolated final class DownloadBlobAPI: APIRuntime.BaseAPI<URL>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "DownloadBlob",
+        method: .get,
+        path: "/blob",
+        timeout: .seconds(600),
+        defaults: .workspace
+    )
 
     /// - Parameters:
     ///   - destination: The file the body is written to, replacing any file there.
     public convenience init(size: Int64, destination: URL) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "DownloadBlob",
-                method: .get,
-                path: "/blob",
-                timeout: .seconds(600),
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .download(to: destination),
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .query("size", size)
         )
     }

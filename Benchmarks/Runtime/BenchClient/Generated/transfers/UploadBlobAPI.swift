@@ -3,20 +3,22 @@
 import APIRuntime
 
 /// `PUT /blob`
-public final class UploadBlobAPI: BaseAPI<BlobReceipt>, @unchecked Sendable {
+public nonisolated final class UploadBlobAPI: APIRuntime.BaseAPI<BlobReceipt>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public convenience init(body: HTTPBody) {
+    public static let definition = APIRuntime.APIDefinition(
+        name: "UploadBlob",
+        method: .put,
+        path: "/blob",
+        timeout: .seconds(600),
+        defaults: .workspace
+    )
+
+    public convenience init(body: APIRuntime.HTTPBody) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "UploadBlob",
-                method: .put,
-                path: "/blob",
-                timeout: .seconds(600),
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .bytes("application/octet-stream", body)
         )
     }

@@ -6,22 +6,24 @@ import APIRuntime
 /// second line \u202E.
 ///
 /// `POST /evil/"quoted"/\(x)/{id}/ünï`
-public final class HEvilAPI: BaseAPI<HMood>, @unchecked Sendable {
+public nonisolated final class HEvilAPI: APIRuntime.BaseAPI<HMood>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "Evil\"\"\"API",
+        method: .post,
+        path: "/evil/\"quoted\"/\\(x)/{id}/ünï",
+        headers: [
+            (name: "X-Static", value: "\"\\(injection)\"\"\" */ \u{200B}"),
+        ],
+        defaults: .workspace
+    )
 
     public convenience init(id: String, headerValue: String, bodyField: HPayload) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "Evil\"\"\"API",
-                method: .post,
-                path: "/evil/\"quoted\"/\\(x)/{id}/ünï",
-                headers: [
-                    (name: "X-Static", value: "\"\\(injection)\"\"\" */ \u{200B}"),
-                ],
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .path("id", id)
                 .header("X-Evil", headerValue)
                 .body("wire \"name\" \\(x)", bodyField)

@@ -3,7 +3,7 @@
 import APIRuntime
 
 /// Ends a comment */ and opens /* one; """ and #"raw"# and \(interpolation) and \ and tab, RTL  override , zero width
-public struct HPayload: Codable, Sendable, FieldwiseEquatable {
+public nonisolated struct HPayload: Codable, Hashable, Sendable {
     public let weirdKeyQuoted: String
     public let naiveCafe: Int
     public let _2fa: Bool
@@ -24,57 +24,21 @@ public struct HPayload: Codable, Sendable, FieldwiseEquatable {
         self.shadows = shadows
     }
 
-    public init(from decoder: any Decoder) throws {
-        let fields = try FieldReader(decoder)
-        try self.init(
-            weirdKeyQuoted: fields.string("key \"quoted\", \\back\\slash\\ and \\(x)"),
-            naiveCafe: fields.int("naïve café"),
-            _2fa: fields.bool("2fa"),
-            default: fields.value(HMood.self, "default"),
-            shadows: fields.valueIfPresent(HShadows.self, "shadows")
-        )
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var fields = FieldWriter(encoder)
-        try fields.string(self.weirdKeyQuoted, "key \"quoted\", \\back\\slash\\ and \\(x)")
-        try fields.int(self.naiveCafe, "naïve café")
-        try fields.bool(self._2fa, "2fa")
-        try fields.value(self.`default`, "default")
-        try fields.valueIfPresent(self.shadows, "shadows")
-    }
-
-    public static func fieldsEqual(_ lhs: HPayload, _ rhs: HPayload) -> Bool {
-        guard
-            FieldComparison.string(lhs.weirdKeyQuoted, rhs.weirdKeyQuoted),
-            FieldComparison.int(lhs.naiveCafe, rhs.naiveCafe),
-            FieldComparison.bool(lhs._2fa, rhs._2fa),
-            FieldComparison.equal(lhs.`default`, rhs.`default`),
-            FieldComparison.equal(lhs.shadows, rhs.shadows)
-        else { return false }
-        return true
+    enum CodingKeys: String, CodingKey {
+        case weirdKeyQuoted = "key \"quoted\", \\back\\slash\\ and \\(x)"
+        case naiveCafe = "naïve café"
+        case _2fa = "2fa"
+        case `default`
+        case shadows
     }
 }
 
-public struct HNothing: Codable, Sendable, FieldwiseEquatable {
+public nonisolated struct HNothing: Codable, Hashable, Sendable {
 
-    public init() {
-    }
-
-    public init(from decoder: any Decoder) throws {
-        _ = try FieldReader(decoder)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        _ = FieldWriter(encoder)
-    }
-
-    public static func fieldsEqual(_ lhs: HNothing, _ rhs: HNothing) -> Bool {
-        return true
-    }
+    public init() {}
 }
 
-public struct HShadows: Codable, Sendable, FieldwiseEquatable {
+public nonisolated struct HShadows: Codable, Hashable, Sendable {
     public let fields: Int
     public let decoder: String?
     public let encoder: [HNothing]
@@ -84,35 +48,41 @@ public struct HShadows: Codable, Sendable, FieldwiseEquatable {
         self.decoder = decoder
         self.encoder = encoder
     }
-
-    public init(from decoder: any Decoder) throws {
-        let fields = try FieldReader(decoder)
-        try self.init(fields: fields.int("fields"), decoder: fields.stringIfPresent("decoder"), encoder: fields.value([HNothing].self, "encoder"))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var fields = FieldWriter(encoder)
-        try fields.int(self.fields, "fields")
-        try fields.stringIfPresent(self.decoder, "decoder")
-        try fields.value(self.encoder, "encoder")
-    }
-
-    public static func fieldsEqual(_ lhs: HShadows, _ rhs: HShadows) -> Bool {
-        guard
-            FieldComparison.int(lhs.fields, rhs.fields),
-            FieldComparison.stringIfPresent(lhs.decoder, rhs.decoder),
-            FieldComparison.equal(lhs.encoder, rhs.encoder)
-        else { return false }
-        return true
-    }
 }
 
 /// Line one with */
 /// /** line two */ and a line with \(x)
-public enum HMood: String, Codable, Sendable, CaseIterable, ParameterValue {
-    case happy = "\"\"\"#"
-    case sad = "\\(evil)"
-    case rtl = "\u{202E}abc"
-    case newline = "line1\nline2"
-    case empty = ""
+public nonisolated enum HMood: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue {
+    case happy
+    case sad
+    case rtl
+    case newline
+    case empty
+    /// A value this version of the client does not know, kept as the server sent it.
+    case unknown(String)
+
+    public init(rawValue: String) {
+        switch rawValue {
+        case "\"\"\"#": self = .happy
+        case "\\(evil)": self = .sad
+        case "\u{202E}abc": self = .rtl
+        case "line1\nline2": self = .newline
+        case "": self = .empty
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .happy: "\"\"\"#"
+        case .sad: "\\(evil)"
+        case .rtl: "\u{202E}abc"
+        case .newline: "line1\nline2"
+        case .empty: ""
+        case .unknown(let value): value
+        }
+    }
+
+    /// The values this version of the client knows.
+    public static let allCases: [HMood] = [.happy, .sad, .rtl, .newline, .empty]
 }

@@ -5,19 +5,21 @@ import APIRuntime
 /// A GET that answers text.
 ///
 /// `GET /echo/{text}`
-public final class RefEchoAPI: BaseAPI<String>, @unchecked Sendable {
+package nonisolated final class RefEchoAPI: APIRuntime.BaseAPI<String>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public convenience init(text: String, times: Int) {
+    package static let definition = APIRuntime.APIDefinition(
+        name: "Echo",
+        method: .get,
+        path: "/echo/{text}",
+        defaults: .workspace
+    )
+
+    package convenience init(text: String, times: Int) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "Echo",
-                method: .get,
-                path: "/echo/{text}",
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .text,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .path("text", text)
                 .query("times", times)
         )

@@ -4,29 +4,31 @@ import APIRuntime
 import Foundation
 
 /// `GET /items`
-public final class RefListItemsAPI: BaseAPI<[RefItem]>, @unchecked Sendable {
+package nonisolated final class RefListItemsAPI: APIRuntime.BaseAPI<[RefItem]>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    package static let definition = APIRuntime.APIDefinition(
+        name: "ListItems",
+        method: .get,
+        path: "/items",
+        headers: [
+            (name: "X-Client", value: "reference \"quoted\""),
+        ],
+        defaults: .workspace
+    )
 
     /// - Parameters:
     ///   - in: A keyword as a parameter name.
-    public convenience init(
+    package convenience init(
         status: [RefStatus]? = nil,
         since: Date? = nil,
         `in`: Int? = nil,
         locale: String
     ) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "ListItems",
-                method: .get,
-                path: "/items",
-                headers: [
-                    (name: "X-Client", value: "reference \"quoted\""),
-                ],
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .query("status", status)
                 .query("updated_since", since)
                 .query("in", `in`)

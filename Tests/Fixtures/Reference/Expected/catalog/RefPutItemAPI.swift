@@ -6,27 +6,29 @@ import Foundation
 /// Replaces an item.
 ///
 /// `PUT /items/{id}/versions/{version}`
-public final class RefPutItemAPI: BaseAPI<NoContent>, @unchecked Sendable {
+package nonisolated final class RefPutItemAPI: APIRuntime.BaseAPI<APIRuntime.NoContent>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public convenience init(
+    package static let definition = APIRuntime.APIDefinition(
+        name: "PutItem",
+        method: .put,
+        path: "/items/{id}/versions/{version}",
+        baseURL: "http://localhost:8080",
+        timeout: .milliseconds(750),
+        frequency: .allow,
+        defaults: .workspace
+    )
+
+    package convenience init(
         id: UUID,
         version: Int,
         item: RefItem,
         note: String? = nil
     ) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "PutItem",
-                method: .put,
-                path: "/items/{id}/versions/{version}",
-                baseURL: "http://localhost:8080",
-                timeout: .milliseconds(750),
-                frequency: .allow,
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .noContent,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .path("id", id)
                 .path("version", version)
                 .body("item", item)

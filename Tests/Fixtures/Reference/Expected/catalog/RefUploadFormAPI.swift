@@ -3,24 +3,26 @@
 import APIRuntime
 
 /// `POST /upload`
-public final class RefUploadFormAPI: BaseAPI<[String: Int]>, @unchecked Sendable {
+package nonisolated final class RefUploadFormAPI: APIRuntime.BaseAPI<[String: Int]>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public convenience init(
+    package static let definition = APIRuntime.APIDefinition(
+        name: "UploadForm",
+        method: .post,
+        path: "/upload",
+        defaults: .workspace
+    )
+
+    package convenience init(
         title: String,
         tags: [String],
         draft: Bool? = nil,
         kind: RefKind
     ) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "UploadForm",
-                method: .post,
-                path: "/upload",
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .form("title", title)
                 .form("tags", tags)
                 .form("draft", draft)

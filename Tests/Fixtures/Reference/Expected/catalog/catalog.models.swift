@@ -5,18 +5,19 @@ import Foundation
 
 /// An item of the catalog.
 /// Descriptions keep their lines; "quotes" and \backslashes\ stay text.
-public struct RefItem: Codable, Sendable, FieldwiseEquatable {
-    public let id: UUID
+package nonisolated struct RefItem: Codable, Hashable, Sendable {
+    package let id: UUID
     /// A Swift keyword as a field name.
-    public let `default`: Bool
-    public let price: Double
-    public let sizes: [Int64]
-    public let attributes: [String: [String]]
-    public let payload: Data?
-    public let kind: RefKind
-    public let children: [RefItem]
+    package let `default`: Bool
+    package let price: Double
+    package let sizes: [Int64]
+    package let attributes: [String: [String]]
+    package let payload: Data?
+    package let kind: RefKind
+    package let children: [RefItem]
+    package let priority: RefPriority?
 
-    public init(
+    package init(
         id: UUID,
         `default`: Bool,
         price: Double,
@@ -24,7 +25,8 @@ public struct RefItem: Codable, Sendable, FieldwiseEquatable {
         attributes: [String: [String]],
         payload: Data? = nil,
         kind: RefKind,
-        children: [RefItem]
+        children: [RefItem],
+        priority: RefPriority? = nil
     ) {
         self.id = id
         self.`default` = `default`
@@ -34,57 +36,84 @@ public struct RefItem: Codable, Sendable, FieldwiseEquatable {
         self.payload = payload
         self.kind = kind
         self.children = children
+        self.priority = priority
     }
 
-    public init(from decoder: any Decoder) throws {
-        let fields = try FieldReader(decoder)
-        try self.init(
-            id: fields.value(UUID.self, "id"),
-            default: fields.bool("default"),
-            price: fields.double("price_eur"),
-            sizes: fields.value([Int64].self, "sizes"),
-            attributes: fields.value([String: [String]].self, "attributes"),
-            payload: fields.valueIfPresent(Data.self, "payload"),
-            kind: fields.value(RefKind.self, "kind"),
-            children: fields.value([RefItem].self, "children")
-        )
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var fields = FieldWriter(encoder)
-        try fields.value(self.id, "id")
-        try fields.bool(self.`default`, "default")
-        try fields.double(self.price, "price_eur")
-        try fields.value(self.sizes, "sizes")
-        try fields.value(self.attributes, "attributes")
-        try fields.valueIfPresent(self.payload, "payload")
-        try fields.value(self.kind, "kind")
-        try fields.value(self.children, "children")
-    }
-
-    public static func fieldsEqual(_ lhs: RefItem, _ rhs: RefItem) -> Bool {
-        guard
-            FieldComparison.equal(lhs.id, rhs.id),
-            FieldComparison.bool(lhs.`default`, rhs.`default`),
-            FieldComparison.double(lhs.price, rhs.price),
-            FieldComparison.equal(lhs.sizes, rhs.sizes),
-            FieldComparison.equal(lhs.attributes, rhs.attributes),
-            FieldComparison.equal(lhs.payload, rhs.payload),
-            FieldComparison.equal(lhs.kind, rhs.kind),
-            FieldComparison.equal(lhs.children, rhs.children)
-        else { return false }
-        return true
+    enum CodingKeys: String, CodingKey {
+        case id
+        case `default`
+        case price = "price_eur"
+        case sizes
+        case attributes
+        case payload
+        case kind
+        case children
+        case priority
     }
 }
 
-public enum RefKind: String, Codable, Sendable, CaseIterable, ParameterValue {
-    case physical = "PHYSICAL"
-    case digital = "digital-download"
-    case subscription = "sub \"monthly\""
+package nonisolated enum RefKind: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue {
+    case physical
+    case digital
+    case subscription
+    /// A value this version of the client does not know, kept as the server sent it.
+    case unknown(String)
+
+    package init(rawValue: String) {
+        switch rawValue {
+        case "PHYSICAL": self = .physical
+        case "digital-download": self = .digital
+        case "sub \"monthly\"": self = .subscription
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    package var rawValue: String {
+        switch self {
+        case .physical: "PHYSICAL"
+        case .digital: "digital-download"
+        case .subscription: "sub \"monthly\""
+        case .unknown(let value): value
+        }
+    }
+
+    /// The values this version of the client knows.
+    package static let allCases: [RefKind] = [.physical, .digital, .subscription]
 }
 
-public enum RefStatus: String, Codable, Sendable, CaseIterable, ParameterValue {
+/// Only these values decode; a new one fails the reply.
+package nonisolated enum RefStatus: String, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue {
     case inStock = "in-stock"
     case soldOut = "sold-out"
     case _2ndHand = "2nd-hand"
+}
+
+/// An integer enum.
+package nonisolated enum RefPriority: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue {
+    case low
+    case normal
+    case urgent
+    /// A value this version of the client does not know, kept as the server sent it.
+    case unknown(Int)
+
+    package init(rawValue: Int) {
+        switch rawValue {
+        case 1: self = .low
+        case 5: self = .normal
+        case 10: self = .urgent
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    package var rawValue: Int {
+        switch self {
+        case .low: 1
+        case .normal: 5
+        case .urgent: 10
+        case .unknown(let value): value
+        }
+    }
+
+    /// The values this version of the client knows.
+    package static let allCases: [RefPriority] = [.low, .normal, .urgent]
 }

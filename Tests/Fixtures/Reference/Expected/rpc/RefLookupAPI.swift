@@ -5,25 +5,27 @@ import APIRuntime
 /// A JSON-RPC method by name, with a renamed and an optional parameter.
 ///
 /// JSON-RPC method `catalog.lookup` at `/rpc`
-public final class RefLookupAPI: BaseAPI<[RefItem]>, @unchecked Sendable {
+package nonisolated final class RefLookupAPI: APIRuntime.BaseAPI<[RefItem]>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
+    package static let definition = APIRuntime.APIDefinition(
+        name: "Lookup",
+        method: .post,
+        path: "/rpc",
+        headers: [
+            (name: "X-Catalog", value: "1"),
+        ],
+        rpc: APIRuntime.RPCMethod(name: "catalog.lookup"),
+        defaults: .workspace
+    )
 
-    public convenience init(query: String, limit: Int? = nil) {
+    package override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIRuntime.JSONRPC() }
+
+    package convenience init(query: String, limit: Int? = nil) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "Lookup",
-                method: .post,
-                path: "/rpc",
-                headers: [
-                    (name: "X-Catalog", value: "1"),
-                ],
-                rpc: RPCMethod(name: "catalog.lookup"),
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .body("q", query)
                 .body("limit", limit)
         )

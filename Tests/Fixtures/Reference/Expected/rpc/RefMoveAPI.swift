@@ -4,25 +4,27 @@ import APIRuntime
 import Foundation
 
 /// JSON-RPC method `catalog.move` at `/rpc`
-public final class RefMoveAPI: BaseAPI<Bool>, @unchecked Sendable {
+package nonisolated final class RefMoveAPI: APIRuntime.BaseAPI<Bool>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
+    package static let definition = APIRuntime.APIDefinition(
+        name: "Move",
+        method: .post,
+        path: "/rpc",
+        frequency: .allow,
+        rpc: APIRuntime.RPCMethod(name: "catalog.move"),
+        defaults: .workspace
+    )
+
+    package override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIRuntime.JSONRPC() }
 
     /// - Parameters:
     ///   - target: nil is sent as null to keep positions.
-    public convenience init(item: UUID, target: String? = nil, `default`: Bool) {
+    package convenience init(item: UUID, target: String? = nil, `default`: Bool) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "Move",
-                method: .post,
-                path: "/rpc",
-                frequency: .allow,
-                rpc: RPCMethod(name: "catalog.move"),
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .positional(item)
                 .positional(target)
                 .positional(`default`)

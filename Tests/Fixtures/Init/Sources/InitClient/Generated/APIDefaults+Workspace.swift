@@ -2,9 +2,9 @@
 
 import APIRuntime
 
-extension APIDefaults {
+nonisolated extension APIRuntime.APIDefaults {
     /// The `defaults:` of workspace.yaml, inherited by every API of InitClient.
-    static let workspace = APIDefaults(
+    static let workspace = APIRuntime.APIDefaults(
         baseURL: "https://api.example.com/v1",
         timeout: .seconds(30),
         headers: [

@@ -5,17 +5,19 @@ import APIRuntime
 /// The shopper's cart.
 ///
 /// `GET /cart`
-public final class RefGetCartAPI: BaseAPI<RefCart>, @unchecked Sendable {
+package nonisolated final class RefGetCartAPI: APIRuntime.BaseAPI<RefCart>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
 
-    public convenience init() {
+    package static let definition = APIRuntime.APIDefinition(
+        name: "GetCart",
+        method: .get,
+        path: "/cart",
+        defaults: .workspace
+    )
+
+    package convenience init() {
         self.init(
-            definedOnce: APIDefinition(
-                name: "GetCart",
-                method: .get,
-                path: "/cart",
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json
         )
     }

@@ -5,19 +5,21 @@ import APIRuntime
 /// Says hello to someone.
 ///
 /// `GET /greetings/{name}`
-public final class GetGreetingAPI: BaseAPI<Greeting>, @unchecked Sendable {
+public nonisolated final class GetGreetingAPI: APIRuntime.BaseAPI<Greeting>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "GetGreeting",
+        method: .get,
+        path: "/greetings/{name}",
+        defaults: .workspace
+    )
 
     public convenience init(name: String, language: String? = nil) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "GetGreeting",
-                method: .get,
-                path: "/greetings/{name}",
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .path("name", name)
                 .query("lang", language)
         )

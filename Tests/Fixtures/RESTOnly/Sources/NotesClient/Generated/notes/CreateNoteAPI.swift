@@ -5,19 +5,21 @@ import APIRuntime
 /// Writes a new note and returns it with its id.
 ///
 /// `POST /notes`
-public final class CreateNoteAPI: BaseAPI<Note>, @unchecked Sendable {
+public nonisolated final class CreateNoteAPI: APIRuntime.BaseAPI<Note>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "CreateNote",
+        method: .post,
+        path: "/notes",
+        defaults: .workspace
+    )
 
     public convenience init(title: String, body: String) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "CreateNote",
-                method: .post,
-                path: "/notes",
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .body("title", title)
                 .body("body", body)
         )

@@ -5,19 +5,21 @@ import APIRuntime
 /// Deletes a note.
 ///
 /// `DELETE /notes/{id}`
-public final class DeleteNoteAPI: BaseAPI<NoContent>, @unchecked Sendable {
+public nonisolated final class DeleteNoteAPI: APIRuntime.BaseAPI<APIRuntime.NoContent>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "DeleteNote",
+        method: .delete,
+        path: "/notes/{id}",
+        defaults: .workspace
+    )
 
     public convenience init(id: Int) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "DeleteNote",
-                method: .delete,
-                path: "/notes/{id}",
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .noContent,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .path("id", id)
         )
     }

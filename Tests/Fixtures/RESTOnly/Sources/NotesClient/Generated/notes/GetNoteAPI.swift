@@ -5,20 +5,22 @@ import APIRuntime
 /// Fetches one note.
 ///
 /// `GET /notes/{id}`
-public final class GetNoteAPI: BaseAPI<Note>, @unchecked Sendable {
+public nonisolated final class GetNoteAPI: APIRuntime.BaseAPI<Note>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "GetNote",
+        method: .get,
+        path: "/notes/{id}",
+        retry: APIRuntime.RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(200)),
+        defaults: .workspace
+    )
 
     public convenience init(id: Int) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "GetNote",
-                method: .get,
-                path: "/notes/{id}",
-                retry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(200)),
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .path("id", id)
         )
     }

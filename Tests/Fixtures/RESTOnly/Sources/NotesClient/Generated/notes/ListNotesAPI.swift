@@ -5,20 +5,22 @@ import APIRuntime
 /// Lists notes, newest first.
 ///
 /// `GET /notes`
-public final class ListNotesAPI: BaseAPI<NotePage>, @unchecked Sendable {
+public nonisolated final class ListNotesAPI: APIRuntime.BaseAPI<NotePage>, @unchecked Sendable {
     // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
+
+    public static let definition = APIRuntime.APIDefinition(
+        name: "ListNotes",
+        method: .get,
+        path: "/notes",
+        frequency: .coalesce,
+        defaults: .workspace
+    )
 
     public convenience init(state: NoteState? = nil, cursor: String? = nil) {
         self.init(
-            definedOnce: APIDefinition(
-                name: "ListNotes",
-                method: .get,
-                path: "/notes",
-                frequency: .coalesce,
-                defaults: .workspace
-            ),
+            definition: Self.definition,
             response: .json,
-            request: RequestBuilder()
+            request: APIRuntime.RequestBuilder()
                 .query("state", state)
                 .query("cursor", cursor)
         )

@@ -4,7 +4,7 @@ import APIRuntime
 import Foundation
 
 /// A note somebody wrote.
-public struct Note: Codable, Sendable, FieldwiseEquatable {
+public nonisolated struct Note: Codable, Hashable, Sendable {
     public let id: Int
     public let title: String
     public let body: String
@@ -25,45 +25,45 @@ public struct Note: Codable, Sendable, FieldwiseEquatable {
         self.createdAt = createdAt
     }
 
-    public init(from decoder: any Decoder) throws {
-        let fields = try FieldReader(decoder)
-        try self.init(
-            id: fields.int("id"),
-            title: fields.string("title"),
-            body: fields.string("body"),
-            state: fields.value(NoteState.self, "state"),
-            createdAt: fields.value(Date.self, "created_at")
-        )
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var fields = FieldWriter(encoder)
-        try fields.int(self.id, "id")
-        try fields.string(self.title, "title")
-        try fields.string(self.body, "body")
-        try fields.value(self.state, "state")
-        try fields.value(self.createdAt, "created_at")
-    }
-
-    public static func fieldsEqual(_ lhs: Note, _ rhs: Note) -> Bool {
-        guard
-            FieldComparison.int(lhs.id, rhs.id),
-            FieldComparison.string(lhs.title, rhs.title),
-            FieldComparison.string(lhs.body, rhs.body),
-            FieldComparison.equal(lhs.state, rhs.state),
-            FieldComparison.equal(lhs.createdAt, rhs.createdAt)
-        else { return false }
-        return true
+    enum CodingKeys: String, CodingKey {
+        case id
+        case title
+        case body
+        case state
+        case createdAt = "created_at"
     }
 }
 
-public enum NoteState: String, Codable, Sendable, CaseIterable, ParameterValue {
+public nonisolated enum NoteState: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue {
     case draft
     case published
     case archived
+    /// A value this version of the client does not know, kept as the server sent it.
+    case unknown(String)
+
+    public init(rawValue: String) {
+        switch rawValue {
+        case "draft": self = .draft
+        case "published": self = .published
+        case "archived": self = .archived
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .draft: "draft"
+        case .published: "published"
+        case .archived: "archived"
+        case .unknown(let value): value
+        }
+    }
+
+    /// The values this version of the client knows.
+    public static let allCases: [NoteState] = [.draft, .published, .archived]
 }
 
-public struct NotePage: Codable, Sendable, FieldwiseEquatable {
+public nonisolated struct NotePage: Codable, Hashable, Sendable {
     public let items: [Note]
     public let nextCursor: String?
 
@@ -72,22 +72,8 @@ public struct NotePage: Codable, Sendable, FieldwiseEquatable {
         self.nextCursor = nextCursor
     }
 
-    public init(from decoder: any Decoder) throws {
-        let fields = try FieldReader(decoder)
-        try self.init(items: fields.value([Note].self, "items"), nextCursor: fields.stringIfPresent("next_cursor"))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var fields = FieldWriter(encoder)
-        try fields.value(self.items, "items")
-        try fields.stringIfPresent(self.nextCursor, "next_cursor")
-    }
-
-    public static func fieldsEqual(_ lhs: NotePage, _ rhs: NotePage) -> Bool {
-        guard
-            FieldComparison.equal(lhs.items, rhs.items),
-            FieldComparison.stringIfPresent(lhs.nextCursor, rhs.nextCursor)
-        else { return false }
-        return true
+    enum CodingKeys: String, CodingKey {
+        case items
+        case nextCursor = "next_cursor"
     }
 }

@@ -1,0 +1,92 @@
+import APIManifest
+import Foundation
+
+/// `default:` and `format:` of fields and parameters.
+extension DescriptionBuilder {
+    /// The Swift expression for `value` as a value of `type`, or nil after reporting why it is
+    /// not one. Defaults are for scalars and enums, and for types that are not optional: the
+    /// default is what an absent value becomes.
+    mutating func defaultLiteral(_ value: Located<String>, for type: Located<TypeExpression>, of what: String) -> String? {
+        let text = value.value
+        guard case .named(let name) = type.value else {
+            let fix = type.value.isOptional ? "; a value with a default is not optional: write '\(type.value.unwrapped)'" : ""
+            diagnostics.error("'default:' is for a number, text, Bool or enum, but \(what) is '\(type.value)'\(fix)", at: value.location)
+            return nil
+        }
+        func wrongType(_ expected: String) -> String? {
+            diagnostics.error("default value '\(text)' of \(what) is not \(expected)", at: value.location)
+            return nil
+        }
+        switch name {
+        case "String":
+            return SwiftLiteral.string(text)
+        case "Int", "Int32", "Int64":
+            guard let number = Int64(text), name != "Int32" || Int32(exactly: number) != nil else { return wrongType("an \(name)") }
+            return String(number)
+        case "Double", "Float":
+            guard let number = Double(text), number.isFinite, name == "Double" || Float(text)?.isFinite == true else { return wrongType("a \(name)") }
+            return "\(number)"
+        case "Decimal":
+            guard text.wholeMatch(of: /-?[0-9]+(\.[0-9]+)?/) != nil, Decimal(string: text) != nil else { return wrongType("a decimal number (digits, one '.')") }
+            return text.contains(".") ? "Decimal(string: \(SwiftLiteral.string(text)))!" : text
+        case "Bool":
+            guard text == "true" || text == "false" else { return wrongType("true or false") }
+            return text
+        default:
+            guard let enumeration = enumDeclaration(named: name) else {
+                diagnostics.error("'default:' is for a number, text, Bool or enum, but \(what) is '\(name)'", at: value.location)
+                return nil
+            }
+            let rawValue = enumeration.rawType.map { $0.value != "String" } == true ? Int64(text).map(String.init) ?? text : text
+            guard let match = enumeration.cases.first(where: { normalizedRawValue($0.rawValue.value, of: enumeration) == rawValue }) else {
+                let values = enumeration.cases.map(\.rawValue.value).joined(separator: ", ")
+                diagnostics.error("default value '\(text)' of \(what) is not a value of '\(name)': \(values)", at: value.location)
+                return nil
+            }
+            return "." + Self.swiftName(of: match)
+        }
+    }
+
+    /// A parameter's `default:` and `format:`.
+    mutating func describeValue(of parameter: ParameterDeclaration, into described: inout ParameterDescription) {
+        let what = "parameter '\(parameter.name.value)'"
+        described.defaultLiteral = parameter.defaultValue.flatMap { defaultLiteral($0, for: parameter.type, of: what) }
+        described.dateFormat = dateFormat(parameter.format, for: parameter.type, of: what)
+    }
+
+    /// `format:` of `what`: only a `Date` or `Date?` has one.
+    mutating func dateFormat(_ format: Located<DateFormat>?, for type: Located<TypeExpression>, of what: String) -> DateFormat {
+        guard let format else { return .iso8601 }
+        guard type.value.unwrapped == .named("Date") else {
+            diagnostics.error("'format:' is how a Date is written, but \(what) is '\(type.value)'", at: format.location)
+            return .iso8601
+        }
+        return format.value
+    }
+
+    /// The enum a manifest declares under `name`, if it is one.
+    func enumDeclaration(named name: String) -> EnumDeclaration? {
+        for file in workspace.files {
+            for type in file.types where type.name.value == name {
+                if case .enumeration(let enumeration) = type.shape { return enumeration }
+            }
+        }
+        return nil
+    }
+
+    /// `01` and `1` are one value of an integer enum.
+    func normalizedRawValue(_ text: String, of enumeration: EnumDeclaration) -> String {
+        guard let type = enumeration.rawType?.value, type != "String" else { return text }
+        return Int64(text).map(String.init) ?? text
+    }
+
+    /// The Swift name of an enum case: as written when it is an identifier; the list form's raw
+    /// values made Swift-shaped (`in-review` → `inReview`); keywords escaped.
+    static func swiftName(of enumCase: EnumCaseDeclaration) -> String {
+        let written = enumCase.name.value
+        let name = SwiftIdentifier.isValid(written) ? written
+            : enumCase.name == enumCase.rawValue ? caseName(fromRawValue: written)
+            : SwiftIdentifier.make(from: written, capitalized: false)
+        return SwiftIdentifier.escaped(name)
+    }
+}
