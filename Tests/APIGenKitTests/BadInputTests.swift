@@ -248,7 +248,7 @@ struct BadInputTests {
             "apis/api.yaml:15:7: error: a key of 'responses:' is a status code such as 404, or 'default'; found 'teapot'",
             "apis/api.yaml:20:12: error: 204 has no body, so it has no type: write '204: none', not 'Thing'",
             "apis/api.yaml:22:7: error: a second success status 202: the API's reply type is declared once (at 201)",
-            "apis/api.yaml:24:14: error: response header 'thing' must be a scalar or a string enum (String, Int, Int64, Double, Bool, Date, URL, UUID), found 'Thing'",
+            "apis/api.yaml:24:14: error: response header 'thing' must be a scalar or an enum (String, Int, Int32, Int64, Double, Float, Decimal, Bool, Date, CalendarDate, URL, UUID), found 'Thing'",
             "apis/api.yaml:25:34: error: 'bad header' is not a valid HTTP header name: use letters, digits and !#$%&'*+-.^_`|~",
         ])
     }

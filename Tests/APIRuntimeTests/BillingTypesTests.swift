@@ -1,6 +1,7 @@
 import APIRuntime
 import ExampleClient
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Testing
 
@@ -65,14 +66,20 @@ struct BillingTypesTests {
         }
     }
 
-    @Test("A union with a discriminator: sent as its alternative, decoded by the member's value, an unknown value a decoding error")
+    @Test("A union with a discriminator: sent as its alternative, decoded by the member's value, an unknown value a decoding error; enum, calendar-date and decimal reply headers")
     func paymentMethod() async throws {
-        try await withServer({ request in
-            .json(request.target.hasSuffix("/7/payments") ? Self.invoiceJSON : #"{"type": "cheque"}"#)
+        try await withServer({ _ in
+            var reply = Response.json(Self.invoiceJSON)
+            reply.headers[HTTPField.Name("X-Invoice-Status")!] = "refunded"
+            reply.headers[HTTPField.Name("X-Settles-On")!] = "2024-06-03"
+            reply.headers[HTTPField.Name("X-Fee")!] = "0.30"
+            return reply
         }) { server, manager in
             let card = PaymentMethod.card(Card(type: "card", brand: "visa", last4: "4242"))
-            let invoice = try await PayInvoiceAPI(number: 7, body: card).using(manager).start()
+            let (invoice, headers) = try await PayInvoiceAPI(number: 7, body: card).using(manager).startWithHeaders()
             #expect(invoice.number == .max)
+            #expect(headers.status == .unknown("refunded") && headers.settlesOn == CalendarDate(year: 2024, month: 6, day: 3))
+            #expect(headers.fee == Decimal(string: "0.30"))
             #expect(try #require(server.requests.first).bodyText == #"{"brand":"visa","last4":"4242","type":"card"}"#)
 
             let decoder = JSONCoding.makeDecoder()

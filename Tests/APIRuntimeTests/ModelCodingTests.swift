@@ -75,6 +75,15 @@ struct ModelCodingTests {
         #expect(RefStatus(rawValue: "on-order") == nil)
     }
 
+    @Test("Enums, decimals and calendar dates read from header text: whole values only")
+    func headerValues() {
+        #expect(RefPriority(headerText: " 10 ") == .urgent && RefPriority(headerText: "7") == .unknown(7))
+        #expect(RefPriority(headerText: "ten") == nil && RefPriority(headerText: "99999999999999999999") == nil)
+        #expect(RefStatus(headerText: "sold-out") == .soldOut && RefStatus(headerText: "gone") == nil)
+        #expect(Decimal(headerText: "0.30") == Decimal(string: "0.30") && Decimal(headerText: "0.30abc") == nil)
+        #expect(CalendarDate(headerText: "2024-02-30") == nil && Int32(headerText: "2147483648") == nil)
+    }
+
     @Test("An integer enum refuses a string, and a string enum a number: a type mismatch, not `unknown`")
     func wrongJSONTypeIsAnError() {
         let decoder = JSONCoding.makeDecoder()

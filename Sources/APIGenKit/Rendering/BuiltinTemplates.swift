@@ -8,14 +8,14 @@ enum BuiltinTemplates {
 /// {{{.}}}
 {{/docLines}}
 {{#isFrozen}}
-{{access}}nonisolated enum {{swiftName}}: {{rawType}}, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue {
+{{access}}nonisolated enum {{swiftName}}: {{rawType}}, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue, APIRuntime.HeaderValue {
 {{#cases}}
     case {{swiftName}}{{#customRawValueLiteral}} = {{{.}}}{{/customRawValueLiteral}}
 {{/cases}}
 }
 {{/isFrozen}}
 {{^isFrozen}}
-{{access}}nonisolated enum {{swiftName}}: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue {
+{{access}}nonisolated enum {{swiftName}}: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue, APIRuntime.HeaderValue {
 {{#cases}}
     case {{swiftName}}
 {{/cases}}

@@ -47,7 +47,7 @@ extension DescriptionBuilder {
         return (success, errors)
     }
 
-    /// `responseHeaders:`: each a scalar or a string enum, read from the header its wire name
+    /// `responseHeaders:`: each a scalar or an enum, read from the header its wire name
     /// names; absent or unreadable headers are nil.
     mutating func describeResponseHeaders(_ headers: [ParameterDeclaration]) -> [ParameterDescription] {
         var swiftNames = SwiftNames(kind: "response header")
@@ -57,8 +57,8 @@ extension DescriptionBuilder {
             let wireName = header.wireName ?? header.name
             checkHeaderName(wireName)
             let type = header.type.value.unwrapped
-            guard case .named(let name) = type, types.kind(of: name) != .model, !["JSON", "Data", "File"].contains(name) else {
-                diagnostics.error("response header '\(header.name.value)' must be a scalar or a string enum (String, Int, Int64, Double, Bool, Date, URL, UUID), found '\(header.type.value)'", at: header.type.location)
+            guard case .named(let name) = type, [.scalar, .enumeration].contains(types.kind(of: name)), !["JSON", "Data", "File"].contains(name) else {
+                diagnostics.error("response header '\(header.name.value)' must be a scalar or an enum (String, Int, Int32, Int64, Double, Float, Decimal, Bool, Date, CalendarDate, URL, UUID), found '\(header.type.value)'", at: header.type.location)
                 return nil
             }
             guard let resolved = types.resolve(Located(type, at: header.type.location), into: &diagnostics) else { return nil }

@@ -1,7 +1,7 @@
 import NIOConcurrencyHelpers
 
-/// Several APIs of any kinds sent at once, each with its own result (YTKNetwork's batch request,
-/// with a failure policy DRDNetworking's lacked).
+/// Several APIs of any kinds sent at once, each with its own result, and a policy for what one
+/// failure does to the rest.
 ///
 /// ```swift
 /// let batch = APIBatch(policy: .failFast)

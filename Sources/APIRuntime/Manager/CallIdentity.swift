@@ -5,8 +5,8 @@ import Foundation
 /// (JSON bodies are encoded with sorted keys, so key order never matters), and the headers the
 /// API marks as significant.
 ///
-/// The identity is the full canonical text, each part length-prefixed, never a hash of it: two
-/// different calls cannot share an identity (DRDNetworking's hash of long strings could).
+/// The identity is the full canonical text, each part length-prefixed, never a hash of it, so
+/// two different calls cannot share an identity.
 enum CallIdentity {
     static func key(for request: APIRequest, definition: APIDefinition, kind: String) -> String {
         // Text bodies as they are, binary ones (protobuf) in base64: decoding bytes that are not

@@ -5,7 +5,7 @@ import Foundation
 /// Sorted keys make a request body depend only on its values, never on dictionary order, so two
 /// identical calls produce identical bytes (the frequency policy relies on that).
 public enum JSONCoding {
-    /// One of each, shared by every call: making a coder per call was a fifth of a call's cost.
+    /// One of each, shared by every call: making a coder is costly next to a call.
     /// Both are safe to use from many threads at once (their settings are never changed).
     static let encoder = makeEncoder()
     package static let decoder = makeDecoder()

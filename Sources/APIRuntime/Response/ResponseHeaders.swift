@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 
 /// A type a reply's header can be read as (`responseHeaders:` in a manifest): text, numbers,
-/// booleans, URLs, UUIDs, dates and string enums.
+/// booleans, URLs, UUIDs, dates and enums.
 public protocol HeaderValue: Sendable {
     /// The value a header's text spells; nil when it spells none.
     init?(headerText: String)
@@ -16,11 +16,32 @@ extension Int: HeaderValue {
     public init?(headerText: String) { self.init(headerText.trimmingCharacters(in: .whitespaces)) }
 }
 
+extension Int32: HeaderValue {
+    public init?(headerText: String) { self.init(headerText.trimmingCharacters(in: .whitespaces)) }
+}
+
 extension Int64: HeaderValue {
     public init?(headerText: String) { self.init(headerText.trimmingCharacters(in: .whitespaces)) }
 }
 
 extension Double: HeaderValue {
+    public init?(headerText: String) { self.init(headerText.trimmingCharacters(in: .whitespaces)) }
+}
+
+extension Float: HeaderValue {
+    public init?(headerText: String) { self.init(headerText.trimmingCharacters(in: .whitespaces)) }
+}
+
+extension Decimal: HeaderValue {
+    public init?(headerText: String) {
+        let text = headerText.trimmingCharacters(in: .whitespaces)
+        // `Decimal(string:)` reads a number's leading digits and ignores the rest.
+        guard text.wholeMatch(of: /[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?/) != nil else { return nil }
+        self.init(string: text)
+    }
+}
+
+extension CalendarDate: HeaderValue {
     public init?(headerText: String) { self.init(headerText.trimmingCharacters(in: .whitespaces)) }
 }
 
@@ -54,9 +75,16 @@ extension Date: HeaderValue {
     }
 }
 
-/// Generated string enums read as their raw values.
+/// Generated enums read as their raw values.
 extension HeaderValue where Self: RawRepresentable, RawValue == String {
     public init?(headerText: String) { self.init(rawValue: headerText.trimmingCharacters(in: .whitespaces)) }
+}
+
+extension HeaderValue where Self: RawRepresentable, RawValue: FixedWidthInteger {
+    public init?(headerText: String) {
+        guard let raw = RawValue(headerText.trimmingCharacters(in: .whitespaces)) else { return nil }
+        self.init(rawValue: raw)
+    }
 }
 
 /// A reply's header fields as generated `ResponseHeaders` read them.

@@ -82,7 +82,7 @@ public nonisolated struct Invoice: Codable, Hashable, Sendable {
     }
 }
 
-public nonisolated enum InvoiceStatus: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue {
+public nonisolated enum InvoiceStatus: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue, APIRuntime.HeaderValue {
     case draft
     case `open`
     case paid

@@ -85,7 +85,7 @@ public nonisolated struct Coordinates: Codable, Hashable, Sendable {
 }
 
 /// What a user may do.
-public nonisolated enum Role: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue {
+public nonisolated enum Role: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue, APIRuntime.HeaderValue {
     case admin
     case member
     case guest

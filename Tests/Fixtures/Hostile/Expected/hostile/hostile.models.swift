@@ -52,7 +52,7 @@ public nonisolated struct HShadows: Codable, Hashable, Sendable {
 
 /// Line one with */
 /// /** line two */ and a line with \(x)
-public nonisolated enum HMood: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue {
+public nonisolated enum HMood: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue, APIRuntime.HeaderValue {
     case happy
     case sad
     case rtl

@@ -52,7 +52,7 @@ package nonisolated struct RefItem: Codable, Hashable, Sendable {
     }
 }
 
-package nonisolated enum RefKind: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue {
+package nonisolated enum RefKind: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue, APIRuntime.HeaderValue {
     case physical
     case digital
     case subscription
@@ -82,14 +82,14 @@ package nonisolated enum RefKind: RawRepresentable, Codable, Hashable, Sendable,
 }
 
 /// Only these values decode; a new one fails the reply.
-package nonisolated enum RefStatus: String, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue {
+package nonisolated enum RefStatus: String, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue, APIRuntime.HeaderValue {
     case inStock = "in-stock"
     case soldOut = "sold-out"
     case _2ndHand = "2nd-hand"
 }
 
 /// An integer enum.
-package nonisolated enum RefPriority: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue {
+package nonisolated enum RefPriority: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue, APIRuntime.HeaderValue {
     case low
     case normal
     case urgent

@@ -41,7 +41,7 @@ public nonisolated struct RetryPolicy: Codable, Hashable, Sendable {
     }
 }
 
-public nonisolated enum Backoff: String, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue {
+public nonisolated enum Backoff: String, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue, APIRuntime.HeaderValue {
     case fixed
     case exponential
 }
@@ -174,7 +174,7 @@ public nonisolated struct HeaderReader: Codable, Hashable, Sendable {
     }
 }
 
-public nonisolated enum ParameterValue: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue {
+public nonisolated enum ParameterValue: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue, APIRuntime.HeaderValue {
     case a
     case b
     /// A value this version of the client does not know, kept as the server sent it.

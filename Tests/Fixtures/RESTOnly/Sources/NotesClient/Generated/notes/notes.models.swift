@@ -34,7 +34,7 @@ public nonisolated struct Note: Codable, Hashable, Sendable {
     }
 }
 
-public nonisolated enum NoteState: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue {
+public nonisolated enum NoteState: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue, APIRuntime.HeaderValue {
     case draft
     case published
     case archived
