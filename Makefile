@@ -50,8 +50,9 @@ rest-only:
 test-tsan:
 	TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/.ci/tsan-suppressions.txt" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --no-parallel
 
-## Exit 1 when the committed generated code, built-in templates or schema are stale, or when
-## a committed manifest does not validate against the schema (python3 with jsonschema and PyYAML).
+## Exit 1 when the committed generated code, built-in templates or schema are stale, when a
+## committed manifest does not validate against the schema (python3 with jsonschema and PyYAML),
+## or when a workspace's exported OpenAPI document is not valid (openapi-spec-validator).
 check: protoc protoc-gen-swift
 	$(SWIFT) run apigen check
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/Reference/apis/workspace.yaml
@@ -61,6 +62,11 @@ check: protoc protoc-gen-swift
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/RESTOnly/apis/workspace.yaml
 	$(SWIFT) run apigen check --workspace Benchmarks/Runtime/apis/workspace.yaml
 	$(SWIFT) run apigen schema | diff -u docs/manifest.schema.json - || { echo "error: docs/manifest.schema.json is stale: run 'make schema'" >&2; exit 1; }
+	@mkdir -p .build/export
+	for workspace in apis Tests/Fixtures/Reference/apis Tests/Fixtures/Shadowing/apis; do \
+	  $(SWIFT) run apigen export openapi -q -w $$workspace/workspace.yaml -o .build/export/openapi.json && \
+	  python3 -m openapi_spec_validator .build/export/openapi.json || exit 1; \
+	done
 	python3 .ci/validate-schema.py
 	@$(MAKE) --no-print-directory -B $(BUILTIN) BUILTIN_OUT=$(BUILTIN).check >/dev/null
 	@diff -q $(BUILTIN) $(BUILTIN).check >/dev/null && rm $(BUILTIN).check || { rm -f $(BUILTIN).check; echo "error: $(BUILTIN) is stale: run 'make builtin-templates'" >&2; exit 1; }

@@ -5,7 +5,7 @@ struct APIGenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apigen",
         abstract: "Generates one Swift API class per endpoint from the YAML manifests of a workspace.",
-        subcommands: [Generate.self, Check.self, Lint.self, Init.self, Template.self, Schema.self],
+        subcommands: [Generate.self, Check.self, Lint.self, Init.self, Template.self, Schema.self, Export.self],
         defaultSubcommand: Generate.self
     )
 }

@@ -72,6 +72,9 @@ public struct SwiftType: Sendable, Equatable {
     public var isOptional: Bool
     /// Whether it mentions Date, URL, UUID or Data, which need Foundation.
     public var needsFoundation: Bool
+    /// The type as the manifest wrote it; nil for the types the generator adds (`HTTPBody`,
+    /// `NoContent`, a stream of events).
+    public var expression: TypeExpression? = nil
 
     /// The type an optional wraps (`[User]` for `[User]?`); the type itself when not optional.
     public var unwrappedSpelling: String {

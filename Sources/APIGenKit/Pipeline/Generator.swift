@@ -29,6 +29,18 @@ public enum Generator {
     /// Runs the pipeline over the workspace whose settings are in `workspaceFile`. Nothing is
     /// written unless every stage succeeded.
     /// `progress` hears (files rendered, files in all) as rendering goes, for a progress line.
+    /// The workspace read and validated, for commands that describe it rather than generate
+    /// code (`apigen export`); nil after reporting its errors. gRPC protos are compiled for their
+    /// descriptors alone.
+    public static func describe(workspaceFile: String, into diagnostics: inout Diagnostics) -> (LoadedWorkspace, WorkspaceDescription)? {
+        guard let loaded = WorkspaceLoader.load(workspaceFile: workspaceFile, into: &diagnostics) else { return nil }
+        let compiler = ProtoCompiler(generatesSources: false, access: loaded.manifest.access?.value ?? .public)
+        guard let protos = compiler.compile(loaded, into: &diagnostics),
+              let description = DescriptionBuilder.build(loaded, protos: protos.catalogs, into: &diagnostics)
+        else { return nil }
+        return (loaded, description)
+    }
+
     public static func run(workspaceFile: String, mode: Mode, progress: ((Int, Int) -> Void)? = nil) -> Report {
         var report = Report()
         var stages = StageTimer()

@@ -49,9 +49,9 @@ extension DescriptionBuilder {
                 switch stream.format.value {
                 case .events:
                     let decoding: ResponseDescription.Decoding = stream.type.value == .named("String") ? .textEvents : .events
-                    return ResponseDescription(type: SwiftType(spelling: "APIEventStreams.ServerEventStream<\(type.spelling)>", isOptional: false, needsFoundation: type.needsFoundation), decoding: decoding)
+                    return ResponseDescription(type: SwiftType(spelling: "APIEventStreams.ServerEventStream<\(type.spelling)>", isOptional: false, needsFoundation: type.needsFoundation, expression: type.expression), decoding: decoding)
                 case .jsonLines:
-                    return ResponseDescription(type: SwiftType(spelling: "APIEventStreams.JSONLinesStream<\(type.spelling)>", isOptional: false, needsFoundation: type.needsFoundation), decoding: .jsonLines)
+                    return ResponseDescription(type: SwiftType(spelling: "APIEventStreams.JSONLinesStream<\(type.spelling)>", isOptional: false, needsFoundation: type.needsFoundation, expression: type.expression), decoding: .jsonLines)
                 }
             }
             if stream.type.value.isOptional {

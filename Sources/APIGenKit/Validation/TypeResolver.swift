@@ -65,7 +65,8 @@ struct TypeResolver {
         return SwiftType(
             spelling: spelling(expression.value),
             isOptional: expression.value.isOptional,
-            needsFoundation: expression.value.names.contains { Self.scalars[$0] == true }
+            needsFoundation: expression.value.names.contains { Self.scalars[$0] == true },
+            expression: expression.value
         )
     }
 
