@@ -1,3 +1,4 @@
+import APIGenKit
 import ArgumentParser
 
 @main
@@ -5,6 +6,7 @@ struct APIGenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apigen",
         abstract: "Generates one Swift API class per endpoint from the YAML manifests of a workspace.",
+        version: APIGenVersion.current,
         subcommands: [Generate.self, Check.self, Lint.self, Init.self, Template.self, Schema.self, Export.self],
         defaultSubcommand: Generate.self
     )

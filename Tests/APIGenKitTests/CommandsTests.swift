@@ -63,6 +63,13 @@ struct CommandsTests {
         #expect(typo.stderr == "apigen: no built-in template 'modle' (did you mean 'model'?); run 'apigen template list'\n")
     }
 
+    @Test("--version prints the version alone")
+    func version() throws {
+        let result = try APIGenBinary.run(["--version"], in: repositoryRoot)
+        #expect(result.status == 0)
+        #expect(result.stdout == APIGenVersion.current + "\n")
+    }
+
     @Test("schema prints the committed docs/manifest.schema.json")
     func schema() throws {
         let result = try APIGenBinary.run(["schema"], in: repositoryRoot)
