@@ -6,10 +6,12 @@ import Foundation
 public enum OpenAPIExporter {
     /// The document as JSON text, keys sorted, so that an unchanged workspace exports the same bytes.
     public static func document(_ workspace: LoadedWorkspace, _ description: WorkspaceDescription) -> Data {
+        // Error bodies are named by their Swift type; their schemas by the manifest's name.
+        let manifestNames = Dictionary(description.models.map { ($0.swiftName, $0.manifestName) }, uniquingKeysWith: { first, _ in first })
         var paths: [String: [String: Any]] = [:]
         for api in description.apis {
             guard let rest = api.rest else { continue }
-            paths[rest.path, default: [:]][rest.method.rawValue.lowercased()] = operation(api, rest, description)
+            paths[rest.path, default: [:]][rest.method.rawValue.lowercased()] = operation(api, rest, description.defaults, manifestNames)
         }
         var document: [String: Any] = [
             "openapi": "3.1.0",
@@ -23,7 +25,9 @@ public enum OpenAPIExporter {
         return (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
     }
 
-    private static func operation(_ api: APIDescription, _ rest: RESTDescription, _ workspace: WorkspaceDescription) -> [String: Any] {
+    private static func operation(
+        _ api: APIDescription, _ rest: RESTDescription, _ defaults: DefaultsDescription, _ manifestNames: [String: String]
+    ) -> [String: Any] {
         var operation: [String: Any] = ["operationId": api.manifestName]
         if !api.docLines.isEmpty { operation["description"] = api.docLines.joined(separator: "\n") }
         if !api.tags.isEmpty { operation["tags"] = api.tags }
@@ -51,8 +55,7 @@ public enum OpenAPIExporter {
             })
         }
         responses[api.response.decoding == .noContent ? "204" : "200"] = success
-        let manifestNames = Dictionary(workspace.models.map { ($0.swiftName, $0.manifestName) }, uniquingKeysWith: { first, _ in first })
-        for error in api.errorResponses + workspace.defaults.errorResponses {
+        for error in api.errorResponses + defaults.errorResponses {
             let key = error.status.map(String.init) ?? "default"
             guard responses[key] == nil, let name = manifestNames[error.swiftType] else { continue }
             responses[key] = [

@@ -292,7 +292,7 @@ enum TemplateContext {
     private static func member(_ swiftName: String, _ type: SwiftType, docLines: [String], defaultLiteral: String? = nil) -> [String: TemplateValue] {
         var values: [String: TemplateValue] = [
             "swiftName": .string(swiftName),
-            "label": .string(argumentLabel(swiftName)),
+            "label": .string(SwiftIdentifier.argumentLabel(swiftName)),
             "type": .string(type.spelling),
             "isOptional": .bool(type.isOptional),
             "docLines": .strings(docLines),
@@ -336,20 +336,7 @@ enum TemplateContext {
         format == .unixMilliseconds ? "milliseconds" : "seconds"
     }
 
-    /// The name as an argument label in a call: keywords need no backticks there, but for three.
-    private static func argumentLabel(_ swiftName: String) -> String {
-        let bare = swiftName.trimmingBackticks
-        return ["inout", "var", "let"].contains(bare) ? swiftName : bare
-    }
-
     private static func header(_ header: HeaderDescription) -> TemplateValue {
         ["nameLiteral": .string(SwiftLiteral.string(header.name)), "valueLiteral": .string(SwiftLiteral.string(header.value))]
-    }
-}
-
-extension String {
-    /// `` `default` `` → `default`: the name as the wire and `CodingKeys` see it.
-    var trimmingBackticks: String {
-        hasPrefix("`") && hasSuffix("`") && count >= 2 ? String(dropFirst().dropLast()) : self
     }
 }

@@ -43,7 +43,7 @@ enum SwiftIdentifier {
     /// `name` (an escaped identifier) as an argument label in a call: bare, since a call's label
     /// may be any keyword but `inout`, `var` and `let` (Swift warns about the backticks otherwise).
     static func argumentLabel(_ name: String) -> String {
-        let bare = name.hasPrefix("`") && name.hasSuffix("`") ? String(name.dropFirst().dropLast()) : name
+        let bare = name.trimmingBackticks
         return ["inout", "var", "let"].contains(bare) ? name : bare
     }
 
@@ -66,4 +66,11 @@ enum SwiftIdentifier {
         "RawRepresentable", "CodingKey", "Decoder", "Encoder", "Error", "Void", "Never", "Type", "Protocol",
         "Swift", "Foundation", "APIRuntime", "APIEventStreams", "APIGRPC", "SwiftProtobuf",
     ]
+}
+
+extension String {
+    /// `` `default` `` → `default`: the name as the wire and `CodingKeys` see it.
+    var trimmingBackticks: String {
+        hasPrefix("`") && hasSuffix("`") && count >= 2 ? String(dropFirst().dropLast()) : self
+    }
 }

@@ -72,8 +72,7 @@ extension DescriptionBuilder {
             let described = declaration.cases.compactMap { enumCase -> EnumCaseDescription? in
                 let name = Self.swiftName(of: enumCase)
                 guard swiftNames.claim(name.trimmingBackticks, for: enumCase.name, into: &diagnostics) else { return nil }
-                // `01` and `1` are one integer.
-                let value = rawType == "String" ? enumCase.rawValue.value : Int64(enumCase.rawValue.value).map(String.init) ?? enumCase.rawValue.value
+                let value = normalizedRawValue(enumCase.rawValue.value, of: declaration)
                 if let first = seenValues.updateValue(enumCase.rawValue.location, forKey: value), first != enumCase.rawValue.location {
                     diagnostics.error("raw value '\(enumCase.rawValue.value)' is used by two cases; first used at \(first)", at: enumCase.rawValue.location)
                 }

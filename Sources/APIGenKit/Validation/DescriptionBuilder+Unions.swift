@@ -67,14 +67,4 @@ extension DescriptionBuilder {
         }
         return ok ? UnionDescription(alternatives: alternatives, discriminator: discriminator.value) : nil
     }
-
-    /// The fields of the model a manifest declares under `name`, if it is one.
-    func modelFields(named name: String) -> [FieldDeclaration]? {
-        for file in workspace.files {
-            for type in file.types where type.name.value == name {
-                if case .model(let fields) = type.shape { return fields }
-            }
-        }
-        return nil
-    }
 }

@@ -37,7 +37,7 @@ extension DescriptionBuilder {
                 diagnostics.error("'default:' is for a number, text, Bool or enum, but \(what) is '\(name)'", at: value.location)
                 return nil
             }
-            let rawValue = enumeration.rawType.map { $0.value != "String" } == true ? Int64(text).map(String.init) ?? text : text
+            let rawValue = normalizedRawValue(text, of: enumeration)
             guard let match = enumeration.cases.first(where: { normalizedRawValue($0.rawValue.value, of: enumeration) == rawValue }) else {
                 let values = enumeration.cases.map(\.rawValue.value).joined(separator: ", ")
                 diagnostics.error("default value '\(text)' of \(what) is not a value of '\(name)': \(values)", at: value.location)
@@ -66,10 +66,20 @@ extension DescriptionBuilder {
 
     /// The enum a manifest declares under `name`, if it is one.
     func enumDeclaration(named name: String) -> EnumDeclaration? {
+        guard case .enumeration(let enumeration)? = typeDeclaration(named: name)?.shape else { return nil }
+        return enumeration
+    }
+
+    /// The fields of the model a manifest declares under `name`, if it is one.
+    func modelFields(named name: String) -> [FieldDeclaration]? {
+        guard case .model(let fields)? = typeDeclaration(named: name)?.shape else { return nil }
+        return fields
+    }
+
+    /// The type a manifest declares under `name`.
+    func typeDeclaration(named name: String) -> TypeDeclaration? {
         for file in workspace.files {
-            for type in file.types where type.name.value == name {
-                if case .enumeration(let enumeration) = type.shape { return enumeration }
-            }
+            if let type = file.types.first(where: { $0.name.value == name }) { return type }
         }
         return nil
     }
