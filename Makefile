@@ -4,9 +4,7 @@ TEMPLATES := $(wildcard templates/*.mustache)
 BUILTIN := Sources/APIGenKit/Rendering/BuiltinTemplates.swift
 BUILTIN_OUT ?= $(BUILTIN)
 
-PROTOC_GEN_SWIFT := .build/release/protoc-gen-swift
-
-.PHONY: all generate build test test-tsan check rest-only schema builtin-templates protoc protoc-gen-swift clean \
+.PHONY: all generate build test test-tsan check rest-only plugin schema builtin-templates protoc protoc-gen-swift clean \
 	bench bench-tools bench-generation bench-compile bench-runtime bench-loopback bench-transfers bench-clean-build
 
 all: generate build
@@ -15,13 +13,13 @@ all: generate build
 generate: protoc protoc-gen-swift
 	$(SWIFT) run apigen
 
-## Debian's protoc (with the well-known types' protos), installed when missing and we may.
+## protoc and protoc-gen-swift, both built from the swift-protobuf dependency into .build/debug,
+## where apigen looks first: nothing to install, and messages that match the runtime's version.
 protoc:
-	@command -v protoc >/dev/null 2>&1 || { 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq protobuf-compiler libprotobuf-dev; 	  else 	    echo "error: protoc is missing: apt-get install protobuf-compiler libprotobuf-dev (Debian, Ubuntu) or brew install protobuf (macOS)" >&2; exit 1; 	  fi; 	}
+	$(SWIFT) build --product protoc
 
-## protoc-gen-swift from the swift-protobuf dependency, so messages match the runtime's version.
 protoc-gen-swift:
-	$(SWIFT) build -c release --product protoc-gen-swift
+	$(SWIFT) build --product protoc-gen-swift
 
 build:
 	$(SWIFT) build
@@ -44,6 +42,28 @@ rest-only:
 	unwanted=$$(printf '%s\n' $$compiled | grep -E '^(GRPC|SwiftProtobuf|AsyncHTTPClient|NIOPosix|NIOHTTP|NIOSSL|CNIOBoringSSL|NIOCore$$)' || true); \
 	if [ -n "$$unwanted" ]; then echo "error: the REST-only client compiled" $$unwanted >&2; exit 1; fi
 
+## The plugin fixture (Tests/Fixtures/Plugin), an app's package that depends on this one by path,
+## built from clean in a folder of its own: its build plugins generate REST, JSON-RPC and gRPC
+## clients with swift-protobuf's protoc; its command plugin must leave its committed code as it
+## is; then it calls a loopback server through all three. Last, a target that uses the plugin
+## without an apis/ folder must fail to build, naming the file to add.
+PLUGIN_PACKAGE := Tests/Fixtures/Plugin
+PLUGIN_SCRATCH := .build-plugin
+plugin:
+	rm -rf $(PLUGIN_SCRATCH)
+	$(SWIFT) build --package-path $(PLUGIN_PACKAGE) --scratch-path $(PLUGIN_SCRATCH)
+	$(SWIFT) package --package-path $(PLUGIN_PACKAGE) --scratch-path $(PLUGIN_SCRATCH) --allow-writing-to-package-directory generate-apis
+	@changed=$$(git status --porcelain -- $(PLUGIN_PACKAGE)/Sources/CommittedClient); \
+	if [ -n "$$changed" ]; then echo "error: generate-apis changed the committed code:" >&2; echo "$$changed" >&2; exit 1; fi
+	@python3 $(PLUGIN_PACKAGE)/server.py > $(PLUGIN_SCRATCH)/port & server=$$!; \
+	for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s $(PLUGIN_SCRATCH)/port ] && break; sleep 0.5; done; \
+	$(PLUGIN_SCRATCH)/debug/plugin-smoke http://127.0.0.1:$$(cat $(PLUGIN_SCRATCH)/port); status=$$?; \
+	kill $$server; exit $$status
+	@if APIGEN_FIXTURE_BROKEN=1 $(SWIFT) build --package-path $(PLUGIN_PACKAGE) --scratch-path $(PLUGIN_SCRATCH) --target NoAPIs > $(PLUGIN_SCRATCH)/no-apis.log 2>&1; then \
+	  echo "error: a target using the plugin without apis/ built" >&2; exit 1; fi
+	@grep "error: target 'NoAPIs' uses apigen's plugin but has no .*/Sources/NoAPIs/apis/workspace.yaml: add that file" $(PLUGIN_SCRATCH)/no-apis.log | head -1 \
+	  || { cat $(PLUGIN_SCRATCH)/no-apis.log >&2; echo "error: the plugin's message for a target without apis/ is missing" >&2; exit 1; }
+
 ## The whole suite under ThreadSanitizer, in a build folder of its own (.build-tsan), one test at
 ## a time: ThreadSanitizer slows each test several times over, and the suite's bulk tests (10,000
 ## events, multipart forms) run in parallel with the ones that time a deadline would starve them.
@@ -60,6 +80,9 @@ check: protoc protoc-gen-swift
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/Hostile/apis/workspace.yaml
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/Shadowing/apis/workspace.yaml
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/RESTOnly/apis/workspace.yaml
+	$(SWIFT) run apigen check --workspace Tests/Fixtures/Plugin/apis/workspace.yaml
+	$(SWIFT) run apigen lint -q --workspace Tests/Fixtures/Plugin/Sources/ChatClient/apis/workspace.yaml
+	$(SWIFT) run apigen lint -q --workspace Tests/Fixtures/Plugin/Sources/NotesClient/apis/workspace.yaml
 	$(SWIFT) run apigen check --workspace Benchmarks/Runtime/apis/workspace.yaml
 	$(SWIFT) run apigen schema | diff -u docs/manifest.schema.json - || { echo "error: docs/manifest.schema.json is stale: run 'make schema'" >&2; exit 1; }
 	@mkdir -p .build/export

@@ -24,6 +24,12 @@ let package = Package(
         .library(name: "APIGRPC", targets: ["APIGRPC"]),
         // What APIs that answer with Server-Sent Events or JSON Lines import.
         .library(name: "APIEventStreams", targets: ["APIEventStreams"]),
+        // Build-tool plugins: a target's code generated at build time from its own apis/ folder.
+        // The gRPC one also builds swift-protobuf's protoc (C++) and protoc-gen-swift.
+        .plugin(name: "APIGenPlugin", targets: ["APIGenPlugin"]),
+        .plugin(name: "APIGenGRPCPlugin", targets: ["APIGenGRPCPlugin"]),
+        // `swift package generate-apis`: the code written into the source tree, for committing.
+        .plugin(name: "GenerateAPIs", targets: ["GenerateAPIs"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
@@ -75,6 +81,34 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
+        ),
+
+        // The plugins, whose shared files are symbolic links into Plugins/Shared.
+        .plugin(
+            name: "APIGenPlugin",
+            capability: .buildTool(),
+            dependencies: ["apigen"]
+        ),
+        .plugin(
+            name: "APIGenGRPCPlugin",
+            capability: .buildTool(),
+            dependencies: [
+                "apigen",
+                .product(name: "protoc", package: "swift-protobuf"),
+                .product(name: "protoc-gen-swift", package: "swift-protobuf"),
+            ]
+        ),
+        .plugin(
+            name: "GenerateAPIs",
+            capability: .command(
+                intent: .custom(verb: "generate-apis", description: "Write the generated code of the package's API workspaces into its source tree."),
+                permissions: [.writeToPackageDirectory(reason: "To write the generated Swift files into the folders the workspaces name as their output.")]
+            ),
+            dependencies: [
+                "apigen",
+                .product(name: "protoc", package: "swift-protobuf"),
+                .product(name: "protoc-gen-swift", package: "swift-protobuf"),
+            ]
         ),
 
         // Runtime half: what generated code and apps import. It links no networking library

@@ -6,7 +6,8 @@ schema = json.load(open("docs/manifest.schema.json"))
 jsonschema.Draft7Validator.check_schema(schema)
 validator = jsonschema.Draft7Validator(schema)
 failures = 0
-for path in sorted(glob.glob("apis/*.yaml") + glob.glob("Tests/Fixtures/*/apis/*.yaml")):
+for path in sorted(glob.glob("apis/*.yaml") + glob.glob("Tests/Fixtures/*/apis/*.yaml")
+                     + glob.glob("Tests/Fixtures/*/Sources/*/apis/**/*.yaml", recursive=True)):
     for error in validator.iter_errors(yaml.safe_load(open(path))):
         print(f"{path}: schema: {error.message}", file=sys.stderr)
         failures += 1

@@ -4,8 +4,8 @@ import Foundation
 
 enum Console {
     /// Runs the pipeline, prints its diagnostics, and exits with status 1 when any was an error.
-    static func run(_ workspaceFile: String, mode: Generator.Mode, progress: ((Int, Int) -> Void)? = nil) throws -> Generator.Report {
-        let report = Generator.run(workspaceFile: workspaceFile, mode: mode, progress: progress)
+    static func run(_ workspaceFile: String, mode: Generator.Mode, options: Generator.Options = Generator.Options(), progress: ((Int, Int) -> Void)? = nil) throws -> Generator.Report {
+        let report = Generator.run(workspaceFile: workspaceFile, mode: mode, options: options, progress: progress)
         printDiagnostics(report)
         guard report.succeeded else { throw ExitCode.failure }
         return report

@@ -183,7 +183,7 @@ struct GRPCGenerationTests {
 
     /// Generates the good workspace, breaks it with `edit`, runs the apigen binary: exit 1, the
     /// messages on stderr, every generated file as it was.
-    func failure(_ edit: (TemporaryWorkspace) throws -> Void, environment: [String: String?] = [:]) throws -> String {
+    func failure(_ edit: (TemporaryWorkspace) throws -> Void, environment: [String: String?] = [:], executable: URL? = nil) throws -> String {
         let workspace = try Self.workspace(api: Self.shopAPI)
         defer { workspace.remove() }
         #expect(Generator.run(workspaceFile: workspace.workspaceFile, mode: .write).succeeded)
@@ -191,7 +191,7 @@ struct GRPCGenerationTests {
         try edit(workspace)
         var variables = environment
         if variables["PROTOC_GEN_SWIFT"] == nil, let plugin = Self.builtPlugin { variables["PROTOC_GEN_SWIFT"] = plugin }
-        let result = try APIGenBinary.run(["--workspace", "apis/workspace.yaml"], in: workspace.root, environment: variables)
+        let result = try APIGenBinary.run(["--workspace", "apis/workspace.yaml"], in: workspace.root, environment: variables, executable: executable)
         #expect(result.status == 1)
         let after = workspace.snapshot()
         #expect(after.mapValues(\.contents) == before.mapValues(\.contents))
@@ -240,9 +240,22 @@ struct GRPCGenerationTests {
         #expect(missing.contains("apis/shop.yaml:2:12: error: proto 'shops.proto' is in none of the import paths"), "\(missing)")
     }
 
-    @Test("No protoc on the machine: say how to install it")
+    @Test("No protoc on the machine: say how to get one")
     func noProtoc() throws {
-        let stderr = try failure({ _ in }, environment: ["PATH": "/nonexistent", "PROTOC": nil])
-        #expect(stderr.contains("apis/shop.yaml:2:3: error: gRPC APIs need protoc, which is not on this machine: install it with 'apt-get install protobuf-compiler libprotobuf-dev'"), "\(stderr)")
+        // apigen looks beside itself first, where `swift build` put swift-protobuf's protoc: a
+        // copy of it alone in a folder, run with an empty PATH, finds none.
+        let alone = FileManager.default.temporaryDirectory.appendingPathComponent("apigen-alone-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: alone) }
+        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+        let copy = alone.appendingPathComponent("apigen")
+        try FileManager.default.copyItem(at: try #require(APIGenBinary.url), to: copy)
+        let stderr = try failure({ _ in }, environment: ["PATH": "/nonexistent", "PROTOC": nil], executable: copy)
+        #expect(stderr.contains("apis/shop.yaml:2:3: error: gRPC APIs need protoc, which is not on this machine: build swift-protobuf's with 'swift build --product protoc'"), "\(stderr)")
+    }
+
+    @Test("PROTOC naming no program: an error naming the variable")
+    func protocNotAProgram() throws {
+        let stderr = try failure({ _ in }, environment: ["PROTOC": "/nonexistent/protoc"])
+        #expect(stderr.contains("apis/shop.yaml:2:3: error: PROTOC names '/nonexistent/protoc', which is not an executable file"), "\(stderr)")
     }
 }

@@ -13,6 +13,22 @@ public enum Generator {
         case validate
     }
 
+    /// Where and how to write, in place of what the workspace file says.
+    public struct Options: Sendable {
+        /// The output folder, in place of the workspace's `output:`.
+        public var output: String?
+        /// The hand-written sources custom delegates and `swift:` types are looked for in, in place
+        /// of the workspace's `sources:`.
+        public var sources: String?
+        public var layout: OutputLayout
+
+        public init(output: String? = nil, sources: String? = nil, layout: OutputLayout = .filePerAPI) {
+            self.output = output
+            self.sources = sources
+            self.layout = layout
+        }
+    }
+
     public struct Report: Sendable {
         public var diagnostics = Diagnostics()
         public var plan = WritePlan()
@@ -41,11 +57,12 @@ public enum Generator {
         return (loaded, description)
     }
 
-    public static func run(workspaceFile: String, mode: Mode, progress: ((Int, Int) -> Void)? = nil) -> Report {
+    public static func run(workspaceFile: String, mode: Mode, options: Options = Options(), progress: ((Int, Int) -> Void)? = nil) -> Report {
         var report = Report()
         var stages = StageTimer()
         defer { stages.report() }
-        guard let loaded = WorkspaceLoader.load(workspaceFile: workspaceFile, into: &report.diagnostics) else { return report }
+        guard var loaded = WorkspaceLoader.load(workspaceFile: workspaceFile, into: &report.diagnostics) else { return report }
+        loaded.override(output: options.output, sources: options.sources)
         stages.lap("load")
         let compiler = ProtoCompiler(generatesSources: mode != .validate, cachesOutput: mode == .write, access: loaded.manifest.access?.value ?? .public)
         guard let protos = compiler.compile(loaded, into: &report.diagnostics) else { return report }
@@ -69,10 +86,19 @@ public enum Generator {
         // A run killed mid-write left its folders beside the tree: put the tree back before
         // reading it, and clear them even when this run has nothing to write.
         if mode == .write { tree.recoverInterruptedRun() }
-        // Writing trusts the render cache for files left as it wrote them; `check` trusts nothing.
-        let cache = mode == .write ? RenderCache.load(for: tree.root) : RenderCache()
-        let rendered = Renderer(templates: templates, workspaceDirectory: loaded.directory)
+        // Writing trusts the render cache for files left as it wrote them; `check` trusts nothing,
+        // and neither does the file-per-manifest layout, whose files are not the ones rendered.
+        let cache = mode == .write && options.layout == .filePerAPI ? RenderCache.load(for: tree.root) : RenderCache()
+        var rendered = Renderer(templates: templates, workspaceDirectory: loaded.directory)
             .render(description, progress: progress) { [root = tree.root.path] path, fingerprint in cache.isCurrent(path, fingerprint: fingerprint, in: root) }
+        if options.layout == .filePerManifest {
+            rendered.files = FilePerManifestLayout(workspaceDirectory: loaded.directory).arrange(
+                rendered: rendered.files, protos: protos.sources, origins: protos.origins,
+                manifests: loaded.files.map(\.file), into: &report.diagnostics, at: loaded.manifest.output.location
+            )
+            rendered.fingerprints = [:]
+            guard !report.diagnostics.hasErrors else { return report }
+        }
         stages.lap("render")
         report.plan = tree.plan(for: rendered.files, current: rendered.current)
         report.renderedCount = rendered.files.count
@@ -81,7 +107,9 @@ public enum Generator {
         do {
             if !report.plan.isEmpty { try tree.apply(report.plan) }
             stages.lap("write")
-            cache.updated(with: rendered.fingerprints, current: Set(rendered.current), in: tree.root.path)?.save(for: tree.root)
+            if options.layout == .filePerAPI {
+                cache.updated(with: rendered.fingerprints, current: Set(rendered.current), in: tree.root.path)?.save(for: tree.root)
+            }
         } catch {
             RenderCache.forget(tree.root)
             report.diagnostics.error("cannot write the generated files: \(error.localizedDescription)", at: loaded.manifest.output.location)

@@ -14,6 +14,8 @@ struct ProtoCompiler {
         var catalogs: [String: ProtoCatalog] = [:]
         /// The `.pb.swift` files, each once (`GeneratedPaths.protoMessages`).
         var sources: [GeneratedFile] = []
+        /// The path of the proto each of `sources` came from, by its generated path.
+        var origins: [String: String] = [:]
     }
 
     /// The `.pb.swift` files are needed (generate, check); `lint` needs only descriptors.
@@ -40,11 +42,20 @@ struct ProtoCompiler {
             }
             tools.swiftPlugin = plugin
         }
+        // Only a path from PROTOC or PROTOC_GEN_SWIFT can name something that is not a program.
+        for (tool, variable) in [(tools.protoc, "PROTOC"), (tools.swiftPlugin, "PROTOC_GEN_SWIFT")] {
+            if let tool, !FileManager.default.isExecutableFile(atPath: tool.path) {
+                diagnostics.error("\(variable) names '\(tool.path)', which is not an executable file", at: files[0].grpc!.location)
+                return nil
+            }
+        }
         var sources: [String: (contents: String, from: String)] = [:]
+        var origins: [String: String] = [:]
         for file in files {
             guard let settings = file.grpc, !settings.protos.isEmpty else { continue }
             guard let compiled = compile(file: file.file, settings, tools: tools, into: &diagnostics) else { continue }
             output.catalogs[file.file] = compiled.catalog
+            origins.merge(compiled.origins) { first, _ in first }
             for source in compiled.sources {
                 if let earlier = sources[source.path], earlier.contents != source.contents {
                     diagnostics.error("'\(source.path)' is generated from protos of '\(earlier.from)' and of this file, which differ: two protos share a name", at: settings.location)
@@ -53,10 +64,11 @@ struct ProtoCompiler {
             }
         }
         output.sources = sources.keys.sorted().map { GeneratedFile(path: $0, contents: sources[$0]!.contents) }
+        output.origins = origins
         return diagnostics.hasErrors ? nil : output
     }
 
-    private func compile(file: String, _ settings: GRPCSettings, tools: ProtoTools, into diagnostics: inout Diagnostics) -> (catalog: ProtoCatalog, sources: [GeneratedFile])? {
+    private func compile(file: String, _ settings: GRPCSettings, tools: ProtoTools, into diagnostics: inout Diagnostics) -> (catalog: ProtoCatalog, sources: [GeneratedFile], origins: [String: String])? {
         let manifestFolder = (file as NSString).deletingLastPathComponent
         let importPaths = settings.importPaths.isEmpty
             ? [Located(manifestFolder.isEmpty ? "." : manifestFolder, at: settings.location)]
@@ -83,11 +95,14 @@ struct ProtoCompiler {
             }
             let set = try Google_Protobuf_FileDescriptorSet(serializedBytes: compiled.descriptors)
             let ownProtos = Self.ownProtos(set)
+            var origins: [String: String] = [:]
             let sources = compiled.swiftFiles.map { file in
                 let proto = ownProtos.first { $0.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: ".proto", with: ".pb.swift") == file.name } ?? file.name
-                return GeneratedFile(path: GeneratedPaths.protoMessages(file.name), contents: "\(Renderer.marker) from \(proto) with protoc-gen-swift. Do not edit.\n" + file.contents)
+                let path = GeneratedPaths.protoMessages(file.name)
+                origins[path] = compiled.inputs.first { $0.name == proto }?.path
+                return GeneratedFile(path: path, contents: "\(Renderer.marker) from \(proto) with protoc-gen-swift. Do not edit.\n" + file.contents)
             }
-            return (ProtoCatalog(DescriptorSet(proto: set)), sources)
+            return (ProtoCatalog(DescriptorSet(proto: set)), sources, origins)
         } catch {
             diagnostics.error("cannot compile the protos: \(error)", at: settings.location)
             return nil

@@ -1,35 +1,44 @@
 import Foundation
 
-/// The two programs gRPC generation needs: Debian's `protoc`, and `protoc-gen-swift` built from
-/// the swift-protobuf dependency (so that generated messages match the runtime's version).
+/// The two programs gRPC generation needs, both products of the swift-protobuf dependency: its
+/// `protoc`, built from source with the well-known types' protos beside it, and `protoc-gen-swift`
+/// (so that generated messages match the runtime's version). A `protoc` installed on the machine
+/// serves as well.
 struct ProtoTools: Sendable {
     var protoc: URL
     /// nil when only descriptors are needed.
     var swiftPlugin: URL?
 
-    static let protocHelp = "install it with 'apt-get install protobuf-compiler libprotobuf-dev' (Debian, Ubuntu) or 'brew install protobuf' (macOS), or set PROTOC to its path"
-    static let pluginHelp = "build it with 'make protoc-gen-swift' (swift build -c release --product protoc-gen-swift), or set PROTOC_GEN_SWIFT to its path"
+    static let protocHelp = "build swift-protobuf's with 'swift build --product protoc' in apigen's package (the build plugin APIGenGRPCPlugin builds it itself), install one ('apt-get install protobuf-compiler libprotobuf-dev', 'brew install protobuf'), or set PROTOC to its path"
+    static let pluginHelp = "build it with 'swift build --product protoc-gen-swift' in apigen's package, or set PROTOC_GEN_SWIFT to its path"
 
-    /// `PROTOC`, else `protoc` on the PATH.
+    /// `PROTOC`, else swift-protobuf's built beside apigen or in the package being worked in,
+    /// else one on the PATH.
     static func findProtoc() -> URL? {
-        if let path = ProcessInfo.processInfo.environment["PROTOC"], !path.isEmpty { return URL(fileURLWithPath: path) }
-        return onPath("protoc")
+        find("protoc", environment: "PROTOC")
     }
 
-    /// `PROTOC_GEN_SWIFT`, else one built in this package (release, then debug), else beside
-    /// apigen itself, else on the PATH.
+    /// `PROTOC_GEN_SWIFT`, else one built beside apigen or in the package being worked in, else
+    /// one on the PATH.
     static func findSwiftPlugin() -> URL? {
-        let environment = ProcessInfo.processInfo.environment
-        if let path = environment["PROTOC_GEN_SWIFT"], !path.isEmpty { return URL(fileURLWithPath: path) }
-        let cwd = FileManager.default.currentDirectoryPath
-        var candidates = [".build/release", ".build/debug"].map { "\(cwd)/\($0)/protoc-gen-swift" }
+        find("protoc-gen-swift", environment: "PROTOC_GEN_SWIFT")
+    }
+
+    /// The program the `variable` environment variable names, else `name` beside apigen itself
+    /// (`swift build` puts a package's executables together), else in the working directory's
+    /// `.build/debug` or `.build/release`, else on the PATH.
+    private static func find(_ name: String, environment variable: String) -> URL? {
+        if let path = ProcessInfo.processInfo.environment[variable], !path.isEmpty { return URL(fileURLWithPath: path) }
+        var candidates: [String] = []
         if let apigen = Bundle.main.executableURL {
-            candidates.append(apigen.deletingLastPathComponent().appendingPathComponent("protoc-gen-swift").path)
+            candidates.append(apigen.deletingLastPathComponent().appendingPathComponent(name).path)
         }
+        let cwd = FileManager.default.currentDirectoryPath
+        candidates += [".build/debug", ".build/release"].map { "\(cwd)/\($0)/\(name)" }
         if let found = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) {
             return URL(fileURLWithPath: found)
         }
-        return onPath("protoc-gen-swift")
+        return onPath(name)
     }
 
     private static func onPath(_ name: String) -> URL? {

@@ -18,6 +18,18 @@ public struct LoadedWorkspace: Sendable {
     }
 
     public var outputDirectory: URL { resolve(manifest.output.value) }
+
+    /// Puts an output folder and a sources folder given on the command line in place of the
+    /// workspace file's `output:` and `sources:`; diagnostics about them still point at the keys.
+    public mutating func override(output: String?, sources: String?) {
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        if let output {
+            manifest.output.value = URL(fileURLWithPath: output, relativeTo: cwd).standardizedFileURL.path
+        }
+        if let sources {
+            manifest.sources = Located(URL(fileURLWithPath: sources, relativeTo: cwd).standardizedFileURL.path, at: manifest.sources?.location ?? manifest.output.location)
+        }
+    }
     public var templatesDirectory: URL? { manifest.templates.map { resolve($0.value) } }
     /// Where custom RPC delegates are looked for: `sources:`, else the folder holding the output.
     public var sourcesDirectory: URL { manifest.sources.map { resolve($0.value) } ?? outputDirectory.deletingLastPathComponent() }

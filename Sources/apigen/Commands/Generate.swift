@@ -8,12 +8,13 @@ struct Generate: ParsableCommand {
     )
 
     @OptionGroup var options: WorkspaceOptions
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
         let clock = ContinuousClock()
         let start = clock.now
         let progress = ProgressLine(enabled: !options.quiet)
-        let report = try Console.run(options.workspace, mode: .write) { progress.update($0, $1) }
+        let report = try Console.run(options.workspace, mode: .write, options: output.generatorOptions) { progress.update($0, $1) }
         progress.finish()
         if !options.quiet {
             let plan = report.plan
@@ -28,9 +29,10 @@ struct Check: ParsableCommand {
     )
 
     @OptionGroup var options: WorkspaceOptions
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let report = try Console.run(options.workspace, mode: .check)
+        let report = try Console.run(options.workspace, mode: .check, options: output.generatorOptions)
         let plan = report.plan
         guard plan.isEmpty else {
             let root = Console.displayPath(report.outputDirectory)

@@ -32,9 +32,10 @@ enum APIGenBinary {
         return process
     }
 
-    /// Runs apigen to its end. `environment` replaces the variables it names (nil removes one).
-    static func run(_ arguments: [String], in directory: URL, environment: [String: String?] = [:]) throws -> Result {
-        guard let url else { throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "apigen binary not found near \(CommandLine.arguments[0])"]) }
+    /// Runs apigen to its end. `environment` replaces the variables it names (nil removes one);
+    /// `executable` is another copy of apigen to run.
+    static func run(_ arguments: [String], in directory: URL, environment: [String: String?] = [:], executable: URL? = nil) throws -> Result {
+        guard let url = executable ?? url else { throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "apigen binary not found near \(CommandLine.arguments[0])"]) }
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
