@@ -343,7 +343,7 @@ struct JSONRPCBatchSettingsTests {
         try await withServer({ _ in
             try await Task.sleep(for: .seconds(60))
             return .json("[]")
-        }) { _, manager in
+        }) { server, manager in
             let batch = JSONRPCBatch(manager: manager)
             let sum = SumAPI(a: 1, b: 2, c: 4)
             sum.tags = ["math"]
@@ -351,7 +351,7 @@ struct JSONRPCBatchSettingsTests {
             let clock = ContinuousClock()
             let start = clock.now
             let sending = Task { try await batch.send() }
-            try await Task.sleep(for: .milliseconds(200))
+            try await waitUntil { server.requests.count == 1 }
             #expect(manager.cancel(tag: "math") == 1)
             let error = await expectAPIError { try await sending.value }
             #expect(error?.reason == .cancelled)
