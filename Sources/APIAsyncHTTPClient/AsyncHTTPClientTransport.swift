@@ -29,6 +29,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         )
         configuration.timeout.connect = TimeAmount(clamping: settings.connectTimeout)
         configuration.decompression = .enabled(limit: .ratio(100))
+        // The manager follows redirects itself (`RedirectPolicy`), the same for every transport.
+        configuration.redirectConfiguration = .disallow
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 

@@ -356,6 +356,34 @@ extension BadInputTests {
         ])
     }
 
+    @Test("Durations past a century or under a millisecond, however written, are errors at their node, not a crash")
+    func hugeDurations() throws {
+        let lines = try diagnostics(for: ["apis/api.yaml": """
+            apis:
+              List:
+                method: GET
+                path: /list
+                timeout: 1e300
+                retry: { attempts: 2, delay: 1e19, maxDelay: 4000000000 }
+                rateLimit: { calls: 1, per: 1e308 }
+              Get:
+                method: GET
+                path: /get
+                timeout: 3153600000
+              Tiny:
+                method: GET
+                path: /tiny
+                timeout: 1e-300
+            """])
+        #expect(lines == [
+            "apis/api.yaml:5:14: error: timeout must be at most 3153600000 seconds (a century), found 1e300",
+            "apis/api.yaml:6:34: error: delay must be at most 3153600000 seconds (a century), found 1e19",
+            "apis/api.yaml:6:50: error: maxDelay must be at most 3153600000 seconds (a century), found 4000000000",
+            "apis/api.yaml:7:33: error: per must be at most 3153600000 seconds (a century), found 1e308",
+            "apis/api.yaml:15:14: error: timeout must be at least 0.001 seconds (a millisecond), found 1e-300",
+        ])
+    }
+
     @Test("An API whose class a declared type already names is an error at the API")
     func classNamedByType() throws {
         let lines = try diagnostics(for: ["apis/api.yaml": """

@@ -2,6 +2,11 @@ import APIGenKit
 import APIManifest
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What a run does to the generated folder: only changed files rewritten, stale ones removed,
 /// nothing outside the folder or written by a person touched.
@@ -270,6 +275,48 @@ struct AtomicWriteTests {
         let values = try workspace.output.resourceValues(forKeys: [.isSymbolicLinkKey])
         #expect(values.isSymbolicLink == true)
         #expect(FileManager.default.fileExists(atPath: target.appendingPathComponent("api/PingAPI.swift").path))
+    }
+
+    @Test("A symbolic link inside the output folder, where a file would go: an error, nothing written there or anywhere")
+    func linkedSubfolder() throws {
+        let workspace = try TemporaryWorkspace(api: WritingTests.twoAPIs)
+        defer { workspace.remove() }
+        let outside = workspace.root.appendingPathComponent("Outside")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: workspace.output, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: workspace.output.appendingPathComponent("api"), withDestinationURL: outside)
+        let before = workspace.snapshot("")
+        let report = Generator.run(workspaceFile: workspace.workspaceFile, mode: .write)
+        #expect(report.diagnostics.errors.map(\.message) == [
+            "cannot write the generated files: 'api' in the output folder is a symbolic link, and apigen writes only inside its output folder: remove the link",
+        ])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
+        #expect(workspace.snapshot("").mapValues(\.contents) == before.mapValues(\.contents))
+    }
+
+    @Test("Two writing runs over one output folder take turns on its lock")
+    func lockedRuns() throws {
+        let workspace = try TemporaryWorkspace(api: WritingTests.twoAPIs)
+        defer { workspace.remove() }
+        let cache = workspace.root.appendingPathComponent("Cache")
+        let environment = ["APIGEN_CACHE_DIR": cache.path]
+        #expect(try APIGenBinary.run(["-q"], in: workspace.root, environment: environment).status == 0)
+        try workspace.write("apis/more.yaml", "apis:\n  Pong:\n    method: GET\n    path: /pong\n")
+
+        // Another run holds the lock: this one waits, writing nothing, until it is let go.
+        let locks = try FileManager.default.contentsOfDirectory(atPath: cache.appendingPathComponent("locks").path)
+        #expect(locks.count == 1, "one lock file, in the cache folder, for the one output folder")
+        let holder = try #require(FileHandle(forUpdatingAtPath: cache.appendingPathComponent("locks/" + locks[0]).path))
+        #expect(flock(holder.fileDescriptor, LOCK_EX) == 0)
+        let waiting = try APIGenBinary.start(["-q"], in: workspace.root, environment: environment)
+        Thread.sleep(forTimeInterval: 1)
+        #expect(waiting.isRunning, "it waits for the lock")
+        #expect(!FileManager.default.fileExists(atPath: workspace.output.appendingPathComponent("more/PongAPI.swift").path))
+        flock(holder.fileDescriptor, LOCK_UN)
+        try holder.close()
+        waiting.waitUntilExit()
+        #expect(waiting.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: workspace.output.appendingPathComponent("more/PongAPI.swift").path))
     }
 
     @Test("An output folder holding the manifests is refused", arguments: ["..", ".", "../..", "/"])

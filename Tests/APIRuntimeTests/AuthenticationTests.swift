@@ -60,6 +60,31 @@ struct AuthenticationTests {
         }
     }
 
+    @Test("The token goes only to the origin the manifest declares, not to a base URL set elsewhere at run time, unless its host is named", arguments: [
+        (AuthenticationInterceptor.Hosts.declared, nil as String?), (.named(["127.0.0.1"]), "Bearer token-0"), (.any, "Bearer token-0"),
+    ])
+    func credentialsStayWithDeclaredHosts(hosts: AuthenticationInterceptor.Hosts, sentElsewhere: String?) async throws {
+        let elsewhere = try await LoopbackServer.start { _ in .json("1") }
+        try await withServer(configure: { $0.interceptors = [AuthenticationInterceptor(provider: CountingTokenProvider(), hosts: hosts)] }, { _ in .json("1") }) { home, manager in
+            _ = try await CountUsersAPI().using(manager).start()
+            #expect(home.requests.last?.headers[.authorization] == "Bearer token-0")
+            let away = CountUsersAPI().using(manager)
+            away.baseURL = elsewhere.baseURL + "/v1"
+            _ = try await away.start()
+            #expect(elsewhere.requests.count == 1)
+            #expect(elsewhere.requests.last?.headers[.authorization] == sentElsewhere)
+        }
+    }
+
+    @Test("Named hosts other than the server's: no token at all")
+    func namedHostsOnly() async throws {
+        let auth = AuthenticationInterceptor(provider: CountingTokenProvider(), hosts: .named(["api.example.com"]))
+        try await withServer(configure: { $0.interceptors = [auth] }, { _ in .json("1") }) { server, manager in
+            _ = try await CountUsersAPI().using(manager).start()
+            #expect(server.requests.first?.headers[.authorization] == nil)
+        }
+    }
+
     @Test("An API whose manifest skips the authentication interceptor is sent without credentials")
     func skippedBySignIn() async throws {
         let provider = CountingTokenProvider()

@@ -134,13 +134,24 @@ struct GeneratedRESTClientTests {
         }
     }
 
-    @Test("A non-2xx status is an error naming the API, with the status and the body")
+    @Test("A path parameter of . or .. is escaped, so it cannot climb the path", arguments: [(".", "%2E"), ("..", "%2E%2E"), ("...", "...")])
+    func dotSegments(value: String, sent: String) async throws {
+        try await withServer({ _ in .text("ok") }) { server, manager in
+            let api = DownloadTextAPI(name: value).using(manager)
+            api.timeout = .seconds(10)
+            _ = try await api.start()
+            #expect(server.requests.first?.target == "/v1/files/" + sent)
+        }
+    }
+
+    @Test("A non-2xx status is an error naming the API, with the status and the body, which only detailedDescription quotes")
     func httpStatusError() async throws {
         try await withServer({ _ in .json(#"{"error": "no such user"}"#, status: .notFound) }) { _, manager in
             let error = try #require(await expectAPIError { try await GetUserAPI(id: 404).using(manager).start() })
             #expect(error.api == "GetUser")
             #expect(error.reason == .httpStatus(code: 404, body: Data(#"{"error": "no such user"}"#.utf8)))
-            #expect(error.description == #"GetUser: HTTP 404: {"error": "no such user"}"#)
+            #expect(error.description == "GetUser: HTTP 404 (25-byte body)", "the body is not quoted unless asked")
+            #expect(error.detailedDescription == #"GetUser: HTTP 404: {"error": "no such user"}"#)
         }
     }
 

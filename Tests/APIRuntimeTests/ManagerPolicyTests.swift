@@ -107,6 +107,75 @@ struct ManagerPolicyTests {
         }
     }
 
+    static let user = #"{"id": 1, "name": "a", "role": "guest", "tags": [], "created_at": "2024-01-01T00:00:00Z"}"#
+
+    @Test("Calls waiting for a rate limit are served first come, first served")
+    func rateLimitQueue() async throws {
+        try await withServer(configure: { $0.rateLimit = RateLimit(calls: 1, per: .milliseconds(300)) }, { _ in .json(Self.user) }) { server, manager in
+            var calls: [Task<User, any Error>] = []
+            for id in 0..<5 {
+                calls.append(Task { try await GetUserAPI(id: id).using(manager).start() })
+                // A known order of arrival: each call is queued (or served) before the next starts.
+                try await waitUntil { manager.rateLimiter.waitingCount("api:GetUser") + server.requests.count > id }
+            }
+            for call in calls { _ = try await call.value }
+            #expect(server.requests.map(\.target) == (0..<5).map { "/v1/users/\($0)" })
+        }
+    }
+
+    @Test("A call whose turn for a rate limit would come after its timeout is refused at once, not after waiting")
+    func rateLimitRefusedAtOnce() async throws {
+        try await withServer(configure: { $0.rateLimit = RateLimit(calls: 1, per: .seconds(60)) }, { _ in .json(Self.user) }) { server, manager in
+            _ = try await GetUserAPI(id: 0).using(manager).start()
+            // The next token is promised to this call, a minute from now (within its five minutes)…
+            let queued = GetUserAPI(id: 1).using(manager)
+            queued.timeout = .seconds(300)
+            let waiting = Task { try await queued.start() }
+            try await waitUntil { manager.rateLimiter.waitingCount("api:GetUser") == 1 }
+            // …so this one's turn is two minutes away, long past its 5 seconds.
+            let late = GetUserAPI(id: 2).using(manager)
+            late.timeout = .seconds(5)
+            let clock = ContinuousClock()
+            let start = clock.now
+            let error = await expectAPIError { try await late.start() }
+            guard case .rateLimited? = error?.reason else {
+                Issue.record("expected a rate-limit error, got \(String(describing: error))")
+                return
+            }
+            #expect(clock.now - start < .seconds(4), "refused without waiting out its timeout")
+            waiting.cancel()
+            _ = await expectAPIError { try await waiting.value }
+            #expect(manager.rateLimiter.waitingCount("api:GetUser") == 0, "the cancelled call left the queue")
+            #expect(server.requests.count == 1)
+        }
+    }
+
+    @Test("shutdown lets calls in flight finish within its grace period, cancels the rest after it, and refuses new calls at once")
+    func shutdownGracePeriod() async throws {
+        try await withServer({ request in
+            try await Task.sleep(for: request.path.hasSuffix("/users/1") ? .milliseconds(500) : .seconds(30))
+            return .json(Self.user)
+        }) { server, manager in
+            let quick = Task { try await GetUserAPI(id: 1).using(manager).start() }
+            let slow = Task { try await GetUserAPI(id: 2).using(manager).start() }
+            try await waitUntil { server.requests.count == 2 }
+
+            let clock = ContinuousClock()
+            let start = clock.now
+            let shutdown = Task { await manager.shutdown(gracePeriod: .seconds(3)) }
+            try await waitUntil { manager.running.isClosed }
+            let refused = await expectAPIError { try await CheckHealthAPI().using(manager).start() }
+            #expect(refused?.underlying is ManagerShutDown)
+            #expect(clock.now - start < .seconds(2), "refused at once, not at the grace period's end")
+            #expect(try await quick.value.id == 1, "finished within the grace period")
+            await shutdown.value
+            let elapsed = clock.now - start
+            #expect(elapsed >= .seconds(3) && elapsed < .seconds(15), "\(elapsed)")
+            #expect(await expectAPIError { try await slow.value }?.reason == .cancelled)
+            #expect(server.requests.count == 2)
+        }
+    }
+
     @Test("cancel(tag:) cancels the calls of a group; cancelAll() the rest")
     func cancelByTag() async throws {
         try await withServer(Self.slow(.seconds(3)) { _ in .json("1") }) { server, manager in

@@ -87,6 +87,35 @@ struct RetryTests {
         }
     }
 
+    @Test("429 Too Many Requests is retried by default, after its Retry-After")
+    func tooManyRequests() async throws {
+        #expect(RetryPolicy(maxAttempts: 2).retryableStatuses.contains(429))
+        try await withServer(configure: { $0.retry = RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(10)) },
+                             Self.flaky(failures: 1, status: .tooManyRequests, retryAfter: "1")) { server, manager in
+            let clock = ContinuousClock()
+            let start = clock.now
+            let count = try await CountUsersAPI().using(manager).start()
+            #expect(count == 1)
+            #expect(clock.now - start >= .seconds(1))
+            #expect(server.requests.count == 2)
+        }
+    }
+
+    @Test("Durations too long to add to a clock or sleep: taken as a century, the call works", arguments: [
+        Duration.seconds(Int64.max), .seconds(-5_000), .nanoseconds(Int64.max),
+    ])
+    func extremeDurations(duration: Duration) async throws {
+        let retry = RetryPolicy(maxAttempts: 2, baseDelay: duration, maxDelay: .milliseconds(20))
+        try await withServer(configure: { $0.retry = retry; $0.timeout = duration == .seconds(-5_000) ? .seconds(30) : duration },
+                             Self.flaky(failures: 1)) { server, manager in
+            let api = CountUsersAPI().using(manager)
+            if duration > .zero { api.timeout = duration }
+            let count = try await api.start()
+            #expect(count == 1)
+            #expect(server.requests.count == 2)
+        }
+    }
+
     @Test("Each attempt passes through the interceptors, numbered")
     func attemptsSeenByInterceptors() async throws {
         let seen = NIOLockedValueBox<[String]>([])

@@ -83,6 +83,17 @@ public enum Generator {
 
         let tree = GeneratedTree(root: description.outputDirectory)
         report.outputDirectory = tree.root
+        // One writing run at a time per output folder, from reading it to swapping it.
+        var lock: WriteLock?
+        if mode == .write {
+            do {
+                lock = try WriteLock(for: tree.root)
+            } catch {
+                report.diagnostics.error("cannot lock the output folder: \(error.localizedDescription)", at: loaded.manifest.output.location)
+                return report
+            }
+        }
+        defer { withExtendedLifetime(lock) {} }
         // A run killed mid-write left its folders beside the tree: put the tree back before
         // reading it, and clear them even when this run has nothing to write.
         if mode == .write { tree.recoverInterruptedRun() }

@@ -100,7 +100,7 @@ struct ProtoCompiler {
                 let proto = ownProtos.first { $0.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: ".proto", with: ".pb.swift") == file.name } ?? file.name
                 let path = GeneratedPaths.protoMessages(file.name)
                 origins[path] = compiled.inputs.first { $0.name == proto }?.path
-                return GeneratedFile(path: path, contents: "\(Renderer.marker) from \(proto) with protoc-gen-swift. Do not edit.\n" + file.contents)
+                return GeneratedFile(path: path, contents: "\(Renderer.marker) from \(SwiftLiteral.commentLine(proto)) with protoc-gen-swift. Do not edit.\n" + file.contents)
             }
             return (ProtoCatalog(DescriptorSet(proto: set)), sources, origins)
         } catch {

@@ -74,7 +74,7 @@ struct FilePerManifestLayout {
             files.append(GeneratedFile(path: Self.protoFile(relative), contents: file.contents))
         }
         for relative in protoFilesInWorkspace() where !written.contains(relative) {
-            files.append(GeneratedFile(path: Self.protoFile(relative), contents: "\(Renderer.marker) for \(relative), which no manifest's grpc.protos needs. Do not edit.\n"))
+            files.append(GeneratedFile(path: Self.protoFile(relative), contents: "\(Renderer.marker) for \(SwiftLiteral.commentLine(relative)), which no manifest's grpc.protos needs. Do not edit.\n"))
         }
         return files
     }
@@ -112,7 +112,7 @@ struct FilePerManifestLayout {
             while lines.last?.isEmpty == true { lines = lines.dropLast() }
             bodies.append(lines.joined(separator: "\n"))
         }
-        var contents = "\(Renderer.marker) from \(manifest). Do not edit.\n"
+        var contents = "\(Renderer.marker) from \(SwiftLiteral.commentLine(manifest)). Do not edit.\n"
         if !imports.isEmpty { contents += "\n" + imports.sorted().joined(separator: "\n") + "\n" }
         for body in bodies where !body.isEmpty { contents += "\n" + body + "\n" }
         return contents

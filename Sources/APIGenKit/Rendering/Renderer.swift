@@ -52,7 +52,8 @@ struct Renderer: Sendable {
         let jobs = [Job.workspace(workspace)] + workspace.models.byManifest.map { Job.models(Array($0)) } + workspace.apis.map(Job.api)
         // A handful of manifests name thousands of files: work out each one's header name once.
         let manifests = Set([workspace.workspaceFile] + workspace.models.map(\.sourceFile) + workspace.apis.map(\.sourceFile))
-        let names = Dictionary(uniqueKeysWithValues: manifests.map { ($0, LoadedWorkspace.relativePath($0, in: workspaceDirectory)) })
+        // Names land in comments (each file's header, the workspace's doc comment): escaped.
+        let names = Dictionary(uniqueKeysWithValues: manifests.map { ($0, SwiftLiteral.commentLine(LoadedWorkspace.relativePath($0, in: workspaceDirectory))) })
         let base = baseFingerprint
         var results: [(fingerprint: Fingerprint, path: String, file: GeneratedFile?)] = []
         results.reserveCapacity(jobs.count)

@@ -32,6 +32,21 @@ enum SwiftLiteral {
         return lines
     }
 
+    /// Text for one line of a `//` comment, such as a manifest's file name: control and invisible
+    /// characters, line breaks among them, spelled `\u{…}`, so a name can never end the comment.
+    static func commentLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsUnicodeEscape) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if needsUnicodeEscape(scalar) {
+                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
     /// Control characters, and format characters such as right-to-left overrides and zero-width spaces.
     static func needsUnicodeEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {

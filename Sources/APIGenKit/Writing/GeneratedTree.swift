@@ -50,6 +50,7 @@ public struct GeneratedTree {
     /// they are become hard links, so their dates stay), then the two folders are exchanged. A run
     /// killed at any moment leaves the previous tree whole, or the new one whole.
     public func apply(_ plan: WritePlan) throws {
+        try refuseLinkedFolders(on: plan.changed.map(\.path))
         recoverInterruptedRun()
         try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
         defer { try? fileManager.removeItem(at: staging) }
@@ -74,6 +75,29 @@ public struct GeneratedTree {
             try DirectorySwap.exchange(root, with: staging, retired: retired)
         } else {
             try DirectorySwap.rename(staging.path, to: root.path)
+        }
+    }
+
+    /// A folder of the output that is a symbolic link would take a changed file wherever it
+    /// points, outside the output folder: refused before anything is written.
+    private func refuseLinkedFolders(on paths: [String]) throws {
+        var checked: Set<String> = []
+        for path in paths {
+            var folder = ""
+            for component in path.split(separator: "/").dropLast() {
+                folder += folder.isEmpty ? String(component) : "/" + component
+                guard checked.insert(folder).inserted else { continue }
+                let type = (try? fileManager.attributesOfItem(atPath: self.path(folder)))?[.type] as? FileAttributeType
+                if type == .typeSymbolicLink { throw LinkedFolder(folder: folder) }
+            }
+        }
+    }
+
+    /// A folder of the output that is a symbolic link, where a generated file would go.
+    struct LinkedFolder: LocalizedError {
+        let folder: String
+        var errorDescription: String? {
+            "'\(folder)' in the output folder is a symbolic link, and apigen writes only inside its output folder: remove the link"
         }
     }
 

@@ -23,8 +23,8 @@ enum PolicyReader {
         return RetryDeclaration(
             location: node.location, isNone: false,
             attempts: mapping["attempts"]?.integer("attempts", into: &diagnostics),
-            delay: mapping["delay"]?.number("delay", into: &diagnostics),
-            maxDelay: mapping["maxDelay"]?.number("maxDelay", into: &diagnostics),
+            delay: mapping["delay"]?.duration("delay", into: &diagnostics),
+            maxDelay: mapping["maxDelay"]?.duration("maxDelay", into: &diagnostics),
             statuses: statuses,
             nonIdempotent: mapping["nonIdempotent"]?.boolean("nonIdempotent", into: &diagnostics)
         )
@@ -35,7 +35,7 @@ enum PolicyReader {
         guard let mapping = node.requireMapping("rateLimit", into: &diagnostics) else { return nil }
         mapping.reportUnknownKeys(allowed: rateLimitKeys, in: "rateLimit", into: &diagnostics)
         let calls = mapping["calls"]?.integer("calls", into: &diagnostics)
-        let per = mapping["per"]?.number("per", into: &diagnostics)
+        let per = mapping["per"]?.duration("per", into: &diagnostics)
         let scope = mapping["scope"]?.keyword(RateLimitScope.self, "rate limit scope", into: &diagnostics)
         let behavior = mapping["when"]?.keyword(RateLimitBehavior.self, "rate limit behaviour", into: &diagnostics)
         if mapping["calls"] == nil || mapping["per"] == nil {
@@ -53,7 +53,7 @@ enum PolicyReader {
             location: node.location,
             status: mapping["status"]?.integer("status", into: &diagnostics),
             body: mapping["body"].flatMap { body in body.jsonText(into: &diagnostics).map { Located($0, at: body.location) } },
-            delay: mapping["delay"]?.number("delay", into: &diagnostics)
+            delay: mapping["delay"]?.duration("delay", into: &diagnostics)
         )
     }
 

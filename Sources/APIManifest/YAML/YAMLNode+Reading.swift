@@ -33,7 +33,11 @@ extension YAMLNode {
         return Located(value, at: location)
     }
 
-    /// A number of seconds: a whole or decimal number, greater than zero.
+    /// The longest duration a manifest may give: a century, in seconds. A longer one is a slip, and
+    /// would not fit the generated `Duration` literal.
+    public static let longestSeconds: Double = 3_153_600_000
+
+    /// A number of seconds: a whole or decimal number, from a millisecond to a century.
     public func seconds(_ what: String, into diagnostics: inout Diagnostics) -> Located<Double>? {
         guard let text = scalarText, let value = Double(text), value.isFinite else {
             diagnostics.error("\(what) must be a number of seconds, found \(describedValue)", at: location)
@@ -43,7 +47,26 @@ extension YAMLNode {
             diagnostics.error("\(what) must be greater than zero, found \(text)", at: location)
             return nil
         }
-        return Located(value, at: location)
+        // Generated code counts in milliseconds: less would round to no time at all.
+        guard value >= 0.001 else {
+            diagnostics.error("\(what) must be at least 0.001 seconds (a millisecond), found \(text)", at: location)
+            return nil
+        }
+        return checkedLength(Located(value, at: location), what, into: &diagnostics)
+    }
+
+    /// A number of seconds the validator judges further (a negative delay is its error), at most
+    /// a century.
+    public func duration(_ what: String, into diagnostics: inout Diagnostics) -> Located<Double>? {
+        number(what, into: &diagnostics).flatMap { checkedLength($0, what, into: &diagnostics) }
+    }
+
+    private func checkedLength(_ seconds: Located<Double>, _ what: String, into diagnostics: inout Diagnostics) -> Located<Double>? {
+        guard seconds.value <= Self.longestSeconds else {
+            diagnostics.error("\(what) must be at most \(Int(Self.longestSeconds)) seconds (a century), found \(scalarText ?? describedValue)", at: location)
+            return nil
+        }
+        return seconds
     }
 
     public func boolean(_ what: String, into diagnostics: inout Diagnostics) -> Located<Bool>? {

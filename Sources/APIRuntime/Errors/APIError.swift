@@ -45,7 +45,18 @@ public struct APIError: Error, CustomStringConvertible {
         self.serverError = serverError
     }
 
+    /// `GetUser: HTTP 404 (27-byte body)`: what failed, never what the server's body says, which
+    /// may hold personal data or secrets and would reach every log that prints the error.
     public var description: String { "\(api): \(reason)" }
+
+    /// `description` with the first 200 bytes of an error reply's body quoted, for a developer
+    /// reading one error: `GetUser: HTTP 404: {"error": "no such user"}`.
+    public var detailedDescription: String {
+        guard case .httpStatus(let code, let body) = reason, !body.isEmpty else { return description }
+        let limit = 200
+        let text = String(decoding: body.prefix(limit), as: UTF8.self)
+        return "\(api): HTTP \(code): " + text + (body.count > limit ? "…" : "")
+    }
 }
 
 extension APIError.Reason: CustomStringConvertible {
@@ -54,7 +65,7 @@ extension APIError.Reason: CustomStringConvertible {
         case .transport(let message):
             return "transport error: \(message)"
         case .httpStatus(let code, let body):
-            return "HTTP \(code)\(Self.preview(of: body))"
+            return body.isEmpty ? "HTTP \(code)" : "HTTP \(code) (\(body.count)-byte body)"
         case .decoding(let codingPath, let message):
             return "cannot decode the response at '\(codingPath.isEmpty ? "<root>" : codingPath)': \(message)"
         case .invalidRequest(let message):
@@ -76,14 +87,6 @@ extension APIError.Reason: CustomStringConvertible {
         case .rateLimited(let message):
             return "rate limited: \(message)"
         }
-    }
-
-    /// The first bytes of a body as text, so a log line shows what the server said.
-    private static func preview(of body: Data) -> String {
-        guard !body.isEmpty else { return "" }
-        let limit = 200
-        let text = String(decoding: body.prefix(limit), as: UTF8.self)
-        return ": " + text + (body.count > limit ? "…" : "")
     }
 }
 

@@ -38,12 +38,17 @@ public struct APICallContext: Sendable {
     public var kind: CallKind
     /// 1 for the first attempt, 2 for the first retry, and so on.
     public var attempt: Int
+    /// The base URL the API's manifest declares (its own, else its workspace's), as this call's
+    /// manager maps it (`baseURLOverrides`): where the servers the workspace names are, for
+    /// interceptors that trust only them with credentials. nil when none is declared.
+    public var declaredBaseURL: String?
 
-    public init(definition: APIDefinition, rpc: RPCCall?, kind: CallKind, attempt: Int) {
+    public init(definition: APIDefinition, rpc: RPCCall?, kind: CallKind, attempt: Int, declaredBaseURL: String? = nil) {
         self.definition = definition
         self.rpc = rpc
         self.kind = kind
         self.attempt = attempt
+        self.declaredBaseURL = declaredBaseURL
     }
 }
 

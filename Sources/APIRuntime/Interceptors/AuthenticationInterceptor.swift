@@ -9,30 +9,60 @@ public protocol TokenProvider: Sendable {
     func refreshToken(replacing rejected: String) async throws -> String
 }
 
-/// Adds `Authorization: Bearer <token>` to every call and, when the server says the token is no
-/// good (HTTP 401, or a configured JSON-RPC error code), refreshes it once for any number of
-/// calls that failed with it at the same time, then sends those calls again with the new token.
-/// After `maxRefreshes` refreshes for one call, the call fails with `.unauthorized`.
+/// Adds `Authorization: Bearer <token>` to the calls that go to the hosts it trusts and, when
+/// the server says the token is no good (HTTP 401, or a configured JSON-RPC error code),
+/// refreshes it once for any number of calls that failed with it at the same time, then sends
+/// those calls again with the new token. After `maxRefreshes` refreshes for one call, the call
+/// fails with `.unauthorized`. Calls to other hosts go through untouched.
 public struct AuthenticationInterceptor: APIInterceptor {
+    /// Which calls carry the token.
+    public enum Hosts: Sendable, Equatable {
+        /// Calls to the origin (scheme, host and port) of the base URL their manifest declares,
+        /// as the manager's `baseURLOverrides` map it: never a base URL set on an instance at run
+        /// time to somewhere else. The default.
+        case declared
+        /// Calls to these host names (`api.example.com`), over any scheme and port.
+        case named(Set<String>)
+        /// Every call, wherever it goes.
+        case any
+    }
+
     let tokens: TokenStore
     public let maxRefreshes: Int
     /// JSON-RPC error codes that mean "credentials rejected", for servers that answer 200 with an error.
     public let rejectingRPCCodes: Set<Int>
     public let headerName: HTTPField.Name
     public let scheme: String
+    public let hosts: Hosts
 
     public init(
         provider: any TokenProvider,
         maxRefreshes: Int = 2,
         rejectingRPCCodes: Set<Int> = [],
         headerName: HTTPField.Name = .authorization,
-        scheme: String = "Bearer"
+        scheme: String = "Bearer",
+        hosts: Hosts = .declared
     ) {
         self.tokens = TokenStore(provider: provider)
         self.maxRefreshes = maxRefreshes
         self.rejectingRPCCodes = rejectingRPCCodes
         self.headerName = headerName
         self.scheme = scheme
+        self.hosts = hosts
+    }
+
+    /// Whether `request` goes where the token may go.
+    func trusts(_ request: APIRequest, context: APICallContext) -> Bool {
+        switch hosts {
+        case .any:
+            return true
+        case .named(let names):
+            guard let host = request.url.host?.lowercased() else { return false }
+            return names.contains { $0.lowercased() == host }
+        case .declared:
+            guard let declared = context.declaredBaseURL.flatMap(URL.init(string:)).flatMap(Origin.init) else { return false }
+            return declared == Origin(request.url)
+        }
     }
 
     /// How many times the provider has been asked for a new token.
@@ -47,6 +77,7 @@ public struct AuthenticationInterceptor: APIInterceptor {
         context: APICallContext,
         next: (APIRequest) async throws(APIError) -> APIResponse
     ) async throws(APIError) -> APIResponse {
+        guard trusts(request, context: context) else { return try await next(request) }
         var token = try await tokens.current(for: request.api)
         var refreshes = 0
         while true {

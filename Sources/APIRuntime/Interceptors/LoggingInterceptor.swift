@@ -3,23 +3,28 @@ import HTTPTypes
 import Logging
 
 /// Logs every call through swift-log: the request as it leaves, the outcome as it returns.
-/// Credentials never reach the log: `Authorization`, `Cookie`, `Set-Cookie` and the configured
-/// secret headers and JSON fields are written as `<redacted>`.
+/// Secrets never reach the log: the values of headers, gRPC metadata, query items and JSON
+/// fields whose names `secrets` holds (`Authorization`, `X-API-Key`, `?token=`, `access_token`,
+/// `password`, … by default) are written as `<redacted>`, and so are `Authorization`, `Cookie`,
+/// `Set-Cookie` and `Proxy-Authorization` whatever `secrets` says.
 public struct LoggingInterceptor: APIInterceptor {
     public var logger: Logger
-    /// Extra header names to redact (matched without regard to case).
-    public var secretHeaders: Set<String>
-    /// JSON field and query item names whose values are redacted in logged bodies and URLs.
-    public var secretFields: Set<String>
+    /// The names whose values are redacted in logged headers, metadata, URLs and bodies.
+    public var secrets: SecretNames
     /// Bodies are logged only when asked for (at `.trace`), and then with secrets redacted.
     public var logsBodies: Bool
 
     static let alwaysSecret: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization"]
 
-    public init(logger: Logger, secretHeaders: Set<String> = [], secretFields: Set<String> = [], logsBodies: Bool = false) {
+    /// `secretHeaders` and `secretFields` add names to `secrets`.
+    public init(
+        logger: Logger, secrets: SecretNames = .standard,
+        secretHeaders: Set<String> = [], secretFields: Set<String> = [], logsBodies: Bool = false
+    ) {
         self.logger = logger
-        self.secretHeaders = Set(secretHeaders.map { $0.lowercased() })
-        self.secretFields = secretFields
+        var secrets = secrets
+        secrets.names.formUnion((secretHeaders.union(secretFields)).map { $0.lowercased() })
+        self.secrets = secrets
         self.logsBodies = logsBodies
     }
 
@@ -66,7 +71,7 @@ public struct LoggingInterceptor: APIInterceptor {
         var metadata: Logger.Metadata = [:]
         for field in fields {
             let name = field.name.canonicalName
-            let secret = Self.alwaysSecret.contains(name) || secretHeaders.contains(name)
+            let secret = Self.alwaysSecret.contains(name) || secrets.contains(name)
             metadata[field.name.rawName] = .string(secret ? "<redacted>" : field.value)
         }
         return metadata
@@ -74,11 +79,11 @@ public struct LoggingInterceptor: APIInterceptor {
 
     /// The URL with the values of secret query items redacted (`?api_key=<redacted>`).
     func redacted(_ url: URL) -> String {
-        guard !secretFields.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
               let items = components.percentEncodedQueryItems
         else { return url.absoluteString }
         components.percentEncodedQueryItems = items.map { item in
-            secretFields.contains(item.name.removingPercentEncoding ?? item.name) ? URLQueryItem(name: item.name, value: "%3Credacted%3E") : item
+            secrets.contains(item.name.removingPercentEncoding ?? item.name) ? URLQueryItem(name: item.name, value: "%3Credacted%3E") : item
         }
         return components.string ?? url.absoluteString
     }
@@ -93,7 +98,7 @@ public struct LoggingInterceptor: APIInterceptor {
         switch value {
         case .object(let members):
             return .object(Dictionary(uniqueKeysWithValues: members.map { key, member in
-                (key, secretFields.contains(key) ? .string("<redacted>") : redacting(member))
+                (key, secrets.contains(key) ? .string("<redacted>") : redacting(member))
             }))
         case .array(let items):
             return .array(items.map(redacting))

@@ -106,7 +106,8 @@ public final class JSONRPCBatch: Sendable {
         request.timeout = timeout
 
         let definitions = sent.map(\.member.definition)
-        let context = APICallContext(definition: batchDefinition(of: definitions, path: request.url.path), rpc: nil, kind: .jsonRPC, attempt: 1)
+        let batch = batchDefinition(of: definitions, path: request.url.path)
+        let context = APICallContext(definition: batch, rpc: nil, kind: .jsonRPC, attempt: 1, declaredBaseURL: manager.declaredBaseURL(of: definitions[0]))
         let tags = sent.reduce(into: Set<String>()) { $0.formUnion($1.member.tags()) }
         let outcome = await manager.run(tags: tags) { [manager, request] task in
             await Result { () async throws(APIError) in try await manager.send(request, context: context, members: definitions, in: task) }

@@ -23,6 +23,9 @@ public final class APIManager: Sendable {
         public var connectTimeout: Duration = .seconds(10)
         /// Replies larger than this fail with `invalidResponse` instead of exhausting memory.
         public var maxResponseBytes = 64 * 1024 * 1024
+        /// Which redirects HTTP calls follow, and what they keep on the way: by default up to
+        /// five, never from https to http, credential headers dropped across origins.
+        public var redirects: RedirectPolicy = .standard
         /// The transport of REST, JSON-RPC and custom RPC calls: URLSession unless set
         /// (`.asyncHTTPClient` from the `APIAsyncHTTPClient` product is the choice for servers).
         public var httpTransport: TransportFactory = .urlSession
@@ -93,8 +96,30 @@ public final class APIManager: Sendable {
     @discardableResult
     public func cancelAll() -> Int { running.cancel(tag: nil) }
 
-    /// Refuses new calls and closes every session once its calls in flight have finished.
-    public func shutdown() async {
+    /// Refuses new calls at once, lets the calls in flight (reply streams included) finish for up
+    /// to `gracePeriod`, cancels those still running after it, then closes every session.
+    public func shutdown(gracePeriod: Duration = .seconds(30)) async {
+        running.close()
+        let grace = gracePeriod.clampedForWaiting
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask { [running] in
+                await running.idle()
+                return true
+            }
+            group.addTask {
+                do {
+                    try await Task.sleep(for: grace)
+                    return false
+                } catch {
+                    return true
+                }
+            }
+            if await group.next() == false {
+                running.cancel(tag: nil)
+            }
+            // Stops the sleep once idle; otherwise waits for the cancelled calls to end.
+            group.cancelAll()
+        }
         await sessions.shutdown()
     }
 
@@ -127,6 +152,7 @@ public final class APIManager: Sendable {
     func perform<Response>(_ api: BaseAPI<Response>, in task: CallTask) async throws(APIError) -> APIReply<Response> {
         let definition = api.definition
         guard !Task.isCancelled else { throw APIError(api: definition.name, reason: .cancelled) }
+        guard !running.isClosed else { throw APIError(api: definition.name, reason: .cancelled, underlying: ManagerShutDown()) }
         let delegate = api.rpcDelegate
         var wrapped = try api.makeRequest(for: self)
         wrapped.streamsResponseBody = api.responseDecoder.streamsBody
@@ -143,8 +169,8 @@ public final class APIManager: Sendable {
         let call = delegate.map { _ in RPCCall(definition: definition, id: needsID ? nextRequestID() : nil) }
         if let delegate, let call { try delegate.wrap(&wrapped, for: call) }
 
-        let context = APICallContext(definition: definition, rpc: call, kind: kind, attempt: 1)
-        wrapped.deadline = ContinuousClock.now + wrapped.timeout
+        let context = APICallContext(definition: definition, rpc: call, kind: kind, attempt: 1, declaredBaseURL: declaredBaseURL(of: definition))
+        wrapped.deadline = .after(wrapped.timeout)
         let request = wrapped
         let deadline = request.deadline
         // The exchange unwraps its reply with its own call, so that callers sharing it (coalesced)
@@ -174,12 +200,17 @@ public final class APIManager: Sendable {
         }
     }
 
+    /// The base URL `definition` declares, its own or its workspace's, mapped by `baseURLOverrides`.
+    func declaredBaseURL(of definition: APIDefinition) -> String? {
+        (definition.baseURL ?? definition.defaults.baseURL).map { configuration.baseURLOverrides[$0] ?? $0 }
+    }
+
     /// Sends a request made outside `perform` (a JSON-RPC batch) attempt after attempt, through
     /// the rate limits of `members` and the interceptors, within its timeout.
     func send(_ request: APIRequest, context: APICallContext, members: [APIDefinition], in task: CallTask) async throws(APIError) -> APIResponse {
         let transport = try transport(for: context.kind, delegate: nil, request: request)
         var request = request
-        request.deadline = ContinuousClock.now + request.timeout
+        request.deadline = .after(request.timeout)
         let deadline = request.deadline
         return try await withDeadline(deadline, timeout: request.timeout, api: request.api, in: task) { [self, request] () async throws(APIError) in
             for member in members {
@@ -287,9 +318,9 @@ public final class APIManager: Sendable {
                 return try outcome.get()
             }
             let pause = policy.delay(after: context.attempt, response: try? outcome.get(), random: &random)
-            guard ContinuousClock.now + pause < deadline else { return try outcome.get() }
+            guard ContinuousClock.Instant.after(pause) < deadline else { return try outcome.get() }
             do {
-                try await Task.sleep(for: pause)
+                try await Task.sleep(for: pause.clampedForWaiting)
             } catch {
                 throw APIError(api: request.api, reason: .cancelled, underlying: error)
             }
@@ -318,7 +349,7 @@ public final class APIManager: Sendable {
         if let stub = configuration.stubs?.stub(for: request, definition: definition) {
             if stub.delay > .zero {
                 do {
-                    try await Task.sleep(for: stub.delay)
+                    try await Task.sleep(for: stub.delay.clampedForWaiting)
                 } catch {
                     throw APIError(api: request.api, reason: .cancelled, underlying: error)
                 }

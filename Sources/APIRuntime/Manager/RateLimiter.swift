@@ -1,52 +1,102 @@
 import NIOConcurrencyHelpers
 
 /// Token buckets, one per API or per host, as each call's `RateLimit` says.
+///
+/// A call that finds no token under `.wait` reserves the next one not yet promised, and sleeps
+/// once, until that token is due: callers are served first come, first served, and each token
+/// wakes one caller. The bucket may go below zero while tokens are promised.
 final class RateLimiter: Sendable {
     private struct Bucket {
+        /// Tokens now; below zero when more have been promised than are there.
         var tokens: Double
         var updated: ContinuousClock.Instant
+        /// Calls asleep until their promised token is due.
+        var waiting = 0
+    }
+
+    private enum Admission {
+        case now
+        case at(ContinuousClock.Instant)
+        case refused(String)
     }
 
     /// Guards every bucket.
     private let buckets = NIOLockedValueBox<[String: Bucket]>([:])
 
-    /// Takes a token for a call, waiting for one under `.wait` (no longer than `deadline`), or
-    /// failing at once under `.fail`.
+    /// Takes a token for a call, waiting its turn for one under `.wait` (refused at once when its
+    /// turn comes after `deadline`), or failing at once under `.fail`.
     func acquire(_ limit: RateLimit, key: String, api: String, deadline: ContinuousClock.Instant) async throws(APIError) {
-        while true {
-            let wait = take(limit, key: key)
-            guard let wait else { return }
-            guard limit.behavior == .wait else {
-                throw APIError(api: api, reason: .rateLimited(message: "more than \(limit.calls) calls in \(limit.interval)"))
-            }
-            guard ContinuousClock.now + wait < deadline else {
-                throw APIError(api: api, reason: .rateLimited(message: "no call allowed before the call's timeout"))
-            }
+        switch admit(limit, key: key, deadline: deadline) {
+        case .now:
+            return
+        case .refused(let message):
+            throw APIError(api: api, reason: .rateLimited(message: message))
+        case .at(let instant):
             do {
-                try await Task.sleep(for: wait)
+                try await Task.sleep(until: instant, clock: .continuous)
+                stopWaiting(limit, key: key, givingBack: false)
             } catch {
+                // The promised token goes back, for whoever asks next.
+                stopWaiting(limit, key: key, givingBack: true)
                 throw APIError(api: api, reason: .cancelled, underlying: error)
             }
         }
     }
 
-    /// Takes a token and returns nil, or returns how long until one is there.
-    private func take(_ limit: RateLimit, key: String) -> Duration? {
+    /// How many calls wait their turn for the bucket `key`.
+    func waitingCount(_ key: String) -> Int {
+        buckets.withLockedValue { $0[key]?.waiting ?? 0 }
+    }
+
+    private func admit(_ limit: RateLimit, key: String, deadline: ContinuousClock.Instant) -> Admission {
         let now = ContinuousClock.now
-        let capacity = Double(limit.calls)
-        let perSecond = capacity / (Double(limit.interval.components.seconds) + Double(limit.interval.components.attoseconds) / 1e18)
+        let perSecond = Self.perSecond(limit)
         return buckets.withLockedValue { buckets in
-            var bucket = buckets[key] ?? Bucket(tokens: capacity, updated: now)
-            let elapsed = now - bucket.updated
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            bucket.tokens = min(capacity, bucket.tokens + seconds * perSecond)
-            bucket.updated = now
+            var bucket = refilled(buckets[key], limit, now: now)
             defer { buckets[key] = bucket }
             if bucket.tokens >= 1 {
                 bucket.tokens -= 1
-                return nil
+                return .now
             }
-            return .milliseconds(Int(((1 - bucket.tokens) / perSecond * 1000).rounded(.up)))
+            guard limit.behavior == .wait else {
+                return .refused("more than \(limit.calls) calls in \(limit.interval)")
+            }
+            let due = now + Duration.seconds(Swift.min((1 - bucket.tokens) / perSecond, Self.longestWaitSeconds))
+            guard due < deadline else {
+                return .refused("no call allowed before the call's timeout")
+            }
+            bucket.tokens -= 1
+            bucket.waiting += 1
+            return .at(due)
         }
+    }
+
+    private func stopWaiting(_ limit: RateLimit, key: String, givingBack: Bool) {
+        let now = ContinuousClock.now
+        buckets.withLockedValue { buckets in
+            var bucket = refilled(buckets[key], limit, now: now)
+            bucket.waiting -= 1
+            if givingBack { bucket.tokens = min(Double(limit.calls), bucket.tokens + 1) }
+            buckets[key] = bucket
+        }
+    }
+
+    /// The bucket with what has dripped in since it was last looked at, never above its size.
+    private func refilled(_ bucket: Bucket?, _ limit: RateLimit, now: ContinuousClock.Instant) -> Bucket {
+        let capacity = Double(limit.calls)
+        guard var bucket else { return Bucket(tokens: capacity, updated: now) }
+        let elapsed = now - bucket.updated
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        bucket.tokens = min(capacity, bucket.tokens + seconds * Self.perSecond(limit))
+        bucket.updated = now
+        return bucket
+    }
+
+    private static let longestWaitSeconds = Double(Duration.longestWait.components.seconds)
+
+    private static func perSecond(_ limit: RateLimit) -> Double {
+        let interval = limit.interval.clampedForWaiting
+        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        return Double(limit.calls) / Swift.max(seconds, 1e-9)
     }
 }

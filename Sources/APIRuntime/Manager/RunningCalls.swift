@@ -1,35 +1,70 @@
 import NIOConcurrencyHelpers
 
 /// The calls a manager is running, and the reply streams still open, with their tags, so that
-/// `APIManager.cancel(tag:)` and `cancelAll()` can cancel them as a group.
+/// `APIManager.cancel(tag:)` and `cancelAll()` can cancel them as a group and `shutdown` can wait
+/// for them.
 final class RunningCalls: Sendable {
     private struct Entry {
         var tags: Set<String>
         var cancel: @Sendable () -> Void
     }
 
+    private struct Table {
+        var next: UInt64 = 0
+        var running: [UInt64: Entry] = [:]
+        /// Set by `close()`: the manager takes no new calls.
+        var isClosed = false
+        /// Who waits in `idle()` for the table to empty.
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
     /// Guards the table of running calls.
-    private let entries = NIOLockedValueBox<(next: UInt64, running: [UInt64: Entry])>((0, [:]))
+    private let table = NIOLockedValueBox(Table())
 
     func add(tags: Set<String>, cancel: @escaping @Sendable () -> Void) -> UInt64 {
-        entries.withLockedValue { entries in
-            defer { entries.next += 1 }
-            entries.running[entries.next] = Entry(tags: tags, cancel: cancel)
-            return entries.next
+        table.withLockedValue { table in
+            defer { table.next += 1 }
+            table.running[table.next] = Entry(tags: tags, cancel: cancel)
+            return table.next
         }
     }
 
     func remove(_ id: UInt64) {
-        _ = entries.withLockedValue { $0.running.removeValue(forKey: id) }
+        let waiters = table.withLockedValue { table -> [CheckedContinuation<Void, Never>] in
+            table.running.removeValue(forKey: id)
+            guard table.running.isEmpty else { return [] }
+            defer { table.idleWaiters = [] }
+            return table.idleWaiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Cancels the calls carrying `tag`, or every call when `tag` is nil; returns how many.
     @discardableResult
     func cancel(tag: String?) -> Int {
-        let matching = entries.withLockedValue { entries in
-            entries.running.values.filter { tag.map($0.tags.contains) ?? true }.map(\.cancel)
+        let matching = table.withLockedValue { table in
+            table.running.values.filter { tag.map($0.tags.contains) ?? true }.map(\.cancel)
         }
         for cancel in matching { cancel() }
         return matching.count
+    }
+
+    /// Refuses new calls from now on (`isClosed`).
+    func close() {
+        table.withLockedValue { $0.isClosed = true }
+    }
+
+    var isClosed: Bool { table.withLockedValue { $0.isClosed } }
+
+    /// Returns once no call is running.
+    func idle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isIdle = table.withLockedValue { table in
+                if table.running.isEmpty { return true }
+                table.idleWaiters.append(continuation)
+                return false
+            }
+            if isIdle { continuation.resume() }
+        }
     }
 }

@@ -12,8 +12,13 @@ public struct APIRequest: Sendable {
     /// A body that streams (a file, a multipart form with file parts, bytes given as a sequence),
     /// sent instead of `body`. Interceptors see its length, not its bytes.
     public var streamedBody: HTTPBody?
-    /// The call's whole time limit, for errors.
-    public var timeout: Duration
+    /// The call's whole time limit, for errors: at most a century (`.seconds(.max)` means no
+    /// limit, and is taken as that), and never below zero.
+    public var timeout: Duration {
+        get { clampedTimeout }
+        set { clampedTimeout = newValue.clampedForWaiting }
+    }
+    private var clampedTimeout: Duration
     /// When the call's time runs out, across every attempt and wait: what a transport that passes
     /// a deadline on (gRPC's) gives its server.
     public var deadline: ContinuousClock.Instant
@@ -37,8 +42,8 @@ public struct APIRequest: Sendable {
         self.headerFields = headerFields
         self.body = body
         self.streamedBody = streamedBody
-        self.timeout = timeout
-        self.deadline = .now + timeout
+        self.clampedTimeout = timeout.clampedForWaiting
+        self.deadline = .after(timeout)
         self.messageProducer = messageProducer
         self.rpc = rpc
     }

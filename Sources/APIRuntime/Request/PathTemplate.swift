@@ -42,7 +42,7 @@ struct PathTemplate: Sendable {
                 guard let value = values.last(where: { $0.name == name })?.value else {
                     throw APIError(api: api, reason: .invalidRequest(message: "no value for path parameter '\(name)'"))
                 }
-                result += PercentEncoding.component(value)
+                result += PercentEncoding.pathSegment(value)
             }
         }
     }

@@ -12,6 +12,17 @@ public enum PercentEncoding {
         encode(text, spaceAsPlus: false)
     }
 
+    /// For a path parameter's value: as `component`, and a value of `.` or `..` is escaped too
+    /// (`%2E`, `%2E%2E`), since a server or proxy that normalises paths would otherwise take it as
+    /// the current or parent folder, and `/users/{id}` with `..` would reach `/`.
+    public static func pathSegment(_ text: String) -> String {
+        switch text {
+        case ".": "%2E"
+        case "..": "%2E%2E"
+        default: component(text)
+        }
+    }
+
     /// For the fixed text of a path template: what RFC 3986 allows in a path stays (`/`, `:`,
     /// `@`, sub-delimiters, and `%XX` escapes already written), anything else is escaped.
     public static func pathText(_ text: String) -> String {

@@ -15,7 +15,9 @@ public struct RetryPolicy: Sendable, Equatable {
     public var retryableStatuses: Set<Int>
     public var retriesNonIdempotent: Bool
 
-    public static let defaultStatuses: Set<Int> = [408, 500, 502, 503, 504]
+    /// Request Timeout, Too Many Requests (after its `Retry-After`), and the server errors that say
+    /// "try again": 500, 502, 503, 504.
+    public static let defaultStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
 
     public init(
         maxAttempts: Int,
@@ -62,7 +64,7 @@ public struct RetryPolicy: Sendable, Equatable {
     func delay(after attempt: Int, response: APIResponse?, random: inout some RandomNumberGenerator) -> Duration {
         if let retryAfter = response.flatMap(Self.retryAfter) { return retryAfter }
         let exponent = min(attempt - 1, 20)
-        let ceiling = min(baseDelay * (1 << exponent), maxDelay)
+        let ceiling = min(baseDelay.clampedForWaiting * (1 << exponent), maxDelay)
         // Half the ceiling fixed, half random: spread out, never immediately.
         let fraction = 0.5 + Double.random(in: 0..<0.5, using: &random)
         return ceiling * fraction

@@ -5,20 +5,32 @@ import HTTPTypes
 /// or streamed when it is a file or a sequence), and the reply's body is read whole (up to
 /// `maxResponseBytes`), so that interceptors and protocols see whole requests and replies;
 /// unless the request streams its reply's body (a download, an event stream) and the reply is a
-/// success, which is then handed on unread.
+/// success, which is then handed on unread. Redirects are followed here, as `redirects` says;
+/// the transports themselves follow none.
 struct HTTPCallTransport: CallTransport {
     let transport: any HTTPTransport
     let maxResponseBytes: Int
+    let redirects: RedirectPolicy
 
-    init(_ transport: any HTTPTransport, maxResponseBytes: Int) {
+    init(_ transport: any HTTPTransport, maxResponseBytes: Int, redirects: RedirectPolicy = .standard) {
         self.transport = transport
         self.maxResponseBytes = maxResponseBytes
+        self.redirects = redirects
     }
 
     func send(_ request: APIRequest) async throws(APIError) -> APIResponse {
-        let head = HTTPRequest(method: request.method, url: request.url, headerFields: request.headerFields)
+        var head = HTTPRequest(method: request.method, url: request.url, headerFields: request.headerFields)
+        var outgoing = request.streamedBody ?? request.body.map(HTTPBody.init)
         do {
-            var (response, body) = try await transport.send(head, body: request.streamedBody ?? request.body.map(HTTPBody.init))
+            var (response, body) = try await transport.send(head, body: outgoing)
+            var followed = 0
+            while let next = try redirects.next(after: response, to: head, body: outgoing, followed: followed, api: request.api) {
+                // The redirect's own body is read (a little of it) so the connection can be reused.
+                _ = try? await body.collect(upTo: 64 * 1024)
+                (head, outgoing) = next
+                (response, body) = try await transport.send(head, body: outgoing)
+                followed += 1
+            }
             if let reporter = ProgressReporter.current, response.status.kind == .successful {
                 body = body.reportingDownload(to: reporter)
             }

@@ -40,9 +40,8 @@ public struct SessionKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     init?(_ request: APIRequest, transport: String) {
-        guard let scheme = request.url.scheme?.lowercased(), let host = request.url.host?.lowercased() else { return nil }
-        let port = request.url.port ?? (scheme == "https" || scheme == "grpcs" ? 443 : 80)
-        self.init(transport: transport, scheme: scheme, host: host, port: port)
+        guard let origin = Origin(request.url) else { return nil }
+        self.init(transport: transport, scheme: origin.scheme, host: origin.host, port: origin.port)
     }
 
     public var description: String { "\(scheme)://\(host):\(port)" }

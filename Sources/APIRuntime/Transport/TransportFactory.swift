@@ -32,7 +32,7 @@ public struct TransportFactory: Sendable {
         _ make: @escaping @Sendable (SessionKey, SessionSettings) -> any HTTPTransport
     ) -> TransportFactory {
         TransportFactory(name: name, schemes: ["http", "https"]) { key, settings, configuration in
-            HTTPCallTransport(make(key, settings), maxResponseBytes: configuration.maxResponseBytes)
+            HTTPCallTransport(make(key, settings), maxResponseBytes: configuration.maxResponseBytes, redirects: configuration.redirects)
         }
     }
 

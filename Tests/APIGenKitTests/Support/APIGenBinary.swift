@@ -19,13 +19,17 @@ enum APIGenBinary {
         return nil
     }
 
-    /// Starts apigen without waiting for it, its output discarded.
-    static func start(_ arguments: [String], in directory: URL) throws -> Process {
+    /// Starts apigen without waiting for it, its output discarded. `environment` replaces the
+    /// variables it names.
+    static func start(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Process {
         guard let url else { throw CocoaError(.fileNoSuchFile) }
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -35,15 +35,16 @@ let testHTTPTransport: TransportFactory = {
     }
 }()
 
-/// Runs `body` with a manager made from `configuration`, shut down afterwards whatever happens.
+/// Runs `body` with a manager made from `configuration`, shut down afterwards whatever happens:
+/// at once, cancelling what a test left running rather than giving it a grace period.
 func withManager<T>(_ configuration: APIManager.Configuration, body: (APIManager) async throws -> T) async throws -> T {
     let manager = APIManager(configuration: configuration)
     do {
         let result = try await body(manager)
-        await manager.shutdown()
+        await manager.shutdown(gracePeriod: .zero)
         return result
     } catch {
-        await manager.shutdown()
+        await manager.shutdown(gracePeriod: .zero)
         throw error
     }
 }

@@ -1,0 +1,55 @@
+/// Which header, query item, JSON field and gRPC metadata names hold secrets, so that logs show
+/// `<redacted>` for their values.
+///
+/// A name is secret when one of its words is: words are split at `-`, `_`, `.` and lower-to-upper
+/// case changes, so `X-API-Key`, `access_token`, `refreshToken` and `client.secret` all are. Names
+/// can be added one by one (`names`) and words removed or added (`words`).
+public struct SecretNames: Sendable, Equatable {
+    /// Words that make a name secret wherever they appear in it.
+    public var words: Set<String>
+    /// Whole names that are secret whatever their words (matched without regard to case).
+    public var names: Set<String>
+
+    /// The words of the standard set.
+    public static let standardWords: Set<String> = [
+        "token", "password", "passwd", "passphrase", "secret", "signature", "sig", "key", "apikey",
+        "authorization", "auth", "cookie", "credential", "credentials", "session", "otp", "pin",
+    ]
+
+    /// Every name with one of `standardWords` in it.
+    public static let standard = SecretNames(words: standardWords)
+
+    public init(words: Set<String> = SecretNames.standardWords, names: Set<String> = []) {
+        self.words = Set(words.map { $0.lowercased() })
+        self.names = Set(names.map { $0.lowercased() })
+    }
+
+    public func contains(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        if names.contains(lowered) || words.contains(lowered) { return true }
+        return Self.words(of: name).contains { words.contains($0) }
+    }
+
+    /// `X-API-Key` → `x`, `api`, `key`; `refreshToken` → `refresh`, `token`.
+    static func words(of name: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var previousIsLower = false
+        for character in name {
+            if character == "-" || character == "_" || character == "." || character == " " {
+                if !current.isEmpty { words.append(current) }
+                current = ""
+                previousIsLower = false
+                continue
+            }
+            if character.isUppercase, previousIsLower, !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
+            current += character.lowercased()
+            previousIsLower = character.isLowercase || character.isNumber
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+}

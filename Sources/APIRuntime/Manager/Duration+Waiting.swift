@@ -1,0 +1,18 @@
+extension Duration {
+    /// The longest the runtime waits for anything: a century. A deadline `now + duration` and a
+    /// sleep in nanoseconds stay far from overflowing with it, where `.seconds(Int64.max)` would
+    /// trap; a timeout that long already means "no limit".
+    static let longestWait: Duration = .seconds(100 * 365 * 24 * 3600)
+
+    /// This duration as the runtime waits it: at most `longestWait`, and never below zero.
+    var clampedForWaiting: Duration {
+        Swift.min(Swift.max(self, .zero), .longestWait)
+    }
+}
+
+extension ContinuousClock.Instant {
+    /// `duration` from now, the duration clamped for waiting (`Duration.clampedForWaiting`).
+    static func after(_ duration: Duration) -> ContinuousClock.Instant {
+        .now + duration.clampedForWaiting
+    }
+}

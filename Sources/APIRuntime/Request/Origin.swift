@@ -1,0 +1,16 @@
+import Foundation
+
+/// A URL's origin (RFC 6454): its scheme and host, lowercased, and its port, the scheme's
+/// default filled in. Two URLs of one origin reach the same server.
+struct Origin: Hashable, Sendable {
+    var scheme: String
+    var host: String
+    var port: Int
+
+    init?(_ url: URL) {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+        self.scheme = scheme
+        self.host = host
+        self.port = url.port ?? (scheme == "https" || scheme == "grpcs" ? 443 : 80)
+    }
+}
