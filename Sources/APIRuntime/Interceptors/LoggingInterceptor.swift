@@ -14,8 +14,6 @@ public struct LoggingInterceptor: APIInterceptor {
     /// Bodies are logged only when asked for (at `.trace`), and then with secrets redacted.
     public var logsBodies: Bool
 
-    static let alwaysSecret: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization"]
-
     /// `secretHeaders` and `secretFields` add names to `secrets`.
     public init(
         logger: Logger, secrets: SecretNames = .standard,
@@ -71,7 +69,7 @@ public struct LoggingInterceptor: APIInterceptor {
         var metadata: Logger.Metadata = [:]
         for field in fields {
             let name = field.name.canonicalName
-            let secret = Self.alwaysSecret.contains(name) || secrets.contains(name)
+            let secret = secrets.containsHeader(name)
             metadata[field.name.rawName] = .string(secret ? "<redacted>" : field.value)
         }
         return metadata

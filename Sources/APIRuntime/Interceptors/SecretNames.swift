@@ -24,6 +24,14 @@ public struct SecretNames: Sendable, Equatable {
         self.names = Set(names.map { $0.lowercased() })
     }
 
+    /// Headers that carry credentials whatever `words` says.
+    static let credentialHeaders: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization"]
+
+    /// Whether a header of this name holds a secret: a credential header, or a secret name.
+    public func containsHeader(_ name: String) -> Bool {
+        Self.credentialHeaders.contains(name.lowercased()) || contains(name)
+    }
+
     public func contains(_ name: String) -> Bool {
         let lowered = name.lowercased()
         if names.contains(lowered) || words.contains(lowered) { return true }

@@ -29,8 +29,6 @@ public struct RedirectPolicy: Sendable, Equatable {
     /// No redirect is followed: a 3xx reply is the call's reply.
     public static let none = RedirectPolicy(maxRedirects: 0)
 
-    static let credentialHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
-
     /// The request to send after `response`, or nil when it is no redirect to follow.
     func next(
         after response: HTTPResponse, to request: HTTPRequest, body: HTTPBody?, followed: Int, api: String
@@ -64,10 +62,7 @@ public struct RedirectPolicy: Sendable, Equatable {
             throw APIError(api: api, reason: .invalidRequest(message: "a \(response.status.code) redirect asks for the body again, and a body read as it streams cannot be sent twice"))
         }
         if Origin(target) != Origin(current) {
-            next.headerFields = next.headerFields.filter { field in
-                let name = field.name.canonicalName
-                return !Self.credentialHeaders.contains(name) && !secrets.contains(name)
-            }
+            next.headerFields = next.headerFields.filter { !secrets.containsHeader($0.name.canonicalName) }
         }
         return (next, nextBody)
     }
