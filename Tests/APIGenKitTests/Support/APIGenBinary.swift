@@ -22,14 +22,7 @@ enum APIGenBinary {
     /// Starts apigen without waiting for it, its output discarded. `environment` replaces the
     /// variables it names.
     static func start(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Process {
-        guard let url else { throw CocoaError(.fileNoSuchFile) }
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        }
+        let process = try self.process(arguments, in: directory, environment: environment)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -39,6 +32,20 @@ enum APIGenBinary {
     /// Runs apigen to its end. `environment` replaces the variables it names (nil removes one);
     /// `executable` is another copy of apigen to run.
     static func run(_ arguments: [String], in directory: URL, environment: [String: String?] = [:], executable: URL? = nil) throws -> Result {
+        let process = try self.process(arguments, in: directory, environment: environment, executable: executable)
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// apigen (or `executable`) set up to run `arguments` in `directory`, not yet started.
+    private static func process(_ arguments: [String], in directory: URL, environment: [String: String?], executable: URL? = nil) throws -> Process {
         guard let url = executable ?? url else { throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "apigen binary not found near \(CommandLine.arguments[0])"]) }
         let process = Process()
         process.executableURL = url
@@ -49,14 +56,6 @@ enum APIGenBinary {
             for (name, value) in environment { variables[name] = value }
             process.environment = variables
         }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        return process
     }
 }
