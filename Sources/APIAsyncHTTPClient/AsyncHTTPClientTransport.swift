@@ -1,9 +1,11 @@
+import APINIOSSL
 import APIRuntime
 import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 extension TransportFactory {
     /// AsyncHTTPClient, on SwiftNIO: the HTTP transport for servers, and for Linux generally.
@@ -12,25 +14,44 @@ extension TransportFactory {
     /// APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
     /// ```
     public static var asyncHTTPClient: TransportFactory {
-        .http(name: "asynchttpclient") { _, settings in AsyncHTTPClientTransport(settings: settings) }
+        .http(name: "asynchttpclient") { key, settings in try AsyncHTTPClientTransport(host: key.host, settings: settings) }
     }
 }
 
 /// One AsyncHTTPClient (its own connection pool) per session, streaming request and response
 /// bodies both ways.
+///
+/// TLS takes the session's trust roots and client identity. Pins it cannot check:
+/// AsyncHTTPClient has no hook into certificate verification, so a host with pins fails with
+/// `TLSFailure.Kind.unsupported` instead of connecting unpinned. Pin a certificate authority by
+/// making it the only trust root.
 public final class AsyncHTTPClientTransport: HTTPTransport {
     private let client: HTTPClient
+    private let host: String
 
-    public init(settings: SessionSettings) {
+    /// A client for `host` with `settings`; throws `TLSFailure` when its TLS settings cannot be used.
+    public init(host: String, settings: SessionSettings) throws(TLSFailure) {
+        guard settings.tls.pins.isEmpty else {
+            throw TLSFailure(
+                kind: .unsupported, host: host,
+                message: "AsyncHTTPClient cannot check certificate pins; make the pinned certificate authority the only trust root instead"
+            )
+        }
+        self.host = host
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(
             idleTimeout: .seconds(60),
             concurrentHTTP1ConnectionsPerHostSoftLimit: settings.maxConnectionsPerHost
         )
+        // A connection that fails (refused, or a TLS handshake the server's certificate fails)
+        // fails the call at once: the manager's retry policy decides what is tried again, and a
+        // certificate that fails now fails on every attempt.
+        configuration.connectionPool.retryConnectionEstablishment = false
         configuration.timeout.connect = TimeAmount(clamping: settings.connectTimeout)
         configuration.decompression = .enabled(limit: .ratio(100))
         // The manager follows redirects itself (`RedirectPolicy`), the same for every transport.
         configuration.redirectConfiguration = .disallow
+        configuration.tlsConfiguration = try settings.tls.nioSSLConfiguration(host: host)
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 
@@ -54,7 +75,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             }
         }
         // The manager's deadline cancels this task; AsyncHTTPClient's own is not needed.
-        let response = try await client.execute(outgoing, deadline: .distantFuture)
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(outgoing, deadline: .distantFuture)
+        } catch {
+            throw TLSFailure(nioSSLError: error, host: host) ?? error
+        }
         var fields = HTTPFields()
         for header in response.headers {
             if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }

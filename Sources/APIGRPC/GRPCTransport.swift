@@ -1,3 +1,4 @@
+import APINIOSSL
 import APIRuntime
 import Foundation
 import GRPCCore
@@ -19,16 +20,23 @@ import HTTPTypes
 /// interceptors see gRPC calls as bytes, as they see every other call. A reply carries the initial
 /// metadata as header fields, the trailing metadata as trailer fields and the status as
 /// `grpcStatus` (`GRPCProtocol` turns a non-OK status into an `APIError`). Only the call's own
-/// deadline and cancellation become errors here.
+/// deadline and cancellation, and a failed TLS handshake, become errors here.
 @available(gRPCSwift 2.0, *)
 final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes == GRPCNIOTransportBytes {
     private let client: GRPCClient<Wire>
     private let connections: Task<Void, Never>
     private let maxMessageBytes: Int
+    /// The host of the session, named in TLS failures.
+    private let host: String
+    /// What checked the server's certificate chain, when the session pins; it knows why a
+    /// handshake it failed failed.
+    private let verifier: ChainVerifier?
 
-    init(_ wire: Wire, configuration: APIManager.Configuration) {
+    init(_ wire: Wire, host: String, verifier: ChainVerifier? = nil, configuration: APIManager.Configuration) {
         let client = GRPCClient(transport: wire)
         self.client = client
+        self.host = host
+        self.verifier = verifier
         self.maxMessageBytes = configuration.maxResponseBytes
         // runConnections returns once a graceful shutdown has let the last call finish.
         self.connections = Task { try? await client.runConnections() }
@@ -54,12 +62,12 @@ final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes
                 return try await client.unary(
                     request: ClientRequest(message: request.body ?? Data(), metadata: metadata), descriptor: descriptor,
                     serializer: BytesSerializer(), deserializer: BytesDeserializer(), options: options
-                ) { response in try Self.reply(response, to: request, deadline: deadline) }
+                ) { response in try self.reply(response, to: request, deadline: deadline) }
             case (true, false):
                 return try await client.clientStreaming(
                     request: StreamingClientRequest(metadata: metadata, producer: Self.producer(for: request)), descriptor: descriptor,
                     serializer: BytesSerializer(), deserializer: BytesDeserializer(), options: options
-                ) { response in try Self.reply(response, to: request, deadline: deadline) }
+                ) { response in try self.reply(response, to: request, deadline: deadline) }
             case (false, true):
                 return try await openStream(request: request, deadline: deadline) { onResponse in
                     try await client.serverStreaming(
@@ -76,7 +84,7 @@ final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes
                 }
             }
         } catch {
-            throw Self.apiError(error, for: request, deadline: deadline, callerCancelled: Task.isCancelled)
+            throw self.apiError(error, for: request, deadline: deadline, callerCancelled: Task.isCancelled)
         }
     }
 
@@ -108,18 +116,18 @@ final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes
                 try await makeCall { response in
                     switch response.accepted {
                     case .failure(let error):
-                        head.resolve(Result { try Self.refusal(error, to: request, deadline: deadline, callerCancelled: messages.isCancelled) })
+                        head.resolve(Result { try self.refusal(error, to: request, deadline: deadline, callerCancelled: messages.isCancelled) })
                     case .success(let contents):
                         var response = APIResponse(status: .ok, headerFields: GRPCMetadata.fields(from: contents.metadata))
                         response.stream = messages
                         head.resolve(.success(response))
-                        try await Self.pump(contents.bodyParts, into: messages, request: request, deadline: deadline)
+                        try await self.pump(contents.bodyParts, into: messages, request: request, deadline: deadline)
                     }
                 }
             } catch {
-                head.resolve(.failure(Self.apiError(error, for: request, deadline: deadline, callerCancelled: messages.isCancelled)))
+                head.resolve(.failure(self.apiError(error, for: request, deadline: deadline, callerCancelled: messages.isCancelled)))
                 if messages.trailers == nil {
-                    messages.fail(Self.streamError(error, for: request, deadline: deadline, messages: messages), trailers: [:])
+                    messages.fail(self.streamError(error, for: request, deadline: deadline, messages: messages), trailers: [:])
                 }
             }
         }
@@ -135,7 +143,7 @@ final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes
 
     /// Hands the messages to the reader one by one (each `send` waits for the reader), then the
     /// trailers; a non-OK status ends the stream with an error naming the API.
-    private static func pump(
+    private func pump(
         _ parts: RPCAsyncSequence<StreamingClientResponse<Data>.Contents.BodyPart, any Error>,
         into messages: ResponseMessages, request: APIRequest, deadline: ContinuousClock.Instant
     ) async throws {
@@ -162,10 +170,10 @@ final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes
     /// What ends a stream's messages: a deadline that passed is `StreamDeadlinePassed` (the reader
     /// reports the call's whole time limit, which only the manager knows), anything else an
     /// `APIError` naming the API.
-    private static func streamError(
+    private func streamError(
         _ error: any Error, for request: APIRequest, deadline: ContinuousClock.Instant, messages: ResponseMessages
     ) -> any Error {
-        let ended = apiError(error, for: request, deadline: deadline, callerCancelled: messages.isCancelled)
+        let ended = self.apiError(error, for: request, deadline: deadline, callerCancelled: messages.isCancelled)
         return ended.reason == .timeout(request.timeout) ? StreamDeadlinePassed() : ended
     }
 
@@ -182,7 +190,7 @@ final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes
     /// A single-message reply as an `APIResponse`; its status goes into the trailers. It runs in
     /// the calling task, so that task's cancellation is the caller's (a call cancelled before the
     /// server's head arrives ends here as UNKNOWN, not CANCELLED).
-    private static func reply(_ response: ClientResponse<Data>, to request: APIRequest, deadline: ContinuousClock.Instant) throws -> APIResponse {
+    private func reply(_ response: ClientResponse<Data>, to request: APIRequest, deadline: ContinuousClock.Instant) throws -> APIResponse {
         let callerCancelled = Task.isCancelled
         switch response.accepted {
         case .failure(let error):
@@ -205,10 +213,11 @@ final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes
 
     /// A call the server (or the client library) ended with a status: a reply with trailers only.
     /// The call's own deadline and cancellation are errors instead, as for every other transport.
-    private static func refusal(
+    private func refusal(
         _ error: RPCError, to request: APIRequest, deadline: ContinuousClock.Instant, callerCancelled: Bool
     ) throws -> APIResponse {
-        if let ownEnd = ownEnd(error, for: request, deadline: deadline, callerCancelled: callerCancelled) { throw ownEnd }
+        if let ownEnd = Self.ownEnd(error, for: request, deadline: deadline, callerCancelled: callerCancelled) { throw ownEnd }
+        if let failure = tlsFailure(error) { throw APIError(api: request.api, reason: .tls(failure), underlying: error) }
         return APIResponse(
             status: .ok, trailerFields: GRPCMetadata.fields(from: error.metadata),
             grpcStatus: GRPCStatusCode(error.code), grpcMessage: error.message
@@ -236,15 +245,22 @@ final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes
         return nil
     }
 
-    static func apiError(
+    func apiError(
         _ error: any Error, for request: APIRequest, deadline: ContinuousClock.Instant, callerCancelled: Bool
     ) -> APIError {
         if let error = error as? APIError { return error }
-        if let ownEnd = ownEnd(error, for: request, deadline: deadline, callerCancelled: callerCancelled) { return ownEnd }
+        if let ownEnd = Self.ownEnd(error, for: request, deadline: deadline, callerCancelled: callerCancelled) { return ownEnd }
+        if let failure = tlsFailure(error) { return APIError(api: request.api, reason: .tls(failure), underlying: error) }
         if let error = error as? RPCError {
             return APIError(api: request.api, reason: .grpcStatus(code: GRPCStatusCode(error.code), message: error.message), underlying: error)
         }
         return APIError(api: request.api, reason: .transport(message: "\(error)"), underlying: error)
+    }
+
+    /// A connection that failed its TLS handshake, which grpc-swift reports as UNAVAILABLE.
+    private func tlsFailure(_ error: any Error) -> TLSFailure? {
+        guard (error as? RPCError)?.code == .unavailable || !(error is RPCError) else { return nil }
+        return TLSFailure(nioSSLError: error, host: host, verifier: verifier)
     }
 }
 
@@ -255,20 +271,22 @@ extension TransportFactory {
     /// SwiftNIO's sockets (`HTTP2ClientTransport.Posix`). What gRPC APIs use unless the manager's
     /// configuration names a `grpcTransport`.
     public static var grpc: TransportFactory {
-        TransportFactory(name: "grpc", schemes: ["grpc", "grpcs"]) { key, _, configuration in
+        TransportFactory(name: "grpc", schemes: ["grpc", "grpcs"]) { key, settings, configuration in
             guard #available(gRPCSwift 2.0, *) else { throw GRPCUnavailable() }
             #if canImport(Network)
             let wire = try HTTP2ClientTransport.TransportServices(
                 target: .dns(host: key.host, port: key.port),
-                transportSecurity: key.scheme == "grpcs" ? .tls : .plaintext
+                transportSecurity: .session(key, settings: settings.tls)
             )
+            return GRPCTransport(wire, host: key.host, configuration: configuration)
             #else
+            let verifier = key.scheme == "grpcs" && !settings.tls.pins.isEmpty ? try ChainVerifier(settings: settings.tls, host: key.host) : nil
             let wire = try HTTP2ClientTransport.Posix(
                 target: .dns(host: key.host, port: key.port),
-                transportSecurity: key.scheme == "grpcs" ? .tls : .plaintext
+                transportSecurity: .session(key, settings: settings.tls, verifier: verifier)
             )
+            return GRPCTransport(wire, host: key.host, verifier: verifier, configuration: configuration)
             #endif
-            return GRPCTransport(wire, configuration: configuration)
         }
     }
 }

@@ -88,37 +88,3 @@ struct RedirectTests {
         }
     }
 }
-
-/// The manager's redirect logic for https, which the loopback servers above do not speak: a
-/// transport that answers an https request with a redirect to http.
-@Suite("Redirects from https")
-struct HTTPSRedirectTests {
-    struct RedirectingTransport: HTTPTransport {
-        let location: String
-
-        func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
-            if request.url?.scheme == "https" {
-                return (HTTPResponse(status: .found, headerFields: [.location: location]), HTTPBody(Data()))
-            }
-            return (HTTPResponse(status: .ok), HTTPBody(Data("5".utf8)))
-        }
-
-        func shutdown() async {}
-    }
-
-    @Test("https to http is refused unless allowed", arguments: [false, true])
-    func downgrade(allowed: Bool) async throws {
-        var configuration = APIManager.Configuration()
-        configuration.httpTransport = .http(name: "redirecting") { _, _ in RedirectingTransport(location: "http://api.example.com/v1/users/count") }
-        configuration.redirects = RedirectPolicy(allowsHTTPSToHTTP: allowed)
-        try await withManager(configuration) { manager in
-            if allowed {
-                let count = try await CountUsersAPI().using(manager).start()
-                #expect(count == 5)
-            } else {
-                let error = await expectAPIError { try await CountUsersAPI().using(manager).start() }
-                #expect(error?.reason == .invalidResponse(message: "a redirect from https to http (http://api.example.com/v1/users/count) is refused"))
-            }
-        }
-    }
-}

@@ -12,7 +12,7 @@ import Testing
 struct TransportStreamingTests {
     static func transport(_ name: String) -> any HTTPTransport {
         let settings = SessionSettings(maxConnectionsPerHost: 2)
-        return name == "URLSession" ? URLSessionTransport(settings: settings) : AsyncHTTPClientTransport(settings: settings)
+        return name == "URLSession" ? URLSessionTransport(settings: settings) : try! AsyncHTTPClientTransport(host: "127.0.0.1", settings: settings)
     }
 
     /// FoundationNetworking cannot pause a download (see `URLSessionTransport`), so on Linux only
@@ -76,7 +76,7 @@ struct TransportStreamingTests {
         try FileManager.default.createDirectory(at: spool, withIntermediateDirectories: true)
         let settings = SessionSettings(maxConnectionsPerHost: 2)
         let transport: any HTTPTransport = transportName == "URLSession"
-            ? URLSessionTransport(settings: settings, temporaryDirectory: spool) : AsyncHTTPClientTransport(settings: settings)
+            ? URLSessionTransport(settings: settings, temporaryDirectory: spool) : try! AsyncHTTPClientTransport(host: "127.0.0.1", settings: settings)
         var head = HTTPRequest(method: .post, url: URL(string: server.baseURL + "/upload")!)
         head.headerFields[.contentType] = "application/octet-stream"
         let (response, body) = try await transport.send(head, body: HTTPBody(chunks, length: .known(64 << 14)))

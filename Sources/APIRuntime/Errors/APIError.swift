@@ -12,8 +12,11 @@ public struct APIError: Error, CustomStringConvertible {
     public var serverError: (any Error)?
 
     public enum Reason: Sendable, Equatable {
-        /// The request never got an answer: connection refused, DNS, TLS, a reset connection.
+        /// The request never got an answer: connection refused, DNS, a reset connection.
         case transport(message: String)
+        /// The TLS connection failed: the server was not trusted or matched no pin, the server
+        /// refused the client's certificate, or the host's `TLSSettings` cannot be used.
+        case tls(TLSFailure)
         /// The server answered with a status outside 200...299; the body is kept for diagnosis.
         case httpStatus(code: Int, body: Data)
         /// The reply did not decode into the API's response type.
@@ -64,6 +67,8 @@ extension APIError.Reason: CustomStringConvertible {
         switch self {
         case .transport(let message):
             return "transport error: \(message)"
+        case .tls(let failure):
+            return "TLS error: \(failure)"
         case .httpStatus(let code, let body):
             return body.isEmpty ? "HTTP \(code)" : "HTTP \(code) (\(body.count)-byte body)"
         case .decoding(let codingPath, let message):

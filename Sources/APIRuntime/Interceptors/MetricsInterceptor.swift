@@ -41,6 +41,7 @@ extension APIError.Reason {
     public var name: String {
         switch self {
         case .transport: "transport"
+        case .tls: "tls"
         case .httpStatus: "http_status"
         case .decoding: "decoding"
         case .invalidRequest: "invalid_request"

@@ -26,6 +26,9 @@ public final class APIManager: Sendable {
         /// Which redirects HTTP calls follow, and what they keep on the way: by default up to
         /// five, never from https to http, credential headers dropped across origins.
         public var redirects: RedirectPolicy = .standard
+        /// Trust roots, pins and client certificates, by host name (`api.example.com`); hosts
+        /// not listed trust the system's roots and present no certificate.
+        public var tls: [String: TLSSettings] = [:]
         /// The transport of REST, JSON-RPC and custom RPC calls: URLSession unless set
         /// (`.asyncHTTPClient` from the `APIAsyncHTTPClient` product is the choice for servers).
         public var httpTransport: TransportFactory = .urlSession
@@ -367,7 +370,8 @@ public final class APIManager: Sendable {
         }
         let settings = SessionSettings(
             maxConnectionsPerHost: configuration.maxConnectionsPerHost ?? definition.defaults.maxConnectionsPerHost,
-            connectTimeout: configuration.connectTimeout
+            connectTimeout: configuration.connectTimeout,
+            tls: configuration.tls[key.host] ?? .standard
         )
         let lease: SessionCache.Lease
         do {
@@ -377,6 +381,8 @@ public final class APIManager: Sendable {
             lease = acquired
         } catch let error as APIError {
             throw error
+        } catch let error as TLSFailure {
+            throw APIError(api: request.api, reason: .tls(error), underlying: error)
         } catch {
             throw APIError(api: request.api, reason: .invalidRequest(message: "cannot make a \(factory.name) transport for \(key): \(error)"), underlying: error)
         }

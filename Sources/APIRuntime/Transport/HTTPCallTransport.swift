@@ -45,6 +45,8 @@ struct HTTPCallTransport: CallTransport {
             throw APIError(api: request.api, reason: .invalidResponse(message: error.description), underlying: error)
         } catch let error as APIError {
             throw error
+        } catch let error as TLSFailure {
+            throw APIError(api: request.api, reason: .tls(error), underlying: error)
         } catch {
             throw APIError(api: request.api, reason: Task.isCancelled ? .cancelled : .transport(message: "\(error)"), underlying: error)
         }

@@ -52,9 +52,12 @@ public struct SessionSettings: Sendable {
     public var maxConnectionsPerHost: Int
     /// How long opening a connection may take.
     public var connectTimeout: Duration
+    /// The session's host's trust roots, pins and client certificate.
+    public var tls: TLSSettings
 
-    public init(maxConnectionsPerHost: Int, connectTimeout: Duration = .seconds(10)) {
+    public init(maxConnectionsPerHost: Int, connectTimeout: Duration = .seconds(10), tls: TLSSettings = .standard) {
         self.maxConnectionsPerHost = maxConnectionsPerHost
         self.connectTimeout = connectTimeout
+        self.tls = tls
     }
 }

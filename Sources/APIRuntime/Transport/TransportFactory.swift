@@ -26,19 +26,34 @@ public struct TransportFactory: Sendable {
         self.make = make
     }
 
-    /// A factory of HTTP transports for `http` and `https` URLs.
+    /// A factory of HTTP transports for `http` and `https` URLs. What `make` throws fails the
+    /// call that needed the transport (a `TLSFailure` as `APIError.Reason.tls`).
     public static func http(
         name: String,
-        _ make: @escaping @Sendable (SessionKey, SessionSettings) -> any HTTPTransport
+        _ make: @escaping @Sendable (SessionKey, SessionSettings) throws -> any HTTPTransport
     ) -> TransportFactory {
         TransportFactory(name: name, schemes: ["http", "https"]) { key, settings, configuration in
-            HTTPCallTransport(make(key, settings), maxResponseBytes: configuration.maxResponseBytes, redirects: configuration.redirects)
+            HTTPCallTransport(try make(key, settings), maxResponseBytes: configuration.maxResponseBytes, redirects: configuration.redirects)
         }
     }
 
     /// URLSession (FoundationNetworking on Linux): the default for HTTP calls.
+    ///
+    /// On Apple platforms it honours every `TLSSettings` (a client identity as PKCS #12). Linux's
+    /// URLSession offers no hook for TLS, so there a host with settings other than `.standard`
+    /// fails with `TLSFailure.Kind.unsupported` rather than connecting without them.
     public static var urlSession: TransportFactory {
-        .http(name: "urlsession") { _, settings in URLSessionTransport(settings: settings) }
+        .http(name: "urlsession") { key, settings in
+            #if !canImport(Darwin)
+            guard settings.tls == .standard else {
+                throw TLSFailure(
+                    kind: .unsupported, host: key.host,
+                    message: "Linux's URLSession takes no trust roots, pins or client certificates; use AsyncHTTPClient (`$0.httpTransport = .asyncHTTPClient`)"
+                )
+            }
+            #endif
+            return URLSessionTransport(settings: settings)
+        }
     }
 }
 

@@ -38,13 +38,18 @@ public final class URLSessionTransport: HTTPTransport {
         // the manager still allows.
         configuration.timeoutIntervalForRequest = 7 * 24 * 3600
         configuration.timeoutIntervalForResource = 7 * 24 * 3600
-        self.init(configuration: configuration, temporaryDirectory: temporaryDirectory)
+        self.init(configuration: configuration, tls: settings.tls, temporaryDirectory: temporaryDirectory)
     }
 
     /// A session made from `configuration` (a background or ephemeral one, say); streamed request
-    /// bodies are written to `temporaryDirectory` before they are uploaded.
-    public init(configuration: URLSessionConfiguration, temporaryDirectory: URL = FileManager.default.temporaryDirectory) {
-        let exchanges = ExchangeTable()
+    /// bodies are written to `temporaryDirectory` before they are uploaded. On Apple platforms
+    /// servers are checked and client certificates presented as `tls` says; on Linux only
+    /// `.standard` can be honoured (`TransportFactory.urlSession` refuses others).
+    public init(
+        configuration: URLSessionConfiguration, tls: TLSSettings = .standard,
+        temporaryDirectory: URL = FileManager.default.temporaryDirectory
+    ) {
+        let exchanges = ExchangeTable(tls: tls)
         self.exchanges = exchanges
         self.temporaryDirectory = temporaryDirectory
         self.session = URLSession(configuration: configuration, delegate: exchanges, delegateQueue: nil)
@@ -100,6 +105,8 @@ private final class Exchange: Sendable {
         var unread = 0
         /// Whether the task is suspended until the reader catches up.
         var paused = false
+        /// Why the delegate refused the server or could not present the client's certificate.
+        var tlsFailure: TLSFailure?
     }
 
     /// Past this many unread bytes the download pauses; it goes on once the reader is below
@@ -197,9 +204,20 @@ private final class Exchange: Sendable {
         resume?.resume()
     }
 
-    func complete(with error: (any Error)?) {
+    /// Fails the exchange with `failure` once URLSession reports the refused challenge.
+    func refuse(_ failure: TLSFailure) {
+        state.withLockedValue { $0.tlsFailure = failure }
+    }
+
+    func complete(with error: (any Error)?, host: String) {
+        let refused = state.withLockedValue { $0.tlsFailure }
         let failure = error.map { error -> any Error in
-            (error as? URLError)?.code == .cancelled ? CancellationError() : error
+            if let refused { return refused }
+            if let urlError = error as? URLError {
+                if urlError.code == .cancelled { return CancellationError() }
+                if let failure = TLSFailure(urlError, host: host) { return failure }
+            }
+            return TLSFailure(curlError: error, host: host) ?? error
         }
         removeTemporaryFile()
         takeHead()?.resume(throwing: failure ?? URLError(.badServerResponse))
@@ -222,6 +240,12 @@ private final class Exchange: Sendable {
 private final class ExchangeTable: NSObject, URLSessionDataDelegate, Sendable {
     /// Guards the exchanges in flight, by task identifier.
     private let exchanges = NIOLockedValueBox<[Int: Exchange]>([:])
+    /// How servers are checked and what certificate the client presents.
+    private let tls: TLSSettings
+
+    init(tls: TLSSettings) {
+        self.tls = tls
+    }
 
     func add(_ exchange: Exchange, for task: URLSessionTask) {
         exchanges.withLockedValue { $0[task.taskIdentifier] = exchange }
@@ -248,6 +272,37 @@ private final class ExchangeTable: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler(nil)
     }
 
+    #if canImport(Security)
+    /// Checks the server as the host's `TLSSettings` say, and presents the client's identity.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        let space = challenge.protectionSpace
+        switch space.authenticationMethod {
+        case NSURLAuthenticationMethodServerTrust where tls != .standard:
+            guard let trust = space.serverTrust else { return completionHandler(.cancelAuthenticationChallenge, nil) }
+            if let failure = ServerTrustEvaluation(settings: tls, host: space.host).failure(of: trust) {
+                exchange(for: task)?.refuse(failure)
+                completionHandler(.cancelAuthenticationChallenge, nil)
+            } else {
+                completionHandler(.useCredential, URLCredential(trust: trust))
+            }
+        case NSURLAuthenticationMethodClientCertificate:
+            guard let identity = tls.clientIdentity else { return completionHandler(.performDefaultHandling, nil) }
+            do {
+                let credential = URLCredential(identity: try identity.secIdentity(host: space.host), certificates: nil, persistence: .forSession)
+                completionHandler(.useCredential, credential)
+            } catch {
+                exchange(for: task)?.refuse(error)
+                completionHandler(.cancelAuthenticationChallenge, nil)
+            }
+        default:
+            completionHandler(.performDefaultHandling, nil)
+        }
+    }
+    #endif
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         exchange(for: dataTask)?.receive(data)
     }
@@ -261,7 +316,7 @@ private final class ExchangeTable: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let exchange = exchanges.withLockedValue { $0.removeValue(forKey: task.taskIdentifier) }
-        exchange?.complete(with: error)
+        exchange?.complete(with: error, host: task.originalRequest?.url?.host ?? "")
     }
 }
 
@@ -288,5 +343,40 @@ private struct ResponseChunks: AsyncSequence, Sendable {
 
     func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(base: base.makeAsyncIterator(), exchange: exchange)
+    }
+}
+
+extension TLSFailure {
+    /// What URLSession's TLS error codes mean; nil for other errors.
+    init?(_ error: URLError, host: String) {
+        let kind: Kind
+        switch error.code {
+        case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .serverCertificateHasBadDate, .serverCertificateNotYetValid:
+            kind = .untrustedCertificate
+        case .clientCertificateRequired, .clientCertificateRejected:
+            kind = .clientCertificateRefused
+        case .secureConnectionFailed:
+            kind = .handshake
+        default:
+            return nil
+        }
+        self.init(kind: kind, host: host, message: error.localizedDescription)
+    }
+
+    /// FoundationNetworking (Linux) reports libcurl's TLS failures with an unknown code and
+    /// libcurl's own message (`SSL certificate problem: self-signed certificate`).
+    init?(curlError error: any Error, host: String) {
+        #if canImport(Darwin)
+        return nil
+        #else
+        let message = (error as NSError).localizedDescription
+        if message.hasPrefix("SSL certificate problem") {
+            self.init(kind: .untrustedCertificate, host: host, message: message)
+        } else if message.hasPrefix("SSL peer certificate or SSH remote key was not OK") {
+            self.init(kind: .untrustedCertificate, host: host, message: message)
+        } else {
+            return nil
+        }
+        #endif
     }
 }

@@ -34,10 +34,11 @@ final class GRPCTestServer: Sendable {
         self.port = port
     }
 
-    static func start() async throws -> GRPCTestServer {
+    /// A server over plaintext, or over `security` (TLS with certificates a test made).
+    static func start(security: HTTP2ServerTransport.Posix.TransportSecurity = .plaintext) async throws -> GRPCTestServer {
         let transport = HTTP2ServerTransport.Posix(
             address: .ipv4(host: "127.0.0.1", port: 0),
-            transportSecurity: .plaintext,
+            transportSecurity: security,
             config: .defaults { $0.rpc.maxRequestPayloadSize = 16 * 1024 * 1024 }
         )
         let box = NIOLockedValueBox<GRPCTestServer?>(nil)

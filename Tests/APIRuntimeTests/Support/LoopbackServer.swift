@@ -1,9 +1,11 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdTLS
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOSSL
 
 /// A request as the server received it, bytes and all.
 struct RecordedRequest: Sendable {
@@ -33,16 +35,23 @@ final class LoopbackServer: Sendable {
     private let task: Task<Void, any Error>
     private let log: NIOLockedValueBox<[RecordedRequest]>
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// Whether the server speaks TLS.
+    let isTLS: Bool
+
+    /// `http://127.0.0.1:<port>`, or `https://localhost:<port>` for a TLS server, whose test
+    /// certificates name localhost.
+    var baseURL: String { isTLS ? "https://localhost:\(port)" : "http://127.0.0.1:\(port)" }
     var requests: [RecordedRequest] { log.withLockedValue { $0 } }
 
-    private init(port: Int, task: Task<Void, any Error>, log: NIOLockedValueBox<[RecordedRequest]>) {
+    private init(port: Int, isTLS: Bool, task: Task<Void, any Error>, log: NIOLockedValueBox<[RecordedRequest]>) {
         self.port = port
+        self.isTLS = isTLS
         self.task = task
         self.log = log
     }
 
-    static func start(_ handler: @escaping Handler) async throws -> LoopbackServer {
+    /// A server over plain HTTP/1.1, or over TLS as `tls` says.
+    static func start(tls: NIOSSL.TLSConfiguration? = nil, _ handler: @escaping Handler) async throws -> LoopbackServer {
         let log = NIOLockedValueBox<[RecordedRequest]>([])
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
             var request = request
@@ -57,6 +66,7 @@ final class LoopbackServer: Sendable {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             responder: responder,
+            server: try tls.map { try .tls(.http1(), tlsConfiguration: $0) } ?? .http1(),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? 0)
@@ -70,7 +80,7 @@ final class LoopbackServer: Sendable {
             task.cancel()
             throw CancellationError()
         }
-        return LoopbackServer(port: port, task: task, log: log)
+        return LoopbackServer(port: port, isTLS: tls != nil, task: task, log: log)
     }
 }
 
