@@ -4,7 +4,7 @@ TEMPLATES := $(wildcard templates/*.mustache)
 BUILTIN := Sources/APIGenKit/Rendering/BuiltinTemplates.swift
 BUILTIN_OUT ?= $(BUILTIN)
 
-.PHONY: all generate build test test-tsan check rest-only plugin schema builtin-templates protoc protoc-gen-swift clean \
+.PHONY: all generate build test test-tsan soak soak-tsan check rest-only plugin schema builtin-templates protoc protoc-gen-swift clean \
 	bench bench-tools bench-generation bench-compile bench-runtime bench-loopback bench-transfers bench-clean-build
 
 all: generate build
@@ -69,6 +69,18 @@ plugin:
 ## events, multipart forms) run in parallel with the ones that time a deadline would starve them.
 test-tsan:
 	TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/.ci/tsan-suppressions.txt" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --no-parallel
+
+## The soak (Tests/APIRuntimeTests/Soak): 10,000 mixed calls against loopback servers that fault,
+## over each HTTP transport; each run prints its figures on a line starting "soak:". Swift
+## Testing's backtrace of every thrown error is off: it would be counted as the runtime's memory.
+SOAK_ENV := SWT_SWIFT_ERROR_BACKTRACING_ENABLED=0
+soak:
+	$(SOAK_ENV) SOAK_CALLS=10000 TEST_HTTP_TRANSPORT=urlsession $(SWIFT) test --filter SoakTests
+	$(SOAK_ENV) SOAK_CALLS=10000 TEST_HTTP_TRANSPORT=asynchttpclient $(SWIFT) test --skip-build --filter SoakTests
+
+## A short soak, 1,000 calls, under ThreadSanitizer (after test-tsan, whose build it reuses).
+soak-tsan:
+	$(SOAK_ENV) SOAK_CALLS=1000 TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/.ci/tsan-suppressions.txt" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter SoakTests
 
 ## Exit 1 when the committed generated code, built-in templates or schema are stale, when a
 ## committed manifest does not validate against the schema (python3 with jsonschema and PyYAML),

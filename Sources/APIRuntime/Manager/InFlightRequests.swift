@@ -72,6 +72,10 @@ final class SharedCall: Sendable {
     func complete(with outcome: Result<APIResponse, APIError>) {
         let waiters = state.withLockedValue { state in
             state.outcome = outcome
+            // The abandon handler captures this call, so keeping it would keep the call alive for
+            // ever, and with it the handle of its work's task and that task's memory.
+            state.work = nil
+            state.onAbandon = nil
             defer { state.waiters = [:] }
             return Array(state.waiters.values)
         }
@@ -82,9 +86,11 @@ final class SharedCall: Sendable {
     /// the outcome any more.
     func cancelWhenAbandoned(_ work: Task<Void, Never>, onAbandon: @escaping @Sendable () -> Void) {
         let abandoned = state.withLockedValue { state in
+            // A call already complete needs no cancelling, and keeping the handler would keep it.
+            guard state.outcome == nil else { return false }
             state.work = work
             state.onAbandon = onAbandon
-            state.abandoned = state.present == 0 && state.outcome == nil && state.nextWaiter > 0
+            state.abandoned = state.present == 0 && state.nextWaiter > 0
             return state.abandoned
         }
         if abandoned {

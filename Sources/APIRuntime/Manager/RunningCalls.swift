@@ -56,6 +56,9 @@ final class RunningCalls: Sendable {
 
     var isClosed: Bool { table.withLockedValue { $0.isClosed } }
 
+    /// How many calls are running.
+    var count: Int { table.withLockedValue { $0.running.count } }
+
     /// Returns once no call is running.
     func idle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

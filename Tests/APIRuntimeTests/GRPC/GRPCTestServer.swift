@@ -30,12 +30,21 @@ final class GRPCTestServer: Sendable {
     /// The target string for instance `baseURL`s: `grpc://127.0.0.1:<port>`.
     var baseURL: String { "grpc://127.0.0.1:\(port)" }
 
-    private init(port: Int) {
+    /// Whether calls and their metadata are kept for the test to read; a soak keeps none, so
+    /// that the server's memory does not grow with every call.
+    private let recording: Bool
+
+    private init(port: Int, recording: Bool) {
         self.port = port
+        self.recording = recording
+    }
+
+    private func record(_ call: String) {
+        if recording { calls.withLockedValue { $0.append(call) } }
     }
 
     /// A server over plaintext, or over `security` (TLS with certificates a test made).
-    static func start(security: HTTP2ServerTransport.Posix.TransportSecurity = .plaintext) async throws -> GRPCTestServer {
+    static func start(security: HTTP2ServerTransport.Posix.TransportSecurity = .plaintext, recording: Bool = true) async throws -> GRPCTestServer {
         let transport = HTTP2ServerTransport.Posix(
             address: .ipv4(host: "127.0.0.1", port: 0),
             transportSecurity: security,
@@ -48,7 +57,7 @@ final class GRPCTestServer: Sendable {
         guard let address = try await transport.listeningAddress.ipv4 else {
             throw RPCError(code: .internalError, message: "the test server has no IPv4 address")
         }
-        let started = GRPCTestServer(port: address.port)
+        let started = GRPCTestServer(port: address.port, recording: recording)
         box.withLockedValue { $0 = started }
         return started
     }
@@ -56,8 +65,8 @@ final class GRPCTestServer: Sendable {
     // MARK: Handlers
 
     func sayHello(_ request: ServerRequest<Helloworld_HelloRequest>) async throws -> ServerResponse<Helloworld_HelloReply> {
-        calls.withLockedValue { $0.append("SayHello:\(request.message.name.prefix(40))") }
-        metadataSeen.withLockedValue { $0.append(request.metadata) }
+        record("SayHello:\(request.message.name.prefix(40))")
+        if recording { metadataSeen.withLockedValue { $0.append(request.metadata) } }
         let name = request.message.name
         let parts = name.split(separator: ":", maxSplits: 2).map(String.init)
         switch parts.first {
@@ -92,17 +101,17 @@ final class GRPCTestServer: Sendable {
     }
 
     func getFeature(_ request: ServerRequest<Geo_Point>) async throws -> ServerResponse<Routeguide_Feature> {
-        calls.withLockedValue { $0.append("GetFeature") }
+        record("GetFeature")
         return ServerResponse(message: Self.feature(at: request.message))
     }
 
     func listFeatures(_ request: ServerRequest<Geo_Rectangle>) async throws -> StreamingServerResponse<Routeguide_Feature> {
-        calls.withLockedValue { $0.append("ListFeatures") }
+        record("ListFeatures")
         let area = request.message
         if area.hi.longitude > 0 { try await Task.sleep(for: .milliseconds(Int(area.hi.longitude))) }
         return StreamingServerResponse { writer in
             var ending = "cancelled"
-            defer { self.streamEndings.withLockedValue { [ending] in $0.append(ending) } }
+            defer { if self.recording { self.streamEndings.withLockedValue { [ending] in $0.append(ending) } } }
             for latitude in area.lo.latitude..<area.hi.latitude {
                 if area.lo.longitude > 0 { try await Task.sleep(for: .milliseconds(Int(area.lo.longitude))) }
                 var point = Geo_Point()
@@ -115,7 +124,7 @@ final class GRPCTestServer: Sendable {
     }
 
     func recordRoute(_ request: StreamingServerRequest<Geo_Point>) async throws -> ServerResponse<Routeguide_RouteSummary> {
-        calls.withLockedValue { $0.append("RecordRoute") }
+        record("RecordRoute")
         var summary = Routeguide_RouteSummary()
         var previous: Geo_Point?
         for try await point in request.messages {
@@ -128,7 +137,7 @@ final class GRPCTestServer: Sendable {
     }
 
     func routeChat(_ request: StreamingServerRequest<Routeguide_RouteNote>) -> StreamingServerResponse<Routeguide_RouteNote> {
-        calls.withLockedValue { $0.append("RouteChat") }
+        record("RouteChat")
         return StreamingServerResponse { writer in
             for try await note in request.messages {
                 var answer = note

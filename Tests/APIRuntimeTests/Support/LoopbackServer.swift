@@ -50,8 +50,9 @@ final class LoopbackServer: Sendable {
         self.log = log
     }
 
-    /// A server over plain HTTP/1.1, or over TLS as `tls` says.
-    static func start(tls: NIOSSL.TLSConfiguration? = nil, _ handler: @escaping Handler) async throws -> LoopbackServer {
+    /// A server over plain HTTP/1.1, or over TLS as `tls` says; `recording: false` keeps no
+    /// requests (for a soak, whose memory must not grow with every call).
+    static func start(tls: NIOSSL.TLSConfiguration? = nil, recording: Bool = true, _ handler: @escaping Handler) async throws -> LoopbackServer {
         let log = NIOLockedValueBox<[RecordedRequest]>([])
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
             var request = request
@@ -60,7 +61,7 @@ final class LoopbackServer: Sendable {
                 method: request.method, target: request.uri.string,
                 headers: request.headers, body: Data(body.readableBytesView)
             )
-            log.withLockedValue { $0.append(recorded) }
+            if recording { log.withLockedValue { $0.append(recorded) } }
             return try await handler(recorded)
         }
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)

@@ -41,20 +41,11 @@ struct TestCertificateAuthority {
     private let name: DistinguishedName
 
     init(name commonName: String = "apigen test CA") throws {
-        let key = P256.Signing.PrivateKey()
         let name = try DistinguishedName { CommonName(commonName) }
-        let now = Date()
-        let certificate = try Certificate(
-            version: .v3, serialNumber: .init(), publicKey: .init(key.publicKey),
-            notValidBefore: now - 3600, notValidAfter: now + 86400,
-            issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
-                Critical(KeyUsage(digitalSignature: true, keyCertSign: true))
-            },
-            issuerPrivateKey: .init(key)
-        )
-        self.identity = TestIdentity(certificate: certificate, key: key)
+        self.identity = try Self.selfSigned(name: name, extensions: try Certificate.Extensions {
+            Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+            Critical(KeyUsage(digitalSignature: true, keyCertSign: true))
+        })
         self.name = name
     }
 
@@ -70,18 +61,21 @@ struct TestCertificateAuthority {
 
     /// A server certificate for `localhost` signed by its own key: trusted by nobody by default.
     static func selfSignedServer() throws -> TestIdentity {
+        try selfSigned(name: try DistinguishedName { CommonName("localhost") }, extensions: try Certificate.Extensions {
+            SubjectAlternativeNames([.dnsName("localhost")])
+            try ExtendedKeyUsage([.serverAuth])
+        })
+    }
+
+    /// A certificate for a new key, signed by that key.
+    private static func selfSigned(name: DistinguishedName, extensions: Certificate.Extensions) throws -> TestIdentity {
         let key = P256.Signing.PrivateKey()
-        let name = try DistinguishedName { CommonName("localhost") }
         let now = Date()
         let certificate = try Certificate(
             version: .v3, serialNumber: .init(), publicKey: .init(key.publicKey),
             notValidBefore: now - 3600, notValidAfter: now + 86400,
             issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: try Certificate.Extensions {
-                SubjectAlternativeNames([.dnsName("localhost")])
-                try ExtendedKeyUsage([.serverAuth])
-            },
-            issuerPrivateKey: .init(key)
+            extensions: extensions, issuerPrivateKey: .init(key)
         )
         return TestIdentity(certificate: certificate, key: key)
     }
