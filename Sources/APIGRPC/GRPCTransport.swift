@@ -275,19 +275,32 @@ extension TransportFactory {
             guard #available(gRPCSwift 2.0, *) else { throw GRPCUnavailable() }
             #if canImport(Network)
             let wire = try HTTP2ClientTransport.TransportServices(
-                target: .dns(host: key.host, port: key.port),
+                target: Self.grpcTarget(key),
                 transportSecurity: .session(key, settings: settings.tls)
             )
             return GRPCTransport(wire, host: key.host, configuration: configuration)
             #else
             let verifier = key.scheme == "grpcs" && !settings.tls.pins.isEmpty ? try ChainVerifier(settings: settings.tls, host: key.host) : nil
             let wire = try HTTP2ClientTransport.Posix(
-                target: .dns(host: key.host, port: key.port),
+                target: Self.grpcTarget(key),
                 transportSecurity: .session(key, settings: settings.tls, verifier: verifier)
             )
             return GRPCTransport(wire, host: key.host, verifier: verifier, configuration: configuration)
             #endif
         }
+    }
+}
+
+extension TransportFactory {
+    /// A session's host as grpc-swift's target: an address as itself, so that it is not sent as
+    /// the TLS server name (which names hosts, never addresses); a name to be resolved otherwise.
+    @available(gRPCSwift 2.0, *)
+    static func grpcTarget(_ key: SessionKey) -> any ResolvableTarget {
+        let host = key.host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        if parts.count == 4, parts.allSatisfy({ UInt8($0) != nil }) { return .ipv4(address: host, port: key.port) }
+        if host.contains(":") { return .ipv6(address: host, port: key.port) }
+        return .dns(host: host, port: key.port)
     }
 }
 

@@ -62,9 +62,12 @@ package final class ChainVerifier: Sendable {
         guard let leaf = parsed.first else {
             return .failure(TLSFailure(kind: .untrustedCertificate, host: host, message: "the server presented no certificate"))
         }
+        // A host written as an address is matched against the certificate's IP addresses.
+        let address = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let isAddress = (try? SocketAddress(ipAddress: address, port: 0)) != nil
         var verifier = Verifier(rootCertificates: roots) {
             RFC5280Policy()
-            ServerIdentityPolicy(serverHostname: host, serverIP: nil)
+            ServerIdentityPolicy(serverHostname: isAddress ? nil : host, serverIP: isAddress ? address : nil)
         }
         let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore(parsed.dropFirst()))
         guard case .validCertificate(let chain) = result else {

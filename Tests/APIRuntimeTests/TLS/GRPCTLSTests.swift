@@ -21,17 +21,18 @@ struct GRPCTLSTests {
         }
     }
 
-    /// Calls SayHello on a TLS server of `identity` with `settings` for localhost.
+    /// Calls SayHello on a TLS server of `identity` with `settings` for `host` (localhost, or
+    /// 127.0.0.1, which the test server certificates also name).
     @available(gRPCSwift 2.0, *)
     func sayHello(
-        to security: HTTP2ServerTransport.Posix.TransportSecurity, settings: TLSSettings?
+        to security: HTTP2ServerTransport.Posix.TransportSecurity, settings: TLSSettings?, host: String = "localhost"
     ) async throws -> Result<String, APIError> {
         let server = try await GRPCTestServer.start(security: security)
         var configuration = APIManager.Configuration()
-        configuration.tls["localhost"] = settings
+        configuration.tls[host] = settings
         return try await withManager(configuration) { manager in
             let api = SayHelloAPI { $0.name = "Ada" }.using(manager)
-            api.baseURL = "grpcs://localhost:\(server.port)"
+            api.baseURL = "grpcs://\(host):\(server.port)"
             api.timeout = .seconds(30)
             do {
                 return .success(try await api.start().message)
@@ -74,6 +75,8 @@ struct GRPCTLSTests {
         #expect(try await sayHello(to: server, settings: keyPin).get() == "Hello Ada")
         let authorityPin = TLSSettings(trustRoots: roots, pins: [.certificate(sha256: try authority.identity.certificatePin)])
         #expect(try await sayHello(to: server, settings: authorityPin).get() == "Hello Ada")
+        // A server reached by its address is checked against the address its certificate names.
+        #expect(try await sayHello(to: server, settings: keyPin, host: "127.0.0.1").get() == "Hello Ada")
         let mismatch = TLSSettings(trustRoots: roots, pins: [.publicKey(sha256: try other.publicKeyPin)])
         #expect(kind(try await sayHello(to: server, settings: mismatch)) == .pinMismatch)
         // A pin of the presented key does not make an untrusted chain trusted.

@@ -24,7 +24,7 @@ import Foundation
 /// | URLSession, Apple platforms | yes | yes | PKCS #12 |
 /// | URLSession, Linux | no | no | no |
 /// | gRPC, Linux | yes | yes | PEM or PKCS #12 |
-/// | gRPC, Apple platforms | yes | no | no |
+/// | gRPC, Apple platforms | yes | no | PKCS #12 |
 public struct TLSSettings: Sendable, Hashable {
     /// The certificates a server's chain must lead to.
     public enum TrustRoots: Sendable, Hashable {
