@@ -296,11 +296,8 @@ extension TransportFactory {
     /// the TLS server name (which names hosts, never addresses); a name to be resolved otherwise.
     @available(gRPCSwift 2.0, *)
     static func grpcTarget(_ key: SessionKey) -> any ResolvableTarget {
-        let host = key.host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        if parts.count == 4, parts.allSatisfy({ UInt8($0) != nil }) { return .ipv4(address: host, port: key.port) }
-        if host.contains(":") { return .ipv6(address: host, port: key.port) }
-        return .dns(host: host, port: key.port)
+        guard let address = HostAddress(key.host) else { return .dns(host: key.host, port: key.port) }
+        return address.isIPv6 ? .ipv6(address: address.text, port: key.port) : .ipv4(address: address.text, port: key.port)
     }
 }
 

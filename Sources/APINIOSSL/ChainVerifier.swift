@@ -63,11 +63,10 @@ package final class ChainVerifier: Sendable {
             return .failure(TLSFailure(kind: .untrustedCertificate, host: host, message: "the server presented no certificate"))
         }
         // A host written as an address is matched against the certificate's IP addresses.
-        let address = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        let isAddress = (try? SocketAddress(ipAddress: address, port: 0)) != nil
+        let address = HostAddress(host)
         var verifier = Verifier(rootCertificates: roots) {
             RFC5280Policy()
-            ServerIdentityPolicy(serverHostname: isAddress ? nil : host, serverIP: isAddress ? address : nil)
+            ServerIdentityPolicy(serverHostname: address == nil ? host : nil, serverIP: address?.text)
         }
         let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore(parsed.dropFirst()))
         guard case .validCertificate(let chain) = result else {

@@ -1,5 +1,4 @@
 import APIRuntime
-import NIOSSL
 
 extension TLSFailure {
     /// What a NIOSSL handshake error means, found anywhere in `error`'s description (transports
@@ -15,7 +14,9 @@ extension TLSFailure {
             kind = .untrustedCertificate
         } else if ["CERTIFICATE_REQUIRED", "ALERT_BAD_CERTIFICATE", "ALERT_UNKNOWN_CA", "ALERT_CERTIFICATE_UNKNOWN", "ALERT_HANDSHAKE_FAILURE"].contains(where: text.contains) {
             kind = .clientCertificateRefused
-        } else if error is NIOSSLError || text.contains("NIOSSLError") || text.contains("BoringSSL") {
+        } else if text.contains("handshakeFailed") {
+            // Only the handshake: NIOSSL's other errors (a connection closed without close_notify,
+            // say) come from a connection already set up and stay transport errors.
             kind = .handshake
         } else {
             return nil
