@@ -114,12 +114,12 @@ import SwiftProtobuf
     /// {{{.}}}
 {{/parameterDocLines}}
 {{#inlineArguments}}
-    {{access}}convenience init({{#parameters}}{{swiftName}}: {{{type}}}{{#defaultArgument}} = {{{.}}}{{/defaultArgument}}{{^last()}}, {{/last()}}{{/parameters}}) {
+    {{access}}convenience init({{#parameters}}{{parameter}}: {{{type}}}{{#defaultArgument}} = {{{.}}}{{/defaultArgument}}{{^last()}}, {{/last()}}{{/parameters}}) {
 {{/inlineArguments}}
 {{^inlineArguments}}
     {{access}}convenience init(
 {{#parameters}}
-        {{swiftName}}: {{{type}}}{{#defaultArgument}} = {{{.}}}{{/defaultArgument}}{{^last()}},{{/last()}}
+        {{parameter}}: {{{type}}}{{#defaultArgument}} = {{{.}}}{{/defaultArgument}}{{^last()}},{{/last()}}
 {{/parameters}}
     ) {
 {{/inlineArguments}}
@@ -139,17 +139,17 @@ import SwiftProtobuf
 {{#hasFields}}
 
 {{#inlineArguments}}
-    {{access}}init({{#fields}}{{swiftName}}: {{{type}}}{{#defaultArgument}} = {{{.}}}{{/defaultArgument}}{{^last()}}, {{/last()}}{{/fields}}) {
+    {{access}}init({{#fields}}{{parameter}}: {{{type}}}{{#defaultArgument}} = {{{.}}}{{/defaultArgument}}{{^last()}}, {{/last()}}{{/fields}}) {
 {{/inlineArguments}}
 {{^inlineArguments}}
     {{access}}init(
 {{#fields}}
-        {{swiftName}}: {{{type}}}{{#defaultArgument}} = {{{.}}}{{/defaultArgument}}{{^last()}},{{/last()}}
+        {{parameter}}: {{{type}}}{{#defaultArgument}} = {{{.}}}{{/defaultArgument}}{{^last()}},{{/last()}}
 {{/fields}}
     ) {
 {{/inlineArguments}}
 {{#fields}}
-        self.{{swiftName}} = {{swiftName}}
+        self.{{swiftName}} = {{argument}}
 {{/fields}}
     }
 {{/hasFields}}

@@ -273,7 +273,8 @@ enum TemplateContext {
 
     private static func parameter(_ parameter: ParameterDescription, builder: String, api: APIDescription) -> TemplateValue {
         var values = member(parameter.swiftName, parameter.type, docLines: parameter.docLines, defaultLiteral: parameter.defaultLiteral)
-        values["valueExpression"] = .string(wireValue(parameter.swiftName, parameter.dateFormat, isOptional: parameter.type.isOptional))
+        let argument = parameter.swiftName.trimmingBackticks == "self" ? "selfValue" : parameter.swiftName
+        values["valueExpression"] = .string(wireValue(argument, parameter.dateFormat, isOptional: parameter.type.isOptional))
         // A download's destination is the response decoder's, not the request's.
         guard !parameter.isDownloadDestination else { return .object(values) }
         values["builderMethod"] = .string(builder)
@@ -290,8 +291,13 @@ enum TemplateContext {
     /// What the property and initializer templates read of a model's field or an API's parameter:
     /// `defaultArgument` is the initializer argument's default, nil for an optional.
     private static func member(_ swiftName: String, _ type: SwiftType, docLines: [String], defaultLiteral: String? = nil) -> [String: TemplateValue] {
+        // A parameter named `self` would hide `self` in the initializer: it takes another
+        // internal name, and keeps `self` as its label.
+        let isSelf = swiftName.trimmingBackticks == "self"
         var values: [String: TemplateValue] = [
             "swiftName": .string(swiftName),
+            "parameter": .string(isSelf ? "self selfValue" : swiftName),
+            "argument": .string(isSelf ? "selfValue" : swiftName),
             "label": .string(SwiftIdentifier.argumentLabel(swiftName)),
             "type": .string(type.spelling),
             "isOptional": .bool(type.isOptional),

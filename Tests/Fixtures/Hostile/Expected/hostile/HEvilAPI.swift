@@ -19,13 +19,19 @@ public nonisolated final class HEvilAPI: APIRuntime.BaseAPI<HMood>, @unchecked S
         defaults: .workspace
     )
 
-    public convenience init(id: String, headerValue: String, bodyField: HPayload) {
+    public convenience init(
+        id: String,
+        headerValue: String,
+        self selfValue: String? = nil,
+        bodyField: HPayload
+    ) {
         self.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()
                 .path("id", id)
                 .header("X-Evil", headerValue)
+                .query("self", selfValue)
                 .body("wire \"name\" \\(x)", bodyField)
         )
     }

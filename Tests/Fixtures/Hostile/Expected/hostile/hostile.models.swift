@@ -42,11 +42,18 @@ public nonisolated struct HShadows: Codable, Hashable, Sendable {
     public let fields: Int
     public let decoder: String?
     public let encoder: [HNothing]
+    public let `self`: String?
 
-    public init(fields: Int, decoder: String? = nil, encoder: [HNothing]) {
+    public init(
+        fields: Int,
+        decoder: String? = nil,
+        encoder: [HNothing],
+        self selfValue: String? = nil
+    ) {
         self.fields = fields
         self.decoder = decoder
         self.encoder = encoder
+        self.`self` = selfValue
     }
 }
 
