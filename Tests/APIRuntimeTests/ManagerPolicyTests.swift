@@ -111,15 +111,32 @@ struct ManagerPolicyTests {
 
     @Test("Calls waiting for a rate limit are served first come, first served")
     func rateLimitQueue() async throws {
-        try await withServer(configure: { $0.rateLimit = RateLimit(calls: 1, per: .milliseconds(300)) }, { _ in .json(Self.user) }) { server, manager in
+        // The order calls get their tokens in, seen by an interceptor, which runs right after the
+        // rate limit: the order requests reach the server can differ under load.
+        let served = NIOLockedValueBox<[String]>([])
+        try await withServer(configure: {
+            $0.rateLimit = RateLimit(calls: 1, per: .milliseconds(300))
+            $0.interceptors = [PathRecorder(paths: served)]
+        }, { _ in .json(Self.user) }) { server, manager in
             var calls: [Task<User, any Error>] = []
             for id in 0..<5 {
                 calls.append(Task { try await GetUserAPI(id: id).using(manager).start() })
                 // A known order of arrival: each call is queued (or served) before the next starts.
-                try await waitUntil { manager.rateLimiter.waitingCount("api:GetUser") + server.requests.count > id }
+                try await waitUntil { manager.rateLimiter.waitingCount("api:GetUser") + served.withLockedValue(\.count) > id }
             }
             for call in calls { _ = try await call.value }
-            #expect(server.requests.map(\.target) == (0..<5).map { "/v1/users/\($0)" })
+            #expect(served.withLockedValue { $0 } == (0..<5).map { "/v1/users/\($0)" })
+            #expect(server.requests.count == 5)
+        }
+    }
+
+    /// Records the path of each request it passes on.
+    private struct PathRecorder: APIInterceptor {
+        let paths: NIOLockedValueBox<[String]>
+
+        func intercept(_ request: APIRequest, context: APICallContext, next: (APIRequest) async throws(APIError) -> APIResponse) async throws(APIError) -> APIResponse {
+            paths.withLockedValue { $0.append(request.url.path) }
+            return try await next(request)
         }
     }
 
