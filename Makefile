@@ -4,7 +4,7 @@ TEMPLATES := $(wildcard templates/*.mustache)
 BUILTIN := Sources/APIGenKit/Rendering/BuiltinTemplates.swift
 BUILTIN_OUT ?= $(BUILTIN)
 
-.PHONY: all generate build test test-tsan soak soak-tsan check rest-only plugin schema builtin-templates protoc protoc-gen-swift clean \
+.PHONY: all generate build test test-tsan soak soak-tsan check rest-only plugin schema builtin-templates imported-fixture protoc protoc-gen-swift clean \
 	bench bench-tools bench-generation bench-compile bench-runtime bench-loopback bench-transfers bench-clean-build
 
 all: generate build
@@ -84,7 +84,8 @@ soak-tsan:
 
 ## Exit 1 when the committed generated code, built-in templates or schema are stale, when a
 ## committed manifest does not validate against the schema (python3 with jsonschema and PyYAML),
-## or when a workspace's exported OpenAPI document is not valid (openapi-spec-validator).
+## or when a workspace's exported OpenAPI document (openapi-spec-validator) or OpenRPC document
+## (.ci/validate-openrpc.py: python-openrpc's models and jsonschema) is not valid.
 check: protoc protoc-gen-swift
 	$(SWIFT) run apigen check
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/Reference/apis/workspace.yaml
@@ -96,15 +97,29 @@ check: protoc protoc-gen-swift
 	$(SWIFT) run apigen lint -q --workspace Tests/Fixtures/Plugin/Sources/ChatClient/apis/workspace.yaml
 	$(SWIFT) run apigen lint -q --workspace Tests/Fixtures/Plugin/Sources/NotesClient/apis/workspace.yaml
 	$(SWIFT) run apigen check --workspace Benchmarks/Runtime/apis/workspace.yaml
+	$(SWIFT) run apigen check --workspace Tests/Fixtures/Imported/apis/workspace.yaml
 	$(SWIFT) run apigen schema | diff -u docs/manifest.schema.json - || { echo "error: docs/manifest.schema.json is stale: run 'make schema'" >&2; exit 1; }
 	@mkdir -p .build/export
-	for workspace in apis Tests/Fixtures/Reference/apis Tests/Fixtures/Shadowing/apis; do \
+	for workspace in apis Tests/Fixtures/Reference/apis Tests/Fixtures/Shadowing/apis Tests/Fixtures/Imported/apis; do \
 	  $(SWIFT) run apigen export openapi -q -w $$workspace/workspace.yaml -o .build/export/openapi.json && \
 	  python3 -m openapi_spec_validator .build/export/openapi.json || exit 1; \
+	done
+	for workspace in apis Tests/Fixtures/Reference/apis Tests/Fixtures/Shadowing/apis; do \
+	  $(SWIFT) run apigen export openrpc -q -w $$workspace/workspace.yaml -o .build/export/openrpc.json && \
+	  python3 .ci/validate-openrpc.py .build/export/openrpc.json || exit 1; \
 	done
 	python3 .ci/validate-schema.py
 	@$(MAKE) --no-print-directory -B $(BUILTIN) BUILTIN_OUT=$(BUILTIN).check >/dev/null
 	@diff -q $(BUILTIN) $(BUILTIN).check >/dev/null && rm $(BUILTIN).check || { rm -f $(BUILTIN).check; echo "error: $(BUILTIN) is stale: run 'make builtin-templates'" >&2; exit 1; }
+
+## Import the published OpenAPI documents of Tests/Fixtures/Imported again, and generate them;
+## `make test` fails when the committed import differs from a new one.
+IMPORTED := Tests/Fixtures/Imported
+imported-fixture:
+	for document in petstore read-only-write-only; do \
+	  $(SWIFT) run apigen import openapi -q --force $(IMPORTED)/openapi/$$document.yaml -w $(IMPORTED)/apis/workspace.yaml || exit 1; \
+	done
+	$(SWIFT) run apigen -q -w $(IMPORTED)/apis/workspace.yaml
 
 ## The JSON Schema editors use to complete and check manifests.
 schema:

@@ -57,6 +57,9 @@ let package = Package(
         .package(url: "https://github.com/grpc/grpc-swift-protobuf.git", from: "2.4.1"),
         // Test-only: the Mustache implementation apigen's own renderer is checked against.
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        // `apigen import openapi`: OpenAPI 3.0 and 3.1 documents parsed and validated. Without its
+        // default trait (loading external references with Swift concurrency), it builds faster.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", from: "6.4.0", traits: []),
         // Test-only: the real loopback HTTP server the generated client is tested against.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         // Test-only: Vapor's multipart parser, which reads what the runtime's multipart bodies send.
@@ -80,10 +83,24 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // OpenAPI documents turned into manifests (`apigen import openapi`).
+        .target(
+            name: "OpenAPIImport",
+            dependencies: [
+                "APIManifest",
+                "APIGenKit",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "apigen",
             dependencies: [
                 "APIGenKit",
+                "OpenAPIImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -226,6 +243,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Published OpenAPI documents imported by `apigen import openapi` (Tests/Fixtures/Imported).
+        .target(
+            name: "ImportedClient",
+            dependencies: ["APIRuntime"],
+            path: "Tests/Fixtures/Imported/Expected",
+            swiftSettings: strictSettings
+        ),
+
         // Manifest types named as the runtime's (Tests/Fixtures/Shadowing): compiling proves
         // generated code never mistakes one for the other.
         .target(
@@ -252,7 +277,11 @@ let package = Package(
         ),
         .testTarget(
             name: "APIGenKitTests",
-            dependencies: ["APIGenKit", "APIManifest", "apigen", .product(name: "Mustache", package: "swift-mustache")],
+            dependencies: [
+                "APIGenKit", "APIManifest", "OpenAPIImport", "apigen",
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Yams", package: "Yams"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -268,6 +297,7 @@ let package = Package(
                 "HostileClient",
                 "MainActorClient",
                 "ShadowingClient",
+                "ImportedClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -58,4 +58,65 @@ struct ExportTests {
         #expect((payment["oneOf"] as? [[String: String]])?.map { $0["$ref"] } == ["#/components/schemas/Card", "#/components/schemas/BankTransfer"])
         #expect((payment["discriminator"] as? [String: Any])?["propertyName"] as? String == "type")
     }
+
+    @Test("JSON-RPC APIs become OpenRPC methods: parameters in order, a result unless a notification, one method per remote name")
+    func openRPC() throws {
+        var diagnostics = Diagnostics()
+        let described = Generator.describe(workspaceFile: "Tests/Fixtures/Reference/apis/workspace.yaml", into: &diagnostics)
+        let (workspace, description) = try #require(described, "\(diagnostics.all)")
+        let export = OpenRPCExporter.export(workspace, description)
+        let document = try #require(try JSONSerialization.jsonObject(with: export.document) as? [String: Any])
+        #expect(document["openrpc"] as? String == "1.3.2")
+        let methods = try #require(document["methods"] as? [[String: Any]])
+        let move = try #require(methods.first { $0["name"] as? String == "catalog.move" })
+        #expect(move["paramStructure"] as? String == "by-position")
+        let params = try #require(move["params"] as? [[String: Any]])
+        #expect(params.map { $0["name"] as? String } == ["item", "target", "default"])
+        // By position a nil is sent as null, so the parameter is there, and may be null.
+        #expect(params[1]["required"] as? Bool == true)
+        #expect((params[1]["schema"] as? [String: Any])?["type"] as? [String] == ["string", "null"])
+        #expect(move["result"] != nil)
+    }
+
+    @Test("An RPC method two APIs call is described once, with a note naming the one left out")
+    func openRPCDuplicateMethod() throws {
+        let workspace = try TemporaryWorkspace(api: """
+            apis:
+              Subtract:
+                kind: jsonrpc
+                url: /rpc
+                method: subtract
+                params: byPosition
+                parameters: [{ a: Int }, { b: Int }]
+                response: Int
+              SubtractNamed:
+                kind: jsonrpc
+                url: /rpc
+                method: subtract
+                parameters: { a: Int, b: "Int?" }
+                response: Int
+              Ping:
+                kind: jsonrpc
+                url: https://other.example.com/rpc
+                method: ping
+                notification: true
+                parameters: { note: "String?", at: Int }
+            """)
+        defer { workspace.remove() }
+        var diagnostics = Diagnostics()
+        let (loaded, description) = try #require(Generator.describe(workspaceFile: workspace.workspaceFile, into: &diagnostics))
+        let export = OpenRPCExporter.export(loaded, description)
+        #expect(export.notes.map(\.message) == ["'SubtractNamed' calls 'subtract' as 'Subtract' does; an OpenRPC document names a method once, so it describes 'Subtract'"])
+        let document = try #require(try JSONSerialization.jsonObject(with: export.document) as? [String: Any])
+        #expect((document["servers"] as? [[String: String]])?.first?["url"] == "https://example.com/rpc")
+        let methods = try #require(document["methods"] as? [[String: Any]])
+        #expect(methods.map { $0["name"] as? String } == ["subtract", "ping"])
+        let ping = methods[1]
+        #expect(ping["result"] == nil)
+        #expect((ping["servers"] as? [[String: String]])?.first?["url"] == "https://other.example.com/rpc")
+        // By name, the required parameters come first and a nil one is not required.
+        let params = try #require(ping["params"] as? [[String: Any]])
+        #expect(params.map { $0["name"] as? String } == ["at", "note"])
+        #expect(params.map { $0["required"] as? Bool } == [true, false])
+    }
 }

@@ -51,7 +51,9 @@ public enum OpenAPIExporter {
         if let content = responseContent(api.response) { success["content"] = content }
         if !api.responseHeaders.isEmpty {
             success["headers"] = Dictionary(uniqueKeysWithValues: api.responseHeaders.map { header in
-                (header.wireName, ["schema": schema(header.type, format: .iso8601)])
+                var item: [String: Any] = ["schema": schema(header.type, format: .iso8601)]
+                if !header.docLines.isEmpty { item["description"] = header.docLines.joined(separator: "\n") }
+                return (header.wireName, item)
             })
         }
         responses[api.response.decoding == .noContent ? "204" : "200"] = success

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Turning manifest names into Swift identifiers.
-enum SwiftIdentifier {
+package enum SwiftIdentifier {
     /// Whether `name` is an identifier Swift accepts as written (before keyword escaping).
-    static func isValid(_ name: String) -> Bool {
+    package static func isValid(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first else { return false }
         guard first == "_" || isLetter(first) else { return false }
         return name.unicodeScalars.allSatisfy { $0 == "_" || isLetter($0) || ("0"..."9").contains($0) }
@@ -18,7 +18,7 @@ enum SwiftIdentifier {
     /// into words at each character Swift does not allow (spaces, dashes, dots, non-ASCII) and
     /// joined in camel case: `X-Request-ID` → `xRequestID`, `get thing` → `GetThing` (capitalized),
     /// `2fa` → `_2fa`. Keywords are escaped separately (`escaped`).
-    static func make(from name: String, capitalized: Bool) -> String {
+    package static func make(from name: String, capitalized: Bool) -> String {
         if isValid(name) { return name }
         // Accented letters keep their base letter (`café` → `cafe`) rather than splitting a word.
         let folded = name.folding(options: [.diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
@@ -48,7 +48,7 @@ enum SwiftIdentifier {
     }
 
     /// Words that cannot be used bare as a declaration name, property or argument label in Swift 6.
-    static let keywords: Set<String> = [
+    package static let keywords: Set<String> = [
         "associatedtype", "borrowing", "class", "consuming", "deinit", "enum", "extension", "fileprivate",
         "func", "import", "init", "inout", "internal", "let", "nonisolated", "open", "operator", "private",
         "precedencegroup", "protocol", "public", "rethrows", "static", "struct", "subscript", "typealias",
@@ -60,7 +60,7 @@ enum SwiftIdentifier {
     /// Names a generated type must not take: Swift's own names that generated code spells bare,
     /// and the modules it qualifies names with. The runtime's types are spelled in full
     /// (`APIRuntime.RetryPolicy`), so a manifest type may share a name with any of them.
-    static let reservedTypeNames: Set<String> = [
+    package static let reservedTypeNames: Set<String> = [
         "String", "Int", "Int32", "Int64", "Double", "Float", "Bool", "Date", "URL", "UUID", "Data", "Decimal",
         "Array", "Dictionary", "Optional", "Codable", "Sendable", "Equatable", "Hashable", "CaseIterable",
         "RawRepresentable", "CodingKey", "Decoder", "Encoder", "Error", "Void", "Never", "Type", "Protocol",

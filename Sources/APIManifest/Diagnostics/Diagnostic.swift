@@ -36,6 +36,10 @@ public struct Diagnostics: Sendable {
         all.append(Diagnostic(.warning, message, at: location))
     }
 
+    public mutating func append(_ diagnostic: Diagnostic) {
+        all.append(diagnostic)
+    }
+
     public mutating func append(contentsOf other: Diagnostics) {
         all.append(contentsOf: other.all)
     }

@@ -1,0 +1,91 @@
+import Foundation
+import OpenAPIKit
+
+/// Path, query and header parameters.
+extension OperationTranslator {
+    mutating func translateParameters(
+        of operation: OpenAPIKit.OpenAPI.Operation, pathItem: OpenAPIKit.OpenAPI.PathItem, into api: inout ImportedAPI, names: inout NameBook, at pointer: JSONPointer
+    ) {
+        // The operation's parameters replace the path item's of the same name and location.
+        var resolved: [(OpenAPIKit.OpenAPI.Parameter, JSONPointer)] = []
+        let sources = [(pathItem.parameters, JSONPointer(Array(pointer.tokens.dropLast())).appending("parameters")), (operation.parameters, pointer.appending("parameters"))]
+        for (parameters, base) in sources {
+            for (index, either) in parameters.enumerated() {
+                guard let parameter = components[either] else {
+                    schemas.report.warning("the parameter's reference is not found; it is left out", at: base.appending(index))
+                    continue
+                }
+                resolved.removeAll { $0.0.name == parameter.name && $0.0.location == parameter.location }
+                resolved.append((parameter, base.appending(index)))
+            }
+        }
+        // Path parameters first, so that they keep their names.
+        let ordered = resolved.filter { $0.0.location == .path } + resolved.filter { $0.0.location != .path }
+        for (parameter, parameterPointer) in ordered {
+            guard let imported = translate(parameter, api: api.name, names: &names, at: parameterPointer) else { continue }
+            if parameter.location == .path, imported.name != parameter.name {
+                api.path = api.path.replacingOccurrences(of: "{\(parameter.name)}", with: "{\(imported.name)}")
+            }
+            api.parameters.append(imported)
+        }
+    }
+
+    mutating func translate(_ parameter: OpenAPIKit.OpenAPI.Parameter, api: String, names: inout NameBook, at pointer: JSONPointer) -> ImportedParameter? {
+        let location: String
+        switch parameter.context {
+        case .path: location = "path"
+        case .query: location = "query"
+        case .header:
+            // OpenAPI ignores these three as parameters: the media types and security say them.
+            if ["accept", "content-type", "authorization"].contains(parameter.name.lowercased()) { return nil }
+            location = "header"
+        case .cookie:
+            schemas.report.warning("cookie parameters are not supported; '\(parameter.name)' is left out (send it in a 'Cookie' header from an interceptor)", at: pointer)
+            return nil
+        case .querystring:
+            schemas.report.warning("a 'querystring' parameter has no equivalent in a manifest; '\(parameter.name)' is left out", at: pointer)
+            return nil
+        }
+        guard case .a(let schemaContext) = parameter.schemaOrContent else {
+            schemas.report.warning("parameter '\(parameter.name)' is described by 'content', which a manifest cannot say; it is left out", at: pointer.appending("content"))
+            return nil
+        }
+        let schema: JSONSchema = switch schemaContext.schema {
+        case .a(let reference): .reference(reference.jsonReference)
+        case .b(let schema): schema
+        }
+        var translated = schemas.type(of: schema, at: pointer.appending("schema"), hint: api + Naming.typeName(parameter.name))
+        if location == "path", !isTextual(translated.spelling, allowingLists: false) {
+            // The path needs its value, and any value travels there as text.
+            schemas.report.warning("path parameter '\(parameter.name)' is \(translated.spelling), but a path parameter is a scalar or an enum; it is imported as String", at: pointer.appending("schema"))
+            translated = TypeTranslator.Translated(spelling: "String")
+        }
+        guard isTextual(translated.spelling, allowingLists: location == "query") else {
+            let allowed = location == "query" ? "a scalar, an enum or a list of those" : "a scalar or an enum"
+            schemas.report.warning("\(location) parameter '\(parameter.name)' is \(translated.spelling), but a \(location) parameter is \(allowed); it is left out", at: pointer.appending("schema"))
+            return nil
+        }
+        if location == "query", translated.spelling.hasPrefix("["), !schemaContext.explode {
+            schemas.report.warning("query parameter '\(parameter.name)' says 'explode: false' (one comma-separated item); it is sent as one item per value", at: pointer)
+        }
+        if schemaContext.style == .deepObject || schemaContext.style == .spaceDelimited || schemaContext.style == .pipeDelimited {
+            schemas.report.warning("query parameter '\(parameter.name)' has style '\(schemaContext.style.rawValue)'; it is sent as one item per value", at: pointer)
+        }
+        let optional = location != "path" && (!parameter.required || translated.isNullable)
+        let name = names.claim(Naming.memberName(parameter.name))
+        return ImportedParameter(
+            name: name,
+            wireName: name == parameter.name || location == "path" ? nil : parameter.name,
+            location: location,
+            type: translated.spelling + (optional ? "?" : ""),
+            description: parameter.description?.trimmingCharacters(in: .whitespacesAndNewlines)
+        )
+    }
+
+    func isTextual(_ spelling: String, allowingLists: Bool) -> Bool {
+        if allowingLists, spelling.hasPrefix("["), spelling.hasSuffix("]"), !spelling.contains(":") {
+            return isTextual(String(spelling.dropFirst().dropLast()), allowingLists: false)
+        }
+        return Self.textualScalars.contains(spelling) || schemas.isEnumeration(spelling)
+    }
+}

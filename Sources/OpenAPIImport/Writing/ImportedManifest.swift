@@ -1,0 +1,71 @@
+/// What an import makes, in the order it is written: the types, then the APIs. Type spellings
+/// are the manifest's (`[Pet]`, `String?`).
+struct ImportedManifest {
+    var header: [String] = []
+    var types: [ImportedType] = []
+    var apis: [ImportedAPI] = []
+}
+
+struct ImportedType {
+    enum Shape {
+        case model(fields: [ImportedField], additionalProperties: Bool)
+        /// String cases as a list; integer cases (`rawType` set) by name.
+        case enumeration(rawType: String?, cases: [(name: String, rawValue: String)])
+        case union(alternatives: [String], discriminator: String?, mapping: [(value: String, type: String)])
+    }
+
+    var name: String
+    var description: String?
+    var shape: Shape
+}
+
+struct ImportedField {
+    /// The Swift name; the JSON key when it differs.
+    var name: String
+    var jsonKey: String?
+    var type: String
+    var description: String?
+    var defaultValue: String?
+}
+
+struct ImportedParameter {
+    var name: String
+    var wireName: String?
+    var location: String?
+    var type: String
+    var description: String?
+}
+
+enum ImportedBody {
+    /// The `in: body` parameters, in a form or a multipart form.
+    case fields(encoding: String)
+    /// The whole body is one value of a type, in JSON.
+    case value(type: String, name: String?, description: String?)
+    /// The bytes as they are, with their content type.
+    case bytes(contentType: String, name: String?, description: String?)
+}
+
+struct ImportedAPI {
+    var name: String
+    var description: String?
+    var method: String
+    var path: String
+    var baseURL: String?
+    var tags: [String] = []
+    var parameters: [ImportedParameter] = []
+    var body: ImportedBody?
+    /// The `response:` spelling (`Pet`, `none`, `bytes`, `{ events: String }` as a pair).
+    var response: ImportedResponse = .none
+    /// Error statuses (`404`, `default`) and their body types.
+    var errorResponses: [(status: String, type: String)] = []
+    var responseHeaders: [ImportedParameter] = []
+    var skipsAuthentication = false
+}
+
+enum ImportedResponse: Equatable {
+    case none
+    case type(String)
+    case bytes
+    case events(String)
+    case jsonLines(String)
+}

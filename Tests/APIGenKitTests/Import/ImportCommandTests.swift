@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// `apigen import openapi` run as the built binary: what it writes, and that a document it
+/// refuses leaves the workspace as it was.
+@Suite("apigen import openapi")
+struct ImportCommandTests {
+    static let petstore = OpenAPIImportTests.documents.appendingPathComponent("petstore.yaml").path
+
+    @Test("Into a folder without a workspace: the API file and a workspace file with the document's server, which generates")
+    func newWorkspace() throws {
+        let workspace = try TemporaryWorkspace(files: ["README.md": "An app's package.\n"])
+        defer { workspace.remove() }
+        let result = try APIGenBinary.run(["import", "openapi", Self.petstore], in: workspace.root)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "apigen: imported 3 APIs and 2 types into apis/petstore.yaml and apis/workspace.yaml, 0 warnings\n")
+        #expect(workspace.read("apis/workspace.yaml")?.contains("module: SwaggerPetstoreClient\n") == true)
+        #expect(workspace.read("apis/workspace.yaml")?.contains("baseURL: http://petstore.swagger.io/v1\n") == true)
+        let generate = try APIGenBinary.run(["-q"], in: workspace.root)
+        #expect(generate.status == 0, "\(generate.stderr)")
+        #expect(workspace.read("Sources/SwaggerPetstoreClient/Generated/petstore/ListPetsAPI.swift") != nil)
+    }
+
+    @Test("An existing API file is kept unless --force; a workspace with another base URL gets one per API")
+    func existingFiles() throws {
+        let workspace = try TemporaryWorkspace(files: [
+            "apis/workspace.yaml": TemporaryWorkspace.defaultWorkspaceFile,
+            "apis/petstore.yaml": "apis: {}\n",
+        ])
+        defer { workspace.remove() }
+        let refused = try APIGenBinary.run(["import", "openapi", Self.petstore], in: workspace.root)
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "apigen: apis/petstore.yaml exists; pass --force to replace it\n")
+        #expect(workspace.read("apis/petstore.yaml") == "apis: {}\n")
+
+        let forced = try APIGenBinary.run(["import", "openapi", "--force", Self.petstore], in: workspace.root)
+        #expect(forced.status == 0, "\(forced.stderr)")
+        let manifest = try #require(workspace.read("apis/petstore.yaml"))
+        #expect(manifest.components(separatedBy: "baseURL: http://petstore.swagger.io/v1\n").count == 4)
+    }
+
+    @Test("A document that is not valid: exit 1, the error at its line, nothing written")
+    func invalidDocument() throws {
+        let workspace = try TemporaryWorkspace(files: ["broken.yaml": "openapi: 3.1.0\ninfo: { title: t, version: '1' }\npaths:\n  /a:\n    get:\n      responses:\n        '200': 42\n"])
+        defer { workspace.remove() }
+        let result = try APIGenBinary.run(["import", "openapi", "broken.yaml"], in: workspace.root)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("broken.yaml:7:16: error: #/paths/~1a/get/responses/200: "), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("apigen: the document is not valid OpenAPI; nothing was written\n"))
+        #expect(!FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("apis").path))
+    }
+}

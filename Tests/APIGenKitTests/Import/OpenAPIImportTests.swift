@@ -1,0 +1,235 @@
+import APIGenKit
+import APIManifest
+import Foundation
+import OpenAPIImport
+import Testing
+import Yams
+
+/// `apigen import openapi` on published documents (Tests/Fixtures/Imported/openapi) and on one
+/// that uses what they do not: every result must validate as a workspace.
+@Suite("OpenAPI import")
+struct OpenAPIImportTests {
+    static let documents = repositoryRoot.appendingPathComponent("Tests/Fixtures/Imported/openapi")
+
+    /// Imports `file` into a fresh workspace and validates it as `apigen lint` does.
+    static func importAndLint(_ file: String) throws -> (manifest: String, diagnostics: [Diagnostic]) {
+        let result = OpenAPIImporter.importDocument(at: file)
+        let manifest = try #require(result.manifest, "\(result.diagnostics.all)")
+        let workspace = try TemporaryWorkspace(api: manifest)
+        defer { workspace.remove() }
+        let report = Generator.run(workspaceFile: workspace.workspaceFile, mode: .validate)
+        #expect(report.succeeded, "\(report.diagnostics.errors)\n\(manifest)")
+        return (manifest, result.diagnostics.all)
+    }
+
+    @Test("Published documents (OpenAPI 3.0 and 3.1) import without warnings into manifests that validate",
+          arguments: ["petstore.yaml", "petstore-3.1.yaml", "read-only-write-only.yaml"])
+    func publishedDocuments(_ name: String) throws {
+        let (manifest, diagnostics) = try Self.importAndLint(Self.documents.appendingPathComponent(name).path)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        #expect(manifest.contains("apis:\n"))
+    }
+
+    @Test("What apigen commits for the fixture is what it imports now")
+    func fixtureIsCurrent() throws {
+        for name in ["petstore", "read-only-write-only"] {
+            let result = OpenAPIImporter.importDocument(at: Self.documents.appendingPathComponent(name + ".yaml").path, workspaceBaseURL: .some("http://petstore.swagger.io/v1"))
+            let committed = try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/Imported/apis/\(name).yaml"), encoding: .utf8)
+            #expect(result.manifest == committed)
+        }
+    }
+
+    @Test("A model that holds itself other than through a list: a warning with the JSON pointer and line, the member imported as JSON")
+    func recursiveProperty() throws {
+        let file = Self.documents.appendingPathComponent("property-recursive.yaml").path
+        let (manifest, diagnostics) = try Self.importAndLint(file)
+        let warning = try #require(diagnostics.first)
+        #expect(warning.severity == .warning)
+        #expect(warning.description.hasPrefix("\(file):14:11: warning: #/components/schemas/SomeDataType/properties/prop1: 'SomeDataType' contains itself"))
+        #expect(manifest.contains("prop1: JSON?"))
+    }
+
+    @Test("A document that is not valid: an error at its JSON pointer and line, and no manifest")
+    func invalidDocument() throws {
+        let file = Self.documents.appendingPathComponent("missing-description.yaml").path
+        let result = OpenAPIImporter.importDocument(at: file)
+        #expect(result.manifest == nil)
+        let error = try #require(result.diagnostics.errors.first)
+        #expect(error.description.hasPrefix("\(file):15:11: error: #/paths/~1/get/responses/200: "))
+        #expect(error.message.contains("description"))
+        #expect(!error.message.contains("\n"))
+    }
+
+    @Test("Swagger 2.0, another version, and text that is not a document are refused by name")
+    func notOpenAPI3() throws {
+        let workspace = try TemporaryWorkspace(files: [
+            "swagger.yaml": "swagger: '2.0'\ninfo: { title: t, version: '1' }\npaths: {}\n",
+            "future.json": #"{"openapi": "4.0.0", "info": {"title": "t", "version": "1"}, "paths": {}}"#,
+            "list.yaml": "- a\n- b\n",
+        ])
+        defer { workspace.remove() }
+        let messages = ["swagger.yaml", "future.json", "list.yaml"].map { name in
+            OpenAPIImporter.importDocument(at: workspace.root.appendingPathComponent(name).path).diagnostics.errors.map(\.message).joined()
+        }
+        #expect(messages[0].contains("Swagger 2.0 is not supported"))
+        #expect(messages[1].contains("OpenAPI 4.0.0 is not supported"))
+        #expect(messages[2].contains("not an OpenAPI document"))
+    }
+
+    @Test("Enums, unions with a discriminator, allOf, inline objects, forms, files, streams and security, each as a manifest says it or as a warning")
+    func wholeVocabulary() throws {
+        let workspace = try TemporaryWorkspace(files: ["shop.yaml": Self.shop])
+        defer { workspace.remove() }
+        let file = workspace.root.appendingPathComponent("shop.yaml").path
+        let (manifest, diagnostics) = try Self.importAndLint(file)
+        let lines = Set(manifest.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+        for expected in [
+            "enum: [available, sold-out]",              // string enum, case names from the values
+            "plus1: \"+1\"", "minus1: \"-1\"",           // values that make the same Swift name
+            "value1: 1",                                 // integer enum
+            "debug: 0", "error: 10",                     // case names from x-enum-varnames
+            "oneOf: [CatType, Dog]", "discriminator: kind",
+            "cat_type: CatType",                         // mapping written: the schema keys differ from the names
+            "createdAt:", "json: created_at",            // member names in lower camel case
+            "type: Date", "born: CalendarDate?",
+            "body: multipart", "photo: File", "body: form",
+            "response: {events: String}",
+            "skipInterceptors: [authentication]",
+            "path: /api/v2/pets/{petId}",               // the relative server's path, the placeholder renamed
+            "404: Problem",
+            "ListPetsResponseItem:",                      // an inline object named after where it is
+        ] {
+            #expect(lines.contains { $0.hasPrefix(expected) }, "\(expected)\n\(manifest)")
+        }
+        let warnings = diagnostics.map(\.message)
+        #expect(!warnings.contains { $0.contains("minProperties") }, "required members are not a minimum to report")
+        for expected in [
+            "#/paths/~1pets/get/parameters/1: cookie parameters are not supported",
+            "#/paths/~1pets/options: OPTIONS is not a method",
+            "#/components/securitySchemes/key: the API key scheme",
+            "#/paths/~1pets/get/responses/5XX: a range of statuses",
+            "#/servers/0/url: the server URL '/api/v2' is relative",
+            "#/components/schemas/Named/properties/name: 'maxLength' has no equivalent",
+        ] {
+            #expect(warnings.contains { $0.hasPrefix(expected) }, "\(expected)\n\(warnings)")
+        }
+    }
+
+    @Test("Import, export and import again give the same APIs and types")
+    func roundTrip() throws {
+        let first = OpenAPIImporter.importDocument(at: Self.documents.appendingPathComponent("petstore.yaml").path)
+        let workspace = try TemporaryWorkspace(api: try #require(first.manifest))
+        defer { workspace.remove() }
+        var diagnostics = Diagnostics()
+        let (loaded, description) = try #require(Generator.describe(workspaceFile: workspace.workspaceFile, into: &diagnostics))
+        try workspace.write("exported.json", String(decoding: OpenAPIExporter.document(loaded, description), as: UTF8.self))
+        let second = OpenAPIImporter.importDocument(at: workspace.root.appendingPathComponent("exported.json").path)
+        // The export's keys are sorted, so the second import lists the same entries in another order.
+        func entries(_ manifest: String?) throws -> Data {
+            let text = try #require(manifest)
+            let value = try #require(try Yams.load(yaml: text))
+            return try JSONSerialization.data(withJSONObject: value, options: .sortedKeys)
+        }
+        #expect(try entries(second.manifest) == entries(first.manifest))
+    }
+
+    static let shop = """
+        openapi: 3.1.0
+        info: { title: Shop, version: "2" }
+        servers: [{ url: /api/v2 }]
+        security: [{ bearer: [] }]
+        paths:
+          /pets:
+            get:
+              operationId: listPets
+              parameters:
+                - { name: status, in: query, schema: { $ref: '#/components/schemas/Status' } }
+                - { name: session, in: cookie, schema: { type: string } }
+              responses:
+                '200':
+                  description: ok
+                  content:
+                    application/json:
+                      schema:
+                        type: array
+                        items: { type: object, properties: { id: { type: integer } }, required: [id] }
+                5XX: { description: down }
+            post:
+              operationId: addPet
+              requestBody:
+                content:
+                  multipart/form-data:
+                    schema:
+                      type: object
+                      properties:
+                        photo: { type: string, format: binary }
+                        name: { type: string }
+                      required: [photo]
+              responses:
+                '201': { description: made, content: { application/json: { schema: { $ref: '#/components/schemas/Pet' } } } }
+            options:
+              responses: { '200': { description: ok } }
+          /pets/{pet-id}:
+            get:
+              operationId: get-pet
+              security: []
+              parameters:
+                - { name: pet-id, in: path, required: true, schema: { type: integer, format: int64 } }
+              responses:
+                '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/Animal' } } } }
+                '404': { description: gone, content: { application/problem+json: { schema: { $ref: '#/components/schemas/Problem' } } } }
+          /login:
+            post:
+              operationId: login
+              requestBody:
+                content:
+                  application/x-www-form-urlencoded:
+                    schema: { type: object, properties: { user: { type: string } , remember: { type: boolean } } }
+              responses:
+                '204': { description: signed in }
+          /events:
+            get:
+              operationId: watch
+              responses:
+                '200': { description: events, content: { text/event-stream: { schema: { type: string } } } }
+        components:
+          securitySchemes:
+            bearer: { type: http, scheme: bearer }
+            key: { type: apiKey, name: X-Key, in: header }
+          schemas:
+            Status: { type: string, enum: [available, sold-out] }
+            Vote: { type: string, enum: ['+1', '-1'] }
+            Size: { type: integer, enum: [1, 2, 3] }
+            Level: { type: integer, enum: [0, 10], x-enum-varnames: [Debug, Error] }
+            Pet:
+              allOf:
+                - $ref: '#/components/schemas/Named'
+                - type: object
+                  required: [created_at]
+                  properties:
+                    created_at: { type: string, format: date-time }
+                    born: { type: [string, 'null'], format: date }
+                    status: { $ref: '#/components/schemas/Status' }
+                    vote: { $ref: '#/components/schemas/Vote' }
+                    size: { $ref: '#/components/schemas/Size' }
+                    level: { $ref: '#/components/schemas/Level' }
+            Named:
+              type: object
+              required: [name]
+              properties: { name: { type: string, maxLength: 40 } }
+            Animal:
+              oneOf: [{ $ref: '#/components/schemas/cat_type' }, { $ref: '#/components/schemas/Dog' }]
+              discriminator: { propertyName: kind }
+            cat_type:
+              type: object
+              required: [kind]
+              properties: { kind: { type: string }, lives: { type: integer } }
+            Dog:
+              type: object
+              required: [kind]
+              properties: { kind: { type: string }, good: { type: boolean } }
+            Problem:
+              type: object
+              properties: { title: { type: string }, status: { type: integer } }
+        """
+}
