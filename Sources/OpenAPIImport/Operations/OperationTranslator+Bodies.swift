@@ -21,18 +21,26 @@ extension OperationTranslator {
         }
         let contentPointer = pointer.appending("content", mediaType)
         let description = request.description?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let bodyName = names.claim("body")
+        // The whole-body argument is `body`, unless a parameter has that name; nil is the default.
+        func argumentName() -> String? {
+            let name = names.claim("body")
+            return name == "body" ? nil : name
+        }
         switch MediaTypes.kind(of: mediaType) {
         case .json:
             guard let schema = content.schema else {
-                api.body = .bytes(contentType: mediaType, name: bodyName == "body" ? nil : bodyName, description: description)
+                api.body = .bytes(contentType: mediaType, name: argumentName(), description: description)
                 return
             }
             let translated = schemas.type(of: schema, at: contentPointer.appending("schema"), hint: api.name + "Request")
-            api.body = .value(type: translated.spelling, name: bodyName == "body" ? nil : bodyName, description: description)
+            api.body = .value(type: translated.spelling, name: argumentName(), description: description)
         case .form, .multipart:
             let multipart = MediaTypes.kind(of: mediaType) == .multipart
-            api.body = .fields(encoding: multipart ? "multipart" : "form")
+            let before = api.parameters.count
+            defer {
+                // A form with no member the manifest can send is no body at all.
+                if api.parameters.count > before { api.body = .fields(encoding: multipart ? "multipart" : "form") }
+            }
             for property in schemas.properties(ofBody: content.schema, at: contentPointer.appending("schema")) {
                 let translated: TypeTranslator.Translated
                 if multipart, let file = Self.fileSpelling(of: property.schema, components: components) {
@@ -54,9 +62,9 @@ extension OperationTranslator {
                 ))
             }
         case .bytes:
-            api.body = .bytes(contentType: mediaType.contains("*") ? "application/octet-stream" : mediaType, name: bodyName == "body" ? nil : bodyName, description: description)
+            api.body = .bytes(contentType: mediaType.contains("*") ? "application/octet-stream" : mediaType, name: argumentName(), description: description)
         case .eventStream, .jsonLines:
-            api.body = .bytes(contentType: mediaType, name: bodyName == "body" ? nil : bodyName, description: description)
+            api.body = .bytes(contentType: mediaType, name: argumentName(), description: description)
         }
     }
 

@@ -22,6 +22,10 @@ extension OperationTranslator {
         // Path parameters first, so that they keep their names.
         let ordered = resolved.filter { $0.0.location == .path } + resolved.filter { $0.0.location != .path }
         for (parameter, parameterPointer) in ordered {
+            if parameter.location == .path, !api.path.contains("{\(parameter.name)}") {
+                schemas.report.warning("path parameter '\(parameter.name)' is not in the path '\(api.path)'; it is left out", at: parameterPointer)
+                continue
+            }
             guard let imported = translate(parameter, api: api.name, names: &names, at: parameterPointer) else { continue }
             if parameter.location == .path, imported.name != parameter.name {
                 api.path = api.path.replacingOccurrences(of: "{\(parameter.name)}", with: "{\(imported.name)}")
@@ -46,15 +50,25 @@ extension OperationTranslator {
             schemas.report.warning("a 'querystring' parameter has no equivalent in a manifest; '\(parameter.name)' is left out", at: pointer)
             return nil
         }
-        guard case .a(let schemaContext) = parameter.schemaOrContent else {
-            schemas.report.warning("parameter '\(parameter.name)' is described by 'content', which a manifest cannot say; it is left out", at: pointer.appending("content"))
-            return nil
+        var translated: TypeTranslator.Translated
+        let schemaContext: OpenAPIKit.OpenAPI.Parameter.SchemaContext?
+        switch parameter.schemaOrContent {
+        case .a(let context):
+            schemaContext = context
+            let schema: JSONSchema = switch context.schema {
+            case .a(let reference): .reference(reference.jsonReference)
+            case .b(let schema): schema
+            }
+            translated = schemas.type(of: schema, at: pointer.appending("schema"), hint: api + Naming.typeName(parameter.name))
+        case .b:
+            // A value encoded as a media type (JSON in the query, say): the path still needs it.
+            guard location == "path" else {
+                schemas.report.warning("parameter '\(parameter.name)' is described by 'content', which a manifest cannot say; it is left out", at: pointer.appending("content"))
+                return nil
+            }
+            schemaContext = nil
+            translated = TypeTranslator.Translated(spelling: "JSON")
         }
-        let schema: JSONSchema = switch schemaContext.schema {
-        case .a(let reference): .reference(reference.jsonReference)
-        case .b(let schema): schema
-        }
-        var translated = schemas.type(of: schema, at: pointer.appending("schema"), hint: api + Naming.typeName(parameter.name))
         if location == "path", !isTextual(translated.spelling, allowingLists: false) {
             // The path needs its value, and any value travels there as text.
             schemas.report.warning("path parameter '\(parameter.name)' is \(translated.spelling), but a path parameter is a scalar or an enum; it is imported as String", at: pointer.appending("schema"))
@@ -65,11 +79,11 @@ extension OperationTranslator {
             schemas.report.warning("\(location) parameter '\(parameter.name)' is \(translated.spelling), but a \(location) parameter is \(allowed); it is left out", at: pointer.appending("schema"))
             return nil
         }
-        if location == "query", translated.spelling.hasPrefix("["), !schemaContext.explode {
+        if let schemaContext, location == "query", translated.spelling.hasPrefix("["), !schemaContext.explode {
             schemas.report.warning("query parameter '\(parameter.name)' says 'explode: false' (one comma-separated item); it is sent as one item per value", at: pointer)
         }
-        if schemaContext.style == .deepObject || schemaContext.style == .spaceDelimited || schemaContext.style == .pipeDelimited {
-            schemas.report.warning("query parameter '\(parameter.name)' has style '\(schemaContext.style.rawValue)'; it is sent as one item per value", at: pointer)
+        if let style = schemaContext?.style, style == .deepObject || style == .spaceDelimited || style == .pipeDelimited {
+            schemas.report.warning("query parameter '\(parameter.name)' has style '\(style.rawValue)'; it is sent as one item per value", at: pointer)
         }
         let optional = location != "path" && (!parameter.required || translated.isNullable)
         let name = names.claim(Naming.memberName(parameter.name))

@@ -16,7 +16,7 @@ extension OperationTranslator {
             case .status(let code) where (200..<300).contains(code):
                 successes.append((status.rawValue, response))
             case .range(.success):
-                successes.append(("200", response))
+                successes.append((status.rawValue, response))
             case .status(let code) where code >= 400:
                 errors.append((status.rawValue, response))
             case .default:
@@ -28,23 +28,26 @@ extension OperationTranslator {
             }
         }
         if successes.isEmpty, let fallback {
-            successes.append(("200", fallback))
+            successes.append(("default", fallback))
         } else if let fallback {
             errors.append(("default", fallback))
         }
 
-        var chosen: ImportedResponse?
+        // The first success with a body is the API's reply; another body is a warning.
+        var chosen: (status: String, response: OpenAPIKit.OpenAPI.Response, body: ImportedResponse)?
         for (status, response) in successes.sorted(by: { $0.status < $1.status }) {
             let statusPointer = pointer.appending(status)
-            let translated = status == "204" || status == "205" ? ImportedResponse.none : translate(response, api: api.name, at: statusPointer)
-            if let chosen, translated != chosen, translated != .none {
-                schemas.report.warning("status \(status) has a different body from the status before it; the API decodes every success as the first", at: statusPointer)
-            } else if chosen == nil || chosen == ImportedResponse.none {
-                chosen = translated
+            let body = status == "204" || status == "205" ? ImportedResponse.none : translate(response, api: api.name, at: statusPointer)
+            if chosen == nil || chosen?.body == ImportedResponse.none && body != .none {
+                chosen = (status, response, body)
+            } else if let chosen, body != .none, body != chosen.body {
+                schemas.report.warning("status \(status) has a different body from status \(chosen.status); the API decodes every success as the first", at: statusPointer)
             }
         }
-        api.response = chosen ?? .none
-        api.responseHeaders = successes.first.map { responseHeaders($0.response, api: api.name, at: pointer.appending($0.status, "headers")) } ?? []
+        api.response = chosen?.body ?? .none
+        if let chosen {
+            api.responseHeaders = responseHeaders(chosen.response, api: api.name, at: pointer.appending(chosen.status, "headers"))
+        }
 
         for (status, response) in errors {
             let statusPointer = pointer.appending(status)

@@ -97,6 +97,7 @@ struct OpenAPIImportTests {
             "skipInterceptors: [authentication]",
             "path: /api/v2/pets/{petId}",               // the relative server's path, the placeholder renamed
             "404: Problem",
+            "body: Named", "response: Named",           // the success with a body, though 200 has none
             "ListPetsResponseItem:",                      // an inline object named after where it is
         ] {
             #expect(lines.contains { $0.hasPrefix(expected) }, "\(expected)\n\(manifest)")
@@ -106,6 +107,7 @@ struct OpenAPIImportTests {
         for expected in [
             "#/paths/~1pets/get/parameters/1: cookie parameters are not supported",
             "#/paths/~1pets/options: OPTIONS is not a method",
+            "#/paths/~1pets~1{pet-id}/put/parameters/1/content: parameter 'filter' is described by 'content'",
             "#/components/securitySchemes/key: the API key scheme",
             "#/paths/~1pets/get/responses/5XX: a range of statuses",
             "#/servers/0/url: the server URL '/api/v2' is relative",
@@ -178,6 +180,16 @@ struct OpenAPIImportTests {
               responses:
                 '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/Animal' } } } }
                 '404': { description: gone, content: { application/problem+json: { schema: { $ref: '#/components/schemas/Problem' } } } }
+            put:
+              operationId: renamePet
+              parameters:
+                - { name: pet-id, in: path, required: true, schema: { type: integer } }
+                - { name: filter, in: query, content: { application/json: { schema: { type: object } } } }
+              requestBody:
+                content: { application/json: { schema: { $ref: '#/components/schemas/Named' } } }
+              responses:
+                '200': { description: unchanged }
+                '201': { description: renamed, content: { application/json: { schema: { $ref: '#/components/schemas/Named' } } } }
           /login:
             post:
               operationId: login
