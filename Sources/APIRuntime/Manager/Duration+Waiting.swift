@@ -8,6 +8,11 @@ extension Duration {
     var clampedForWaiting: Duration {
         Swift.min(Swift.max(self, .zero), .longestWait)
     }
+
+    /// This duration in seconds, fractions included, for the rate limiter's token arithmetic.
+    var inSeconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
 }
 
 extension ContinuousClock.Instant {

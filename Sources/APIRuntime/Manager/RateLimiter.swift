@@ -86,17 +86,14 @@ final class RateLimiter: Sendable {
         let capacity = Double(limit.calls)
         guard var bucket else { return Bucket(tokens: capacity, updated: now) }
         let elapsed = now - bucket.updated
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        bucket.tokens = min(capacity, bucket.tokens + seconds * Self.perSecond(limit))
+        bucket.tokens = min(capacity, bucket.tokens + elapsed.inSeconds * Self.perSecond(limit))
         bucket.updated = now
         return bucket
     }
 
-    private static let longestWaitSeconds = Double(Duration.longestWait.components.seconds)
+    private static let longestWaitSeconds = Duration.longestWait.inSeconds
 
     private static func perSecond(_ limit: RateLimit) -> Double {
-        let interval = limit.interval.clampedForWaiting
-        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
-        return Double(limit.calls) / Swift.max(seconds, 1e-9)
+        Double(limit.calls) / Swift.max(limit.interval.clampedForWaiting.inSeconds, 1e-9)
     }
 }
