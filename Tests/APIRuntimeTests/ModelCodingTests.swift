@@ -39,6 +39,8 @@ struct ModelCodingTests {
 
             let put = RefPutItemAPI(id: item.id, version: 1, item: item).using(manager)
             put.baseURL = server.baseURL
+            // The manifest's 0.75 s is too short for a loaded machine.
+            put.timeout = .seconds(10)
             try await put.start()
             let sent = try #require(server.requests.last?.bodyText)
             #expect(sent.contains(#""kind":"gift-card""#) && sent.contains(#""priority":7"#))
