@@ -79,9 +79,9 @@ soak:
 	$(SOAK_ENV) SOAK_CALLS=10000 TEST_HTTP_TRANSPORT=asynchttpclient $(SWIFT) test --skip-build --filter SoakTests
 
 ## A short soak, 1,000 calls, under ThreadSanitizer (after test-tsan, whose build it reuses), over
-## AsyncHTTPClient: over URLSession on Linux, FoundationNetworking itself crashed once in its
-## cancel path ("Trying to access a behaviour for a task that in not in the registry"), which the
-## soak's early cancellations reach; `make soak` still runs URLSession.
+## AsyncHTTPClient: over URLSession on Linux, FoundationNetworking crashed once when a finished
+## task was cancelled ("Trying to access a behaviour for a task that in not in the registry"); the
+## transport no longer does that (BENCHMARKS.md), and `make soak` still runs URLSession.
 soak-tsan:
 	$(SOAK_ENV) SOAK_CALLS=1000 TEST_HTTP_TRANSPORT=asynchttpclient TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/.ci/tsan-suppressions.txt" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter SoakTests
 

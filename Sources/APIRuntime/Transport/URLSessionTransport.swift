@@ -210,7 +210,12 @@ private final class Exchange: Sendable {
     }
 
     func complete(with error: (any Error)?, host: String) {
-        let refused = state.withLockedValue { $0.tlsFailure }
+        // A finished task is not cancelled again: FoundationNetworking crashes when it is asked
+        // to cancel a task it has already taken out of its registry.
+        let refused = state.withLockedValue { state in
+            state.task = nil
+            return state.tlsFailure
+        }
         let failure = error.map { error -> any Error in
             if let refused { return refused }
             if let urlError = error as? URLError {
