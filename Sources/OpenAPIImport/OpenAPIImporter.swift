@@ -95,18 +95,8 @@ public enum OpenAPIImporter {
         return used
     }
 
-    /// The workspace file an import writes when there is none: the module is named after the
-    /// document's title, and its server is the base URL.
-    public static func workspaceText(title: String?, baseURL: String?) -> String {
-        let module = Naming.typeName(title ?? "API") + "Client"
-        return """
-        # The workspace: what apigen generates and where. Every other .yaml file in this folder
-        # declares APIs and types. Run `swift run apigen` after editing; docs/manifest.md has it all.
-        module: \(module)
-        output: ../Sources/\(module)/Generated
-        defaults:
-          baseURL: \(baseURL ?? "https://api.example.com")
-
-        """
+    /// The module an import's new workspace generates: named after the document's title.
+    public static func moduleName(title: String?) -> String {
+        Naming.typeName(title ?? "API") + "Client"
     }
 }

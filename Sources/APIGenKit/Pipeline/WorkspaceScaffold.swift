@@ -24,14 +24,15 @@ public enum WorkspaceScaffold {
         return workspaceFile.path
     }
 
-    static func workspaceText(module: String) -> String {
+    /// The workspace file `init` writes, and `import openapi` when a workspace has none.
+    public static func workspaceText(module: String, baseURL: String = "https://api.example.com/v1") -> String {
         """
         # The workspace: what apigen generates and where. Every other .yaml file in this folder
         # declares APIs and types. Run `swift run apigen` after editing; docs/manifest.md has it all.
         module: \(module)
         output: ../Sources/\(module)/Generated
         defaults:
-          baseURL: https://api.example.com/v1
+          baseURL: \(baseURL)
           timeout: 30
           headers:
             Accept: application/json

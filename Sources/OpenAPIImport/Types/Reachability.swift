@@ -1,3 +1,5 @@
+import APIManifest
+
 /// The types the APIs use, directly or through other types. A document's components often hold
 /// schemas no operation uses (webhook payloads, say), and a schema the import could not use as
 /// it is (a union for a path parameter) leaves its declaration unused; apigen would warn about
@@ -30,6 +32,6 @@ enum Reachability {
 
     /// The names in a spelling: `[String: Pet]?` → `String`, `Pet`.
     private static func names(in spelling: String) -> [String] {
-        spelling.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init)
+        (try? TypeExpression.parse(spelling))?.names ?? []
     }
 }

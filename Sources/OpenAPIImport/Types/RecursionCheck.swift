@@ -1,3 +1,5 @@
+import APIManifest
+
 /// A Swift struct cannot hold itself except through a list or a dictionary, so a manifest type
 /// cannot either. Where a document's schema does, the member that closes the cycle is imported as
 /// `JSON`, with a warning naming the cycle.
@@ -7,9 +9,10 @@ enum RecursionCheck {
         var state: [String: Bool] = [:]  // false: on the path being walked; true: done
         var path: [String] = []
 
+        /// The model or union a member holds directly (optional or not), not through a collection.
         func contained(_ spelling: String) -> String? {
-            let bare = spelling.hasSuffix("?") ? String(spelling.dropLast()) : spelling
-            guard let position = index[bare] else { return nil }
+            guard case .named(let bare)? = (try? TypeExpression.parse(spelling))?.unwrapped,
+                  let position = index[bare] else { return nil }
             if case .enumeration = types[position].shape { return nil }
             return bare
         }

@@ -62,7 +62,7 @@ struct ImportOpenAPI: ParsableCommand {
         try files.createDirectory(at: outputURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(manifest.utf8).write(to: outputURL, options: .atomic)
         if !workspaceExists {
-            try Data(OpenAPIImporter.workspaceText(title: result.title, baseURL: result.baseURL).utf8).write(to: workspaceURL, options: .atomic)
+            try Data(WorkspaceScaffold.workspaceText(module: OpenAPIImporter.moduleName(title: result.title), baseURL: result.baseURL ?? "https://api.example.com").utf8).write(to: workspaceURL, options: .atomic)
         }
 
         // The import is only done when its workspace validates; otherwise the files are put back.
