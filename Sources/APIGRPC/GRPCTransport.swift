@@ -31,6 +31,8 @@ final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes
     /// What checked the server's certificate chain, when the session pins; it knows why a
     /// handshake it failed failed.
     private let verifier: ChainVerifier?
+    /// The manager's clock, which the call's deadline is on.
+    private let clock: any APIClock
 
     init(_ wire: Wire, host: String, verifier: ChainVerifier? = nil, configuration: APIManager.Configuration) {
         let client = GRPCClient(transport: wire)
@@ -38,6 +40,7 @@ final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes
         self.host = host
         self.verifier = verifier
         self.maxMessageBytes = configuration.maxResponseBytes
+        self.clock = configuration.clock
         // runConnections returns once a graceful shutdown has let the last call finish.
         self.connections = Task { try? await client.runConnections() }
     }
@@ -92,7 +95,7 @@ final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes
     /// server (`grpc-timeout`).
     private func callOptions(until deadline: ContinuousClock.Instant) -> CallOptions {
         var options = CallOptions.defaults
-        options.timeout = max(.zero, deadline - ContinuousClock.now)
+        options.timeout = max(.zero, deadline - clock.now)
         options.maxResponseMessageBytes = maxMessageBytes
         options.maxRequestMessageBytes = maxMessageBytes
         return options
@@ -216,7 +219,7 @@ final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes
     private func refusal(
         _ error: RPCError, to request: APIRequest, deadline: ContinuousClock.Instant, callerCancelled: Bool
     ) throws -> APIResponse {
-        if let ownEnd = Self.ownEnd(error, for: request, deadline: deadline, callerCancelled: callerCancelled) { throw ownEnd }
+        if let end = ownEnd(error, for: request, deadline: deadline, callerCancelled: callerCancelled) { throw end }
         if let failure = tlsFailure(error) { throw APIError(api: request.api, reason: .tls(failure), underlying: error) }
         return APIResponse(
             status: .ok, trailerFields: GRPCMetadata.fields(from: error.metadata),
@@ -230,13 +233,14 @@ final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes
     /// grpc-swift enforces a deadline by cancelling the call's tasks, and what that looks like
     /// depends on where the call was: DEADLINE_EXCEEDED, CANCELLED, or UNKNOWN ("the transport
     /// threw an unexpected error") when the head had not arrived yet. So an end the caller did not
-    /// ask for, once the deadline has passed, is the deadline's.
-    private static func ownEnd(
+    /// ask for, once the deadline has passed, is the deadline's. Before it, a DEADLINE_EXCEEDED is
+    /// the server's own (a deadline of its own ran out), a status like any other.
+    private func ownEnd(
         _ error: any Error, for request: APIRequest, deadline: ContinuousClock.Instant, callerCancelled: Bool
     ) -> APIError? {
         if callerCancelled { return APIError(api: request.api, reason: .cancelled, underlying: error) }
         let code = (error as? RPCError)?.code
-        if code == .deadlineExceeded || ContinuousClock.now >= deadline {
+        if clock.now >= deadline {
             return APIError(api: request.api, reason: .timeout(request.timeout), underlying: error)
         }
         if code == .cancelled && Task.isCancelled || error is CancellationError {
@@ -249,7 +253,7 @@ final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes
         _ error: any Error, for request: APIRequest, deadline: ContinuousClock.Instant, callerCancelled: Bool
     ) -> APIError {
         if let error = error as? APIError { return error }
-        if let ownEnd = Self.ownEnd(error, for: request, deadline: deadline, callerCancelled: callerCancelled) { return ownEnd }
+        if let end = ownEnd(error, for: request, deadline: deadline, callerCancelled: callerCancelled) { return end }
         if let failure = tlsFailure(error) { return APIError(api: request.api, reason: .tls(failure), underlying: error) }
         if let error = error as? RPCError {
             return APIError(api: request.api, reason: .grpcStatus(code: GRPCStatusCode(error.code), message: error.message), underlying: error)

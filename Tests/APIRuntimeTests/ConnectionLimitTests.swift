@@ -15,7 +15,8 @@ struct ConnectionLimitTests {
     /// of a cap that works, and a cap that is too high still shows as a peak above `expected`.
     func peakConcurrency(
         expected: Int,
-        configure: @escaping (inout APIManager.Configuration) -> Void
+        configure: @escaping (inout APIManager.Configuration) -> Void,
+        call: @escaping @Sendable (LoopbackServer, APIManager) async throws -> Void = { _, manager in _ = try await CountUsersAPI().using(manager).start() }
     ) async throws -> Int {
         let counters = NIOLockedValueBox((current: 0, peak: 0))
         return try await withServer(configure: configure, { _ in
@@ -28,9 +29,9 @@ struct ConnectionLimitTests {
             counters.withLockedValue { $0.current -= 1 }
             return .json("1")
         }) { server, manager in
-            try await withThrowingTaskGroup(of: Int.self) { group in
+            try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<12 {
-                    group.addTask { try await CountUsersAPI().using(manager).start() }
+                    group.addTask { try await call(server, manager) }
                 }
                 try await group.waitForAll()
             }
@@ -41,11 +42,20 @@ struct ConnectionLimitTests {
 
     @Test("The workspace default (5) caps the connections one session opens to a host")
     func workspaceDefault() async throws {
-        #expect(try await peakConcurrency(expected: 5) { _ in } == 5)
+        #expect(try await peakConcurrency(expected: 5, configure: { _ in }) == 5)
     }
 
-    @Test("The manager's setting overrides the workspace's")
-    func managerOverride() async throws {
-        #expect(try await peakConcurrency(expected: 2) { $0.maxConnectionsPerHost = 2 } == 2)
+    @Test("The manager's setting caps the sessions of workspaces that set none, and gives way to one that does")
+    func managerSetting() async throws {
+        // A workspace without `maxConnectionsPerHost`.
+        let definition = APIDefinition(name: "Count", method: .get, path: "/users/count", defaults: APIDefaults())
+        let peak = try await peakConcurrency(expected: 2, configure: { $0.maxConnectionsPerHost = 2 }) { server, manager in
+            let api = BaseAPI(definition: definition, response: .noContent).using(manager)
+            api.baseURL = server.baseURL
+            try await api.start()
+        }
+        #expect(peak == 2)
+        // The example workspace says 5, which wins over the manager's 2.
+        #expect(try await peakConcurrency(expected: 5, configure: { $0.maxConnectionsPerHost = 2 }) == 5)
     }
 }

@@ -13,7 +13,7 @@ struct InFlightRequestsTests {
             Issue.record("the first call is not the leader")
             return { nil }
         }
-        weak var weakShared = shared
+        weak let weakShared = shared
         let work = Task { table.finish("call", shared, with: .success(APIResponse(status: .ok))) }
         if workFinishesFirst { await work.value }
         shared.cancelWhenAbandoned(work) { [table] in table.abandon("call", shared) }

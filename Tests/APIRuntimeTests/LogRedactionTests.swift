@@ -17,7 +17,7 @@ struct SecretPlanter: APIInterceptor {
         next: (APIRequest) async throws(APIError) -> APIResponse
     ) async throws(APIError) -> APIResponse {
         var request = request
-        var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)!
+        var components = URLComponents(url: request.url!, resolvingAgainstBaseURL: false)!
         components.queryItems = (components.queryItems ?? []) + [
             URLQueryItem(name: "token", value: "QUERY-SECRET-1"), URLQueryItem(name: "api_key", value: "QUERY-SECRET-2"),
             URLQueryItem(name: "signature", value: "QUERY-SECRET-3"), URLQueryItem(name: "page", value: "visible-query"),

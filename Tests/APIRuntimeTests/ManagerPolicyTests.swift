@@ -135,7 +135,7 @@ struct ManagerPolicyTests {
         let paths: NIOLockedValueBox<[String]>
 
         func intercept(_ request: APIRequest, context: APICallContext, next: (APIRequest) async throws(APIError) -> APIResponse) async throws(APIError) -> APIResponse {
-            paths.withLockedValue { $0.append(request.url.path) }
+            paths.withLockedValue { $0.append(request.url!.path) }
             return try await next(request)
         }
     }
@@ -243,7 +243,7 @@ struct ManagerPolicyTests {
         var stubs = StubSet(usesManifestSamples: true)
         stubs.stub("CountUsers", with: StubResponse(json: "99"))
         stubs.stub("GetUser") { request in
-            request.url.path.hasSuffix("/404") ? StubResponse(status: 404) : StubResponse(json: #"{"id": 1, "name": "Stub", "role": "guest", "tags": [], "created_at": "2024-01-01T00:00:00Z"}"#)
+            request.url!.path.hasSuffix("/404") ? StubResponse(status: 404) : StubResponse(json: #"{"id": 1, "name": "Stub", "role": "guest", "tags": [], "created_at": "2024-01-01T00:00:00Z"}"#)
         }
         configuration.stubs = stubs
         configuration.interceptors = [RecordingInterceptor(name: "Log", seen: seen)]

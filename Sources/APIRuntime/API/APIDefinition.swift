@@ -41,6 +41,16 @@ public final class APIDefinition: Sendable {
     public let inheritsDefaultHeaders: Bool
     public let defaults: APIDefaults
 
+    /// The base URL the manifest declares, the API's own or else its workspace's.
+    public var declaredBaseURL: String? { baseURL ?? defaults.baseURL }
+    /// `declaredBaseURL`, parsed once; nil when none is declared or it is not a base URL.
+    let parsedBaseURL: BaseURL?
+    /// The workspace's headers (when the API inherits them) then the API's, a later one replacing
+    /// an earlier one of the same name, checked once here rather than on every call.
+    let fixedHeaderFields: HTTPFields
+    /// The first of those header names that is not a valid field name, reported by every call.
+    let invalidHeaderName: String?
+
     /// An API with no settings of its own, the usual REST endpoint. The initializer below gives
     /// the same definition, but a call that leaves out its defaulted arguments makes the calling
     /// file call a default-argument function of this module for each (docs/ARCHITECTURE.md).
@@ -114,5 +124,17 @@ public final class APIDefinition: Sendable {
         self.rpc = rpc
         self.inheritsDefaultHeaders = inheritsDefaultHeaders
         self.defaults = defaults
+        self.parsedBaseURL = (baseURL ?? defaults.baseURL).flatMap(BaseURL.init)
+        var fields = HTTPFields()
+        var invalid: String?
+        for header in (inheritsDefaultHeaders ? defaults.headers : []) + headers {
+            guard let name = HTTPField.Name(header.name) else {
+                invalid = invalid ?? header.name
+                continue
+            }
+            fields[name] = header.value
+        }
+        self.fixedHeaderFields = fields
+        self.invalidHeaderName = invalid
     }
 }

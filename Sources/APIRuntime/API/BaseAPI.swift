@@ -8,9 +8,10 @@ import NIOConcurrencyHelpers
 /// let user = try await GetUserAPI(id: 7).start()
 /// ```
 ///
-/// `@unchecked Sendable`: `parameters`, `definition` and `responseDecoder` are immutable and
-/// Sendable; everything mutable (the per-call overrides and the running calls) sits in `state`,
-/// a `NIOLockedValueBox` whose lock guards every read and write. Generated subclasses add no state.
+/// `@unchecked Sendable`, and so is every generated subclass, which Swift requires to say it
+/// again: `parameters`, `definition` and `responseDecoder` are immutable and Sendable, and what
+/// is mutable (the instance's manager and options, and its running calls) sits in `state`, a
+/// `NIOLockedValueBox` whose lock guards every read and write. Subclasses add no stored state.
 open class BaseAPI<Response: Sendable>: @unchecked Sendable {
     /// The parameters by where they travel, given once to the initializer.
     let parameters: RequestBuilder
@@ -19,11 +20,7 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
 
     private struct State {
         var manager: APIManager?
-        var baseURL: String?
-        var headers: [(name: String, value: String)] = []
-        var timeout: Duration?
-        var tags: Set<String> = []
-        var progressHandler: (@Sendable (TransferProgress) -> Void)?
+        var options = APICallOptions()
         /// Set by a `cancel()` that found no call running: the next call to start is cancelled.
         var cancelsNextCall = false
         /// What cancels each running call (and each reply stream still open), by a number of its own.
@@ -48,7 +45,7 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
     /// How the call is wrapped on the wire; nil is plain REST. JSON-RPC and custom protocols override it.
     open var rpcDelegate: (any RPCDelegate)? { nil }
 
-    // MARK: Per-call overrides
+    // MARK: Per-call settings
     //
     // These and the calls below are `final`: subclasses override only `rpcDelegate`, and every
     // overridable member is a vtable entry each generated class compiles again.
@@ -59,36 +56,42 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
         set { state.withLockedValue { $0.manager = newValue } }
     }
 
-    /// Replaces the base URL of the API and the workspace for this instance.
+    /// The options every call of this instance starts with; `start(options:)` adds its own.
+    public final var options: APICallOptions {
+        get { state.withLockedValue { $0.options } }
+        set { state.withLockedValue { $0.options = newValue } }
+    }
+
+    /// `options.baseURL`: replaces the base URL of the API and the workspace for this instance.
     public final var baseURL: String? {
-        get { state.withLockedValue { $0.baseURL } }
-        set { state.withLockedValue { $0.baseURL = newValue } }
+        get { options.baseURL }
+        set { state.withLockedValue { $0.options.baseURL = newValue } }
     }
 
-    /// Headers sent after (and so replacing) the workspace's, the API's and the parameters'.
+    /// `options.headers`: sent after (and so replacing) the workspace's, the API's and the parameters'.
     public final var headers: [(name: String, value: String)] {
-        get { state.withLockedValue { $0.headers } }
-        set { state.withLockedValue { $0.headers = newValue } }
+        get { options.headers }
+        set { state.withLockedValue { $0.options.headers = newValue } }
     }
 
-    /// Replaces the timeout of the API and the workspace for this instance.
+    /// `options.timeout`: replaces the timeout of the API and the workspace for this instance.
     public final var timeout: Duration? {
-        get { state.withLockedValue { $0.timeout } }
-        set { state.withLockedValue { $0.timeout = newValue } }
+        get { options.timeout }
+        set { state.withLockedValue { $0.options.timeout = newValue } }
     }
 
-    /// Tags of this call, added to the manifest's `tags:`; `APIManager.cancel(tag:)` cancels by them.
+    /// `options.tags`: added to the manifest's `tags:`; `APIManager.cancel(tag:)` cancels by them.
     public final var tags: Set<String> {
-        get { state.withLockedValue { $0.tags } }
-        set { state.withLockedValue { $0.tags = newValue } }
+        get { options.tags }
+        set { state.withLockedValue { $0.options.tags = newValue } }
     }
 
-    /// Told how far each call's upload and download have got, as their bytes go out and come in,
-    /// on no particular thread: for a progress bar. Each attempt of a retried call starts again
-    /// from zero.
+    /// `options.progress`: told how far each call's upload and download have got, as their
+    /// bytes go out and come in, on no particular thread: for a progress bar. Each attempt of a
+    /// retried call starts again from zero.
     public final var progressHandler: (@Sendable (TransferProgress) -> Void)? {
-        get { state.withLockedValue { $0.progressHandler } }
-        set { state.withLockedValue { $0.progressHandler = newValue } }
+        get { options.progress }
+        set { state.withLockedValue { $0.options.progress = newValue } }
     }
 
     /// Sets `manager` and returns the instance, for one-line calls in tests.
@@ -101,37 +104,25 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
     // MARK: Calling
 
     /// Sends the call and returns its decoded response. Cancelling the calling task cancels the
-    /// wire request; so do `cancel()` and the manager's `cancel(tag:)`.
+    /// wire request; so do `cancel()` and the manager's `cancel(tag:)`. `options` go over the
+    /// instance's own.
     @discardableResult
-    public final func start() async throws(APIError) -> Response {
-        try await startWithMetadata().value
+    public final func start(options: APICallOptions = APICallOptions()) async throws(APIError) -> Response {
+        try await startWithMetadata(options: options).value
     }
 
-    /// `start()`, with the reply's header and trailer fields: gRPC's initial and trailing metadata
-    /// as fields, or a REST reply's headers.
+    /// `start(options:)`, with the reply's header and trailer fields: a REST reply's headers, or
+    /// gRPC's initial and trailing metadata.
     ///
     /// The call runs in a task of its own, which `cancel()` and `APIManager.cancel(tag:)` cancel
     /// without cancelling the caller; a reply stream stays cancellable by them until it ends.
-    public final func startWithMetadata() async throws(APIError) -> APIReply<Response> {
-        let (manager, tags, progress) = state.withLockedValue { ($0.manager ?? .shared, $0.tags.union(definition.tags), $0.progressHandler) }
-        let outcome = await manager.run(tags: tags, registering: { cancel in register(cancel) }) { [self] task in
-            guard let progress else {
-                return await Result { () async throws(APIError) in try await manager.perform(self, in: task) }
-            }
-            return await ProgressReporter.$current.withValue(ProgressReporter(progress)) {
-                await Result { () async throws(APIError) in try await manager.perform(self, in: task) }
-            }
-        }
-        let reply = try outcome.get()
-        if let stream = reply.stream {
-            let id = manager.running.add(tags: tags) { stream.cancel() }
-            let unregister = register { stream.cancel() }
-            stream.onEnd {
-                manager.running.remove(id)
-                unregister?()
-            }
-        }
-        return reply
+    public final func startWithMetadata(options: APICallOptions = APICallOptions()) async throws(APIError) -> APIReply<Response> {
+        let (manager, instanceOptions) = state.withLockedValue { ($0.manager ?? .shared, $0.options) }
+        let call = APICall(
+            definition: definition, parameters: parameters, delegate: rpcDelegate, decoder: responseDecoder,
+            options: instanceOptions.adding(options)
+        )
+        return try await manager.send(call) { [self] cancel in register(cancel) }
     }
 
     /// Keeps `cancel` until the returned closure removes it; runs it at once, and keeps nothing,
@@ -154,10 +145,10 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
     }
 
     /// `start()` for callback users: `completion` runs once, on no particular thread.
-    public final func start(completion: @escaping @Sendable (Result<Response, APIError>) -> Void) {
+    public final func start(options: APICallOptions = APICallOptions(), completion: @escaping @Sendable (Result<Response, APIError>) -> Void) {
         Task {
             do throws(APIError) {
-                completion(.success(try await start()))
+                completion(.success(try await start(options: options)))
             } catch {
                 completion(.failure(error))
             }
@@ -177,17 +168,9 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
         for cancel in calls { cancel() }
     }
 
-    // MARK: Building the request
-
-    /// The wire request, with base URL overrides of `manager`, the one that will send it.
-    final func makeRequest(for manager: APIManager) throws(APIError) -> APIRequest {
-        let current = state.withLockedValue { (baseURL: $0.baseURL, headers: $0.headers, timeout: $0.timeout) }
-        let declaredBaseURL = definition.baseURL ?? definition.defaults.baseURL
-        let resolved = RequestBuilder.Resolved(
-            baseURL: current.baseURL ?? declaredBaseURL.map { manager.configuration.baseURLOverrides[$0] ?? $0 },
-            headers: current.headers,
-            timeout: current.timeout ?? definition.timeout ?? definition.defaults.timeout ?? manager.configuration.timeout
-        )
-        return try parameters.makeRequest(for: definition, resolved)
+    /// What a JSON-RPC batch needs of this call to send it with others.
+    final var call: APICall<Response> {
+        let options = self.options
+        return APICall(definition: definition, parameters: parameters, delegate: rpcDelegate, decoder: responseDecoder, options: options)
     }
 }

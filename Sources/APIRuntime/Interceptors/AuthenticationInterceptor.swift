@@ -57,11 +57,11 @@ public struct AuthenticationInterceptor: APIInterceptor {
         case .any:
             return true
         case .named(let names):
-            guard let host = request.url.host?.lowercased() else { return false }
+            guard let host = request.url?.host?.lowercased() else { return false }
             return names.contains { $0.lowercased() == host }
         case .declared:
             guard let declared = context.declaredBaseURL.flatMap(URL.init(string:)).flatMap(Origin.init) else { return false }
-            return declared == Origin(request.url)
+            return declared == request.url.flatMap(Origin.init)
         }
     }
 

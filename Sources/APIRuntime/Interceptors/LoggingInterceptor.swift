@@ -44,7 +44,7 @@ public struct LoggingInterceptor: APIInterceptor {
             // Its bytes are read once, by the transport; the log says how many there are.
             metadata["body"] = if case .known(let count) = streamed.length { "(\(count) bytes, streamed)" } else { "(streamed)" }
         }
-        logger.debug("→ \(request.method.rawValue) \(redacted(request.url))", metadata: metadata)
+        logger.debug("→ \(request.method.rawValue) \(request.url.map(redacted) ?? "")", metadata: metadata)
 
         let clock = ContinuousClock()
         let start = clock.now

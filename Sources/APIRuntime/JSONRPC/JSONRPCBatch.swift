@@ -30,8 +30,9 @@ public final class JSONRPCBatch: Sendable {
     /// What the batch needs of each call, with its types erased.
     private struct Member: Sendable {
         var definition: APIDefinition
-        var tags: @Sendable () -> Set<String>
-        var makeRequest: @Sendable (APIManager) throws(APIError) -> APIRequest
+        var tags: Set<String>
+        /// The member's call planned on its own: its envelope, endpoint, timeout and policies.
+        var plan: @Sendable (APIManager) throws(APIError) -> CallPlan
         var deliver: @Sendable (Result<Data, APIError>, HTTPFields) -> Void
     }
 
@@ -46,10 +47,11 @@ public final class JSONRPCBatch: Sendable {
     @discardableResult
     public func add<Response>(_ api: BaseAPI<Response>) -> Entry<Response> {
         let entry = Entry<Response>(api: api.definition.name)
+        let call = api.call
         let member = Member(
             definition: api.definition,
-            tags: { api.tags.union(api.definition.tags) },
-            makeRequest: { manager throws(APIError) -> APIRequest in try api.makeRequest(for: manager) },
+            tags: call.options.tags.union(api.definition.tags),
+            plan: { manager throws(APIError) -> CallPlan in try manager.plan(call) },
             deliver: { result, headerFields in
                 entry.deliver(result.flatMap { data in
                     Result { () throws(APIError) -> Response in
@@ -69,52 +71,42 @@ public final class JSONRPCBatch: Sendable {
             throw APIError(api: Self.api, reason: .invalidRequest(message: "a batch needs at least one call"))
         }
 
-        // Encode every call; one that cannot be encoded, or cannot share the request, fails alone.
-        var sent: [(member: Member, call: RPCCall, envelope: Data)] = []
-        var template: APIRequest?
-        var timeout = Duration.seconds(Int64.max)
+        // Plan every call; one that cannot be planned, or cannot share the request, fails alone.
+        var sent: [(member: Member, call: RPCCall, plan: CallPlan)] = []
         for member in members {
             do throws(APIError) {
-                let request = try member.makeRequest(manager)
-                if let template, template.url != request.url {
+                let plan = try member.plan(manager)
+                guard let call = plan.rpc, plan.delegate is JSONRPC else {
+                    throw APIError(api: member.definition.name, reason: .invalidRequest(message: "only JSON-RPC calls can be sent in a batch"))
+                }
+                if let first = sent.first?.plan.request, !Self.sameEndpoint(first, plan.request) {
                     throw APIError(api: member.definition.name, reason: .invalidRequest(
-                        message: "a batch goes to one endpoint: \(request.url) is not \(template.url)"
+                        message: "a batch goes to one endpoint: \(plan.request.url?.absoluteString ?? "") is not \(first.url?.absoluteString ?? "")"
                     ))
                 }
-                if let template, !Self.sameFields(template.headerFields, request.headerFields) {
+                if let first = sent.first?.plan.request, !Self.sameFields(first.headerFields, plan.request.headerFields) {
                     throw APIError(api: member.definition.name, reason: .invalidRequest(
                         message: "a batch sends one set of headers, and this call's differ from the first call's"
                     ))
                 }
-                template = template ?? request
-                timeout = min(timeout, request.timeout)
-                let call = RPCCall(definition: member.definition, id: member.definition.rpc?.isNotification == true ? nil : manager.nextRequestID())
-                sent.append((member, call, JSONRPC.envelope(params: request.body, call: call)))
+                sent.append((member, call, plan))
             } catch {
                 member.deliver(.failure(error), [:])
             }
         }
-        guard var request = template else { return }
+        guard !sent.isEmpty else { return }
 
         var body = Data("[".utf8)
-        body.append(contentsOf: sent.map(\.envelope).joined(separator: Data(",".utf8)))
+        body.append(contentsOf: sent.compactMap(\.plan.request.body).joined(separator: Data(",".utf8)))
         body.append(Data("]".utf8))
-        request.api = Self.api
-        request.method = .post
-        request.body = body
-        request.headerFields[.contentType] = "application/json"
-        request.timeout = timeout
-
-        let definitions = sent.map(\.member.definition)
-        let batch = batchDefinition(of: definitions, path: request.url.path)
-        let context = APICallContext(definition: batch, rpc: nil, kind: .jsonRPC, attempt: 1, declaredBaseURL: manager.declaredBaseURL(of: definitions[0]))
-        let tags = sent.reduce(into: Set<String>()) { $0.formUnion($1.member.tags()) }
-        let outcome = await manager.run(tags: tags) { [manager, request] task in
-            await Result { () async throws(APIError) in try await manager.send(request, context: context, members: definitions, in: task) }
+        let plan = batchPlan(of: sent.map(\.plan), body: body)
+        let tags = sent.reduce(into: Set<String>()) { $0.formUnion($1.member.tags) }
+        let outcome = await manager.run(tags: tags) { [manager] task in
+            await Result { () async throws(APIError) in try await manager.perform(plan, in: task) }
         }
         switch outcome {
         case .success(let response):
-            try deliver(response, to: sent)
+            try deliver(response, to: sent.map { ($0.member, $0.call) })
         case .failure(let error):
             for item in sent { item.member.deliver(.failure(error), [:]) }
             throw error
@@ -124,18 +116,43 @@ public final class JSONRPCBatch: Sendable {
     /// The name interceptors, logs, metrics and batch-wide errors give a batch.
     static let api = "JSONRPCBatch"
 
-    /// The settings the batch's request goes under: the strictest its members share.
-    private func batchDefinition(of members: [APIDefinition], path: String) -> APIDefinition {
-        let policies = members.map { $0.retry ?? $0.defaults.retry ?? manager.configuration.retry }
-        let retry = policies.allSatisfy({ $0 == policies[0] }) && zip(policies, members).allSatisfy({ $0.allows($1) }) ? policies[0] : RetryPolicy.none
-        let skipped = members.dropFirst().reduce(Set(members[0].skippedInterceptors)) { $0.intersection($1.skippedInterceptors) }
-        return APIDefinition(
-            name: Self.api, method: .post, path: path, retry: retry,
+    /// The batch's request and the settings it goes under: the strictest its members share.
+    private func batchPlan(of members: [CallPlan], body: Data) -> CallPlan {
+        let first = members[0]
+        // The whole batch is sent again only when every member allows it, under one policy.
+        let retry = members.allSatisfy({ $0.retry == first.retry }) ? first.retry : RetryPolicy.none
+        let skipped = members.dropFirst().reduce(Set(first.definition.skippedInterceptors)) { $0.intersection($1.definition.skippedInterceptors) }
+        let definition = APIDefinition(
+            name: Self.api, method: .post, path: first.request.head.path ?? "/", retry: retry,
             skippedInterceptors: skipped.sorted(),
-            // Every member allows a retry, so the batch as a whole may be sent again.
             rpc: RPCMethod(name: "batch", isIdempotent: true),
-            defaults: members[0].defaults
+            defaults: first.definition.defaults
         )
+        let earliest = members.min { $0.deadline < $1.deadline } ?? first
+        var request = first.request
+        request.api = Self.api
+        request.method = .post
+        request.body = body
+        request.headerFields[.contentType] = "application/json"
+        request.timeout = earliest.timeout
+        request.deadline = earliest.deadline
+        request.rpc = definition.rpc
+        // One token from each bucket any member counts in: the batch is one request.
+        var buckets: [String: RateLimitBucket] = [:]
+        for bucket in members.flatMap(\.rateLimits) { buckets[bucket.key] = bucket }
+        return CallPlan(
+            definition: definition, delegate: nil, rpc: nil, request: request,
+            context: APICallContext(definition: definition, rpc: nil, kind: .jsonRPC, attempt: 1, declaredBaseURL: first.context.declaredBaseURL),
+            deadline: earliest.deadline, timeout: earliest.timeout, duplicates: .allow, retry: retry,
+            rateLimits: buckets.keys.sorted().compactMap { buckets[$0] },
+            session: first.session, sessionSettings: first.sessionSettings, transport: first.transport,
+            unwrapsReply: false
+        )
+    }
+
+    /// Whether two requests go to the same URL.
+    private static func sameEndpoint(_ a: APIRequest, _ b: APIRequest) -> Bool {
+        a.head.scheme == b.head.scheme && a.head.authority == b.head.authority && a.head.path == b.head.path
     }
 
     /// The same headers, the content type aside (the batch sets its own).
@@ -144,7 +161,7 @@ public final class JSONRPCBatch: Sendable {
         return a.count == b.count && zip(a, b).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }
 
-    private func deliver(_ response: APIResponse, to sent: [(member: Member, call: RPCCall, envelope: Data)]) throws(APIError) {
+    private func deliver(_ response: APIResponse, to sent: [(member: Member, call: RPCCall)]) throws(APIError) {
         let headers = response.headerFields
         let awaiting = sent.filter { !$0.call.isNotification }
         for item in sent where item.call.isNotification {
@@ -187,7 +204,7 @@ public final class JSONRPCBatch: Sendable {
         }
     }
 
-    private func failAll(_ items: [(member: Member, call: RPCCall, envelope: Data)], with error: (RPCCall) -> APIError, _ headers: HTTPFields) {
+    private func failAll(_ items: [(member: Member, call: RPCCall)], with error: (RPCCall) -> APIError, _ headers: HTTPFields) {
         for item in items { item.member.deliver(.failure(error(item.call)), headers) }
     }
 }

@@ -7,10 +7,14 @@ struct Origin: Hashable, Sendable {
     var host: String
     var port: Int
 
-    init?(_ url: URL) {
-        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+    init(scheme: String, host: String, port: Int) {
         self.scheme = scheme
         self.host = host
-        self.port = url.port ?? (scheme == "https" || scheme == "grpcs" ? 443 : 80)
+        self.port = port
+    }
+
+    init?(_ url: URL) {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+        self.init(scheme: scheme, host: host, port: url.port ?? (scheme == "https" || scheme == "grpcs" ? 443 : 80))
     }
 }

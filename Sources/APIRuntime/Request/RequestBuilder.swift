@@ -177,73 +177,34 @@ extension RequestBuilder {
 }
 
 extension RequestBuilder {
-    /// The settings one call resolves from the instance, then the API definition, then the workspace.
-    struct Resolved {
-        var baseURL: String?
-        var headers: [(name: String, value: String)]
-        var timeout: Duration
-    }
-
-    func makeRequest(for definition: APIDefinition, _ resolved: Resolved) throws(APIError) -> APIRequest {
-        func invalid(_ message: String, _ underlying: (any Error)? = nil) -> APIError {
-            APIError(api: definition.name, reason: .invalidRequest(message: message), underlying: underlying)
+    /// The request for `definition` at `base`, the call's own `headers` sent last, due at `deadline`.
+    func makeRequest(
+        for definition: APIDefinition, at base: BaseURL, headers callHeaders: [(name: String, value: String)],
+        timeout: Duration, deadline: ContinuousClock.Instant
+    ) throws(APIError) -> APIRequest {
+        func invalid(_ message: String) -> APIError {
+            APIError(api: definition.name, reason: .invalidRequest(message: message))
         }
-        guard let baseURL = resolved.baseURL else {
-            throw invalid("no base URL: set 'baseURL' in the workspace defaults or the API, or on the instance")
-        }
-        var text = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        try definition.pathTemplate.append(to: &text, values: pathValues, api: definition.name)
+        var path = base.path
+        try definition.pathTemplate.append(to: &path, values: pathValues, api: definition.name)
+        if path.isEmpty { path = "/" }
         for (index, item) in queryItems.enumerated() {
-            text += index == 0 ? "?" : "&"
-            text += PercentEncoding.component(item.name)
-            text += "="
-            text += PercentEncoding.component(item.value)
-        }
-        guard Self.hasSchemeAndHost(text), let url = URL(string: text) else {
-            throw invalid("'\(text)' is not an absolute URL")
+            path += index == 0 ? "?" : "&"
+            path += PercentEncoding.component(item.name)
+            path += "="
+            path += PercentEncoding.component(item.value)
         }
 
-        var fields = HTTPFields()
-        var body: Data?
-        var streamedBody: HTTPBody?
-        if let encodeMessage {
-            do {
-                body = try encodeMessage()
-            } catch {
-                throw invalid("cannot serialize the request message: \(error)", error)
-            }
-        } else if !jsonFields.fields.isEmpty || !positionalFields.isEmpty {
-            do {
-                let encoder = JSONCoding.encoder
-                body = try positionalFields.isEmpty ? encoder.encode(jsonFields) : encoder.encode(PositionalFields(values: positionalFields))
-            } catch {
-                throw invalid("cannot encode the JSON body: \(error)", error)
-            }
-            fields[.contentType] = "application/json"
-        } else if !formFields.isEmpty {
-            let form = formFields
-                .map { PercentEncoding.form($0.name) + "=" + PercentEncoding.form($0.value) }
-                .joined(separator: "&")
-            body = Data(form.utf8)
-            fields[.contentType] = "application/x-www-form-urlencoded"
-        } else if let jsonValue {
-            do {
-                body = try JSONCoding.encoder.encode(jsonValue)
-            } catch {
-                throw invalid("cannot encode the JSON body: \(error)", error)
-            }
-            fields[.contentType] = "application/json"
-        } else if let rawBody {
-            if let data = rawBody.body.data { body = data } else { streamedBody = rawBody.body }
-            fields[.contentType] = rawBody.contentType
-        } else if !parts.isEmpty {
-            let form = try multipartBody(api: definition.name)
-            let encoded = form.body()
-            if let data = encoded.data { body = data } else { streamedBody = encoded }
-            fields[.contentType] = form.contentType
+        let body = try encodeBody(api: definition.name)
+        if let name = definition.invalidHeaderName {
+            throw invalid("'\(name)' is not a valid header name")
         }
-        // Later layers win: workspace, API, parameters, then the instance. (Set layer by layer:
-        // concatenating the layers made new arrays on every call.)
+        // Later layers win: the workspace's and the API's (checked when the definition was made),
+        // then the parameters', then the call's own. A body's content type gives way to any of them.
+        var fields = definition.fixedHeaderFields
+        if let contentType = body.contentType, fields[.contentType] == nil {
+            fields[.contentType] = contentType
+        }
         func set(_ layer: [(name: String, value: String)]) throws(APIError) {
             for header in layer {
                 guard let name = HTTPField.Name(header.name) else {
@@ -252,53 +213,58 @@ extension RequestBuilder {
                 fields[name] = header.value
             }
         }
-        if definition.inheritsDefaultHeaders { try set(definition.defaults.headers) }
-        try set(definition.headers)
         try set(headers)
-        try set(resolved.headers)
+        try set(callHeaders)
         return APIRequest(
-            api: definition.name, method: definition.method, url: url,
-            headerFields: fields, body: body, streamedBody: streamedBody, timeout: resolved.timeout,
+            api: definition.name,
+            head: HTTPRequest(method: definition.method, scheme: base.scheme, authority: base.authority, path: path, headerFields: fields),
+            body: body.data, streamedBody: body.streamed, timeout: timeout, deadline: deadline,
             messageProducer: messageProducer, rpc: definition.rpc
         )
     }
 
-    /// Whether `text` starts `scheme://` and names a host, checked over its bytes: asking the
-    /// parsed `URL` for its scheme and host builds two strings a call, and the session's key asks
-    /// again anyway. The scan runs over the string's contiguous UTF-8 (`withUTF8`), cheaper than
-    /// `String.UTF8View`'s indices.
-    static func hasSchemeAndHost(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { hasSchemeAndHost(bytes: $0) }
-    }
-
-    private static func hasSchemeAndHost(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, isLetter(bytes[0]),
-              bytes[..<colon].allSatisfy(isSchemeByte), bytes.count >= colon + 3,
-              bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else { return false }
-        let authorityStart = colon + 3
-        var authorityEnd = authorityStart
-        while authorityEnd < bytes.count, !isAuthorityEnd(bytes[authorityEnd]) { authorityEnd += 1 }
-        // The host follows any `user@`, and ends at a `:port` (an IPv6 address is in brackets).
-        var hostStart = authorityStart
-        for index in authorityStart..<authorityEnd where bytes[index] == UInt8(ascii: "@") { hostStart = index + 1 }
-        guard hostStart < authorityEnd else { return false }
-        if bytes[hostStart] == UInt8(ascii: "[") {
-            return authorityEnd - hostStart > 2 && bytes[hostStart..<authorityEnd].contains(UInt8(ascii: "]"))
+    /// The encoded body: whole, or streamed (files, sequences), with its content type.
+    private func encodeBody(api: String) throws(APIError) -> (data: Data?, streamed: HTTPBody?, contentType: String?) {
+        func invalid(_ message: String, _ underlying: any Error) -> APIError {
+            APIError(api: api, reason: .invalidRequest(message: message), underlying: underlying)
         }
-        return bytes[hostStart] != UInt8(ascii: ":")
-    }
-
-    private static func isAuthorityEnd(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
-    }
-
-    private static func isLetter(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
-    }
-
-    private static func isSchemeByte(_ byte: UInt8) -> Bool {
-        isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-            || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        if let encodeMessage {
+            do {
+                return (try encodeMessage(), nil, nil)
+            } catch {
+                throw invalid("cannot serialize the request message: \(error)", error)
+            }
+        }
+        if !jsonFields.fields.isEmpty || !positionalFields.isEmpty {
+            do {
+                let encoder = JSONCoding.encoder
+                let data = try positionalFields.isEmpty ? encoder.encode(jsonFields) : encoder.encode(PositionalFields(values: positionalFields))
+                return (data, nil, "application/json")
+            } catch {
+                throw invalid("cannot encode the JSON body: \(error)", error)
+            }
+        }
+        if !formFields.isEmpty {
+            let form = formFields
+                .map { PercentEncoding.form($0.name) + "=" + PercentEncoding.form($0.value) }
+                .joined(separator: "&")
+            return (Data(form.utf8), nil, "application/x-www-form-urlencoded")
+        }
+        if let jsonValue {
+            do {
+                return (try JSONCoding.encoder.encode(jsonValue), nil, "application/json")
+            } catch {
+                throw invalid("cannot encode the JSON body: \(error)", error)
+            }
+        }
+        if let rawBody {
+            return (rawBody.body.data, rawBody.body.data == nil ? rawBody.body : nil, rawBody.contentType)
+        }
+        if !parts.isEmpty {
+            let form = try multipartBody(api: api)
+            let encoded = form.body()
+            return (encoded.data, encoded.data == nil ? encoded : nil, form.contentType)
+        }
+        return (nil, nil, nil)
     }
 }

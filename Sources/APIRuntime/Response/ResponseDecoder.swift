@@ -53,6 +53,14 @@ public struct ResponseDecoder<Response: Sendable>: Sendable {
         }
     }
 
+    /// The last stage of a call: its unwrapped reply decoded, with the fields that came with it.
+    /// A decoded value that goes on after the call (an event stream) stays cancellable.
+    func reply(from response: APIResponse, api: String) async throws(APIError) -> APIReply<Response> {
+        let value = try await decode(response.body, response: response, api: api)
+        let stream = response.stream ?? (streamsBody ? (value as? any StreamingReply)?.replyStream : nil)
+        return APIReply(value: value, headerFields: response.headerFields, trailerFields: response.trailerFields, stream: stream)
+    }
+
     /// `decode` for a body already whole (a JSON-RPC batch's results); a streaming decoder reads
     /// it as a one-chunk stream.
     func decodeWhole(_ body: Data, response: APIResponse, api: String) throws(APIError) -> Response {

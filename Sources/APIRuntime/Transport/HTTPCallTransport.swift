@@ -19,7 +19,7 @@ struct HTTPCallTransport: CallTransport {
     }
 
     func send(_ request: APIRequest) async throws(APIError) -> APIResponse {
-        var head = HTTPRequest(method: request.method, url: request.url, headerFields: request.headerFields)
+        var head = request.head
         var outgoing = request.streamedBody ?? request.body.map(HTTPBody.init)
         do {
             var (response, body) = try await transport.send(head, body: outgoing)

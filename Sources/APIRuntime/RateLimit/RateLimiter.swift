@@ -22,6 +22,19 @@ final class RateLimiter: Sendable {
 
     /// Guards every bucket.
     private let buckets = NIOLockedValueBox<[String: Bucket]>([:])
+    private let clock: any APIClock
+
+    init(clock: any APIClock) {
+        self.clock = clock
+    }
+
+    /// The rate-limit stage of an attempt: a token from each of the call's buckets, waiting its
+    /// turn for one as its limit says.
+    func admit(_ plan: CallPlan) async throws(APIError) {
+        for bucket in plan.rateLimits {
+            try await acquire(bucket.limit, key: bucket.key, api: plan.request.api, deadline: plan.deadline)
+        }
+    }
 
     /// Takes a token for a call, waiting its turn for one under `.wait` (refused at once when its
     /// turn comes after `deadline`), or failing at once under `.fail`.
@@ -33,7 +46,7 @@ final class RateLimiter: Sendable {
             throw APIError(api: api, reason: .rateLimited(message: message))
         case .at(let instant):
             do {
-                try await Task.sleep(until: instant, clock: .continuous)
+                try await clock.sleep(until: instant)
                 stopWaiting(limit, key: key, givingBack: false)
             } catch {
                 // The promised token goes back, for whoever asks next.
@@ -49,7 +62,7 @@ final class RateLimiter: Sendable {
     }
 
     private func admit(_ limit: RateLimit, key: String, deadline: ContinuousClock.Instant) -> Admission {
-        let now = ContinuousClock.now
+        let now = clock.now
         let perSecond = Self.perSecond(limit)
         return buckets.withLockedValue { buckets in
             var bucket = refilled(buckets[key], limit, now: now)
@@ -72,7 +85,7 @@ final class RateLimiter: Sendable {
     }
 
     private func stopWaiting(_ limit: RateLimit, key: String, givingBack: Bool) {
-        let now = ContinuousClock.now
+        let now = clock.now
         buckets.withLockedValue { buckets in
             var bucket = refilled(buckets[key], limit, now: now)
             bucket.waiting -= 1

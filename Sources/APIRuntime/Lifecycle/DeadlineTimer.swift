@@ -30,6 +30,11 @@ final class DeadlineTimer: Sendable {
 
     /// Guards the pending expiries and the alarms set.
     private let state = NIOLockedValueBox(State())
+    private let clock: any APIClock
+
+    init(clock: any APIClock) {
+        self.clock = clock
+    }
 
     /// Runs `expire` once `deadline` has passed, unless `remove` comes first.
     func schedule(_ deadline: ContinuousClock.Instant, expire: @escaping @Sendable () -> Void) -> UInt64 {
@@ -47,15 +52,15 @@ final class DeadlineTimer: Sendable {
     }
 
     private func alarm(at instant: ContinuousClock.Instant) {
-        Task {
+        Task { [clock] in
             // Never cancelled: an alarm that finds nothing due sets the next one, if any.
-            try? await Task.sleep(until: instant, clock: .continuous)
+            try? await clock.sleep(until: instant)
             ring(instant)
         }
     }
 
     private func ring(_ alarm: ContinuousClock.Instant) {
-        let now = ContinuousClock.now
+        let now = clock.now
         let (due, next) = state.withLockedValue { state -> ([Expiry], ContinuousClock.Instant?) in
             if let rung = state.alarms.firstIndex(of: alarm) { state.alarms.remove(at: rung) }
             let dueIDs = state.expiries.filter { $0.value.deadline <= now }.map(\.key)

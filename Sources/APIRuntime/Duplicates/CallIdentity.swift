@@ -14,7 +14,7 @@ enum CallIdentity {
         let body = request.body.map { body in
             String(validating: body, as: UTF8.self).map { "t" + $0 } ?? "b" + body.base64EncodedString()
         }
-        var parts = [kind, request.api, request.method.rawValue, canonicalURL(request.url.absoluteString), definition.rpc?.name ?? "", body ?? ""]
+        var parts = [kind, request.api, request.method.rawValue, canonicalURL((request.head.scheme ?? "") + "://" + (request.head.authority ?? "") + (request.head.path ?? "")), definition.rpc?.name ?? "", body ?? ""]
         for name in definition.significantHeaders.map({ $0.lowercased() }).sorted() {
             let value = request.headerFields.first { $0.name.canonicalName == name }?.value ?? ""
             parts.append(name + ":" + value)

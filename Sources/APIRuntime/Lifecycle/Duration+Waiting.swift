@@ -14,10 +14,3 @@ extension Duration {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }
-
-extension ContinuousClock.Instant {
-    /// `duration` from now, the duration clamped for waiting (`Duration.clampedForWaiting`).
-    static func after(_ duration: Duration) -> ContinuousClock.Instant {
-        .now + duration.clampedForWaiting
-    }
-}

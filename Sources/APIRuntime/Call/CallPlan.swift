@@ -1,0 +1,43 @@
+/// One call, resolved before anything is sent: what goes on the wire, by when, under which
+/// policies, and through which session and transport. `APIManager.plan` makes it, the one place
+/// a call's settings are chosen; the stages that run the call only read it.
+struct CallPlan: Sendable {
+    let definition: APIDefinition
+    /// How the call's protocol wraps the request and unwraps the reply; nil is plain REST.
+    let delegate: (any RPCDelegate)?
+    /// The call as its delegate sees it (remote method, request id); nil for REST.
+    let rpc: RPCCall?
+    /// The request as it leaves for its first attempt, wrapped by the delegate.
+    let request: APIRequest
+    /// What interceptors are told of the call on its first attempt.
+    let context: APICallContext
+    /// When the call's time runs out, on the manager's clock: every stage ends by then.
+    let deadline: ContinuousClock.Instant
+    /// The time limit the deadline came from, which a call that runs out of time reports.
+    let timeout: Duration
+    /// What happens to this call while an identical one is in flight.
+    let duplicates: Duplicates
+    /// How failed attempts are sent again; `.none` when the request cannot be sent twice.
+    let retry: RetryPolicy
+    /// The token buckets each attempt takes a token from.
+    let rateLimits: [RateLimitBucket]
+    /// The session (one transport per host) the call goes through, and how it is made.
+    let session: SessionKey
+    let sessionSettings: SessionSettings
+    let transport: TransportFactory
+    /// Whether the reply's protocol is unwrapped here; a JSON-RPC batch reads its own reply.
+    let unwrapsReply: Bool
+
+    /// The frequency policy with the identity it compares calls by.
+    enum Duplicates: Sendable {
+        case allow
+        case reject(identity: String)
+        case coalesce(identity: String)
+    }
+}
+
+/// A rate limit and the bucket a call takes its tokens from (the API's own, or its host's).
+struct RateLimitBucket: Sendable {
+    let limit: RateLimit
+    let key: String
+}

@@ -1,0 +1,116 @@
+/// What an API hands its manager to make one call. The manager plans and sends the call from
+/// these parts and never asks the API for more.
+struct APICall<Response: Sendable>: Sendable {
+    let definition: APIDefinition
+    let parameters: RequestBuilder
+    let delegate: (any RPCDelegate)?
+    let decoder: ResponseDecoder<Response>
+    let options: APICallOptions
+}
+
+extension APIManager {
+    /// Resolves a call into its plan, before anything is sent.
+    ///
+    /// Every setting is chosen here, and in one order: the call's options (its instance's and
+    /// `start(options:)`'s), then its API's manifest, then its workspace's defaults, then this
+    /// manager's configuration; the first that sets a value wins. The call's deadline is set
+    /// here too, once, from the timeout so chosen.
+    func plan<Response>(_ call: APICall<Response>) throws(APIError) -> CallPlan {
+        let definition = call.definition, defaults = definition.defaults, options = call.options
+        let timeout = (options.timeout ?? definition.timeout ?? defaults.timeout ?? configuration.timeout).clampedForWaiting
+        let frequency = definition.frequency ?? defaults.frequency ?? configuration.frequency
+        let retry = definition.retry ?? defaults.retry ?? configuration.retry
+        let rateLimit = definition.rateLimit ?? defaults.rateLimit ?? configuration.rateLimit
+        let maxConnections = defaults.maxConnectionsPerHost ?? configuration.maxConnectionsPerHost
+        let (base, declared) = try baseURL(of: definition, options: options)
+
+        let deadline = clock.now + timeout
+        var request = try call.parameters.makeRequest(for: definition, at: base, headers: options.headers, timeout: timeout, deadline: deadline)
+        request.streamsResponseBody = call.decoder.streamsBody
+
+        // The identity of a call is what the API was asked, before a delegate adds its envelope:
+        // a JSON-RPC id differs on every call and would make every call look new. Streams are
+        // always allowed: a request stream has no identity to compare, and a reply stream has one
+        // reader, so it cannot be shared.
+        let streams = request.messageProducer != nil || request.streamedBody != nil || request.streamsResponse || request.streamsResponseBody
+        let kind = call.delegate?.kind ?? .rest
+        let duplicates: CallPlan.Duplicates = switch streams ? .allow : frequency {
+        case .allow: .allow
+        case .reject: .reject(identity: CallIdentity.key(for: request, definition: definition, kind: kind.description))
+        case .coalesce: .coalesce(identity: CallIdentity.key(for: request, definition: definition, kind: kind.description))
+        }
+
+        var rpc: RPCCall?
+        if let delegate = call.delegate {
+            let needsID = kind != .grpc && definition.rpc?.isNotification != true
+            let wrapped = RPCCall(definition: definition, id: needsID ? nextRequestID() : nil)
+            try delegate.wrap(&request, for: wrapped)
+            rpc = wrapped
+        }
+
+        let transport = try transport(for: kind, delegate: call.delegate, api: definition.name)
+        guard transport.schemes.contains(base.scheme) else {
+            let schemes = transport.schemes.sorted().joined(separator: ", ")
+            throw APIError(api: definition.name, reason: .invalidRequest(
+                message: "a \(base.scheme) URL is not one the \(transport.name) transport can reach (\(schemes))"
+            ))
+        }
+        let session = SessionKey(transport: transport.name, scheme: base.scheme, host: base.host, port: base.port)
+        return CallPlan(
+            definition: definition,
+            delegate: call.delegate,
+            rpc: rpc,
+            request: request,
+            context: APICallContext(definition: definition, rpc: rpc, kind: kind, attempt: 1, declaredBaseURL: declared),
+            deadline: deadline,
+            timeout: timeout,
+            duplicates: duplicates,
+            retry: retry.allows(definition) && request.canBeSentAgain ? retry : .none,
+            rateLimits: rateLimit.map { [RateLimitBucket(limit: $0, key: bucketKey(of: $0, api: definition.name, session: session))] } ?? [],
+            session: session,
+            sessionSettings: SessionSettings(
+                maxConnectionsPerHost: maxConnections,
+                connectTimeout: configuration.connectTimeout,
+                tls: configuration.tls[base.host] ?? .standard
+            ),
+            transport: transport,
+            unwrapsReply: true
+        )
+    }
+
+    /// Where a call goes: the base URL its options give, else the one its manifest declares as
+    /// `baseURLOverrides` maps it (parsed when the definition or the manager was made); with the
+    /// declared one, mapped, for interceptors that trust only the servers a workspace names.
+    func baseURL(of definition: APIDefinition, options: APICallOptions) throws(APIError) -> (BaseURL, declared: String?) {
+        func invalid(_ message: String) -> APIError {
+            APIError(api: definition.name, reason: .invalidRequest(message: message))
+        }
+        let declared = definition.declaredBaseURL.map { baseURLOverrides[$0]?.text ?? $0 }
+        if let text = options.baseURL {
+            guard let base = BaseURL(text) else { throw invalid("'\(text)' is not a base URL: it needs a scheme and a host, and no query or fragment") }
+            return (base, declared)
+        }
+        guard let declaredText = definition.declaredBaseURL else {
+            throw invalid("no base URL: set 'baseURL' in the workspace defaults or the API, or in the call's options")
+        }
+        let parsed = baseURLOverrides[declaredText].map(\.parsed) ?? definition.parsedBaseURL
+        guard let parsed, let declared else {
+            throw invalid("'\(declared ?? declaredText)' is not a base URL: it needs a scheme and a host, and no query or fragment")
+        }
+        return (parsed, declared)
+    }
+
+    /// The bucket a rate limit counts in: the API's own, or one shared by every API of the host.
+    func bucketKey(of limit: RateLimit, api: String, session: SessionKey) -> String {
+        limit.scope == .api ? "api:" + api : "host:" + session.description
+    }
+
+    /// The transport factory of a call's kind: the configuration's, else the protocol's own.
+    func transport(for kind: CallKind, delegate: (any RPCDelegate)?, api: String) throws(APIError) -> TransportFactory {
+        let configured = kind == .grpc ? configuration.grpcTransport : configuration.httpTransport
+        guard let factory = configured ?? delegate?.defaultTransport else {
+            throw APIError(api: api, reason: .invalidRequest(message: "no transport for \(kind) calls: set APIManager.Configuration.grpcTransport"))
+        }
+        return factory
+    }
+}

@@ -1,0 +1,51 @@
+extension APIManager {
+    /// What a manager is made with. Each setting that a manifest can also set (timeout,
+    /// frequency, retry, rate limit, connections per host) applies to the APIs whose manifest,
+    /// and workspace, set none: a call resolves every setting in one order, its own options
+    /// first, then its API's manifest, its workspace's defaults and last this configuration.
+    public struct Configuration: Sendable {
+        /// For workspaces whose defaults set no `maxConnectionsPerHost`: how many connections each
+        /// session (one per host) opens at most.
+        public var maxConnectionsPerHost = 5
+        /// The most sessions (one transport per host) kept open; the least recently used one
+        /// closes first, once its calls in flight have finished.
+        public var maxSessions = 64
+        /// The message of the error a call gets when the `reject` policy refuses it.
+        public var duplicateRequestMessage = "an identical request is already in flight"
+        /// Base URLs to use instead of the ones the manifests declare, keyed by the declared URL:
+        /// point a whole workspace at staging, or at a test server on loopback.
+        public var baseURLOverrides: [String: String] = [:]
+        /// How long opening a connection may take, for transports that take it.
+        public var connectTimeout: Duration = .seconds(10)
+        /// Replies larger than this fail with `invalidResponse` instead of exhausting memory.
+        public var maxResponseBytes = 64 * 1024 * 1024
+        /// Which redirects HTTP calls follow, and what they keep on the way: by default up to
+        /// five, never from https to http, credential headers dropped across origins.
+        public var redirects: RedirectPolicy = .standard
+        /// Trust roots, pins and client certificates, by host name (`api.example.com`); hosts
+        /// not listed trust the system's roots and present no certificate.
+        public var tls: [String: TLSSettings] = [:]
+        /// The transport of REST, JSON-RPC and custom RPC calls: URLSession unless set
+        /// (`.asyncHTTPClient` from the `APIAsyncHTTPClient` product is the choice for servers).
+        public var httpTransport: TransportFactory = .urlSession
+        /// The transport of gRPC calls; nil uses the one gRPC APIs bring (`APIGRPC`'s `.grpc`).
+        public var grpcTransport: TransportFactory?
+        /// Run around every call of every kind, the first outermost (logging, auth, metrics…).
+        public var interceptors: [any APIInterceptor] = []
+        /// For APIs whose manifest (API or workspace) sets none.
+        public var timeout: Duration = .seconds(60)
+        /// For APIs whose manifest (API or workspace) sets none.
+        public var frequency: FrequencyPolicy = .allow
+        /// For APIs whose manifest (API or workspace) sets none.
+        public var retry: RetryPolicy = .none
+        /// For APIs whose manifest (API or workspace) sets none; nil means no limit.
+        public var rateLimit: RateLimit?
+        /// Canned answers instead of the network, for tests and previews.
+        public var stubs: StubSet?
+        /// What the manager reads the time from and waits on: deadlines, rate limits, retry
+        /// pauses, stub delays, the grace period of `shutdown`. Tests give one they move by hand.
+        public var clock: any APIClock = SystemClock()
+
+        public init() {}
+    }
+}

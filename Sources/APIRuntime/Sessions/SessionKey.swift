@@ -1,0 +1,41 @@
+import Foundation
+
+/// What a session is keyed by: the transport that serves it, and the scheme, host and port of
+/// its base URL. The manager keeps one transport per session.
+public struct SessionKey: Hashable, Sendable, CustomStringConvertible {
+    /// The name of the `TransportFactory` the session's transport comes from.
+    public var transport: String
+    public var scheme: String
+    public var host: String
+    public var port: Int
+
+    public init(transport: String, scheme: String, host: String, port: Int) {
+        self.transport = transport
+        self.scheme = scheme
+        self.host = host
+        self.port = port
+    }
+
+    /// The session of a request an interceptor sent elsewhere than its plan said.
+    init?(_ request: APIRequest, transport: String) {
+        guard let origin = request.url.flatMap(Origin.init) else { return nil }
+        self.init(transport: transport, scheme: origin.scheme, host: origin.host, port: origin.port)
+    }
+
+    public var description: String { "\(scheme)://\(host):\(port)" }
+}
+
+/// Settings a transport is created with.
+public struct SessionSettings: Sendable {
+    public var maxConnectionsPerHost: Int
+    /// How long opening a connection may take.
+    public var connectTimeout: Duration
+    /// The session's host's trust roots, pins and client certificate.
+    public var tls: TLSSettings
+
+    public init(maxConnectionsPerHost: Int, connectTimeout: Duration = .seconds(10), tls: TLSSettings = .standard) {
+        self.maxConnectionsPerHost = maxConnectionsPerHost
+        self.connectTimeout = connectTimeout
+        self.tls = tls
+    }
+}
