@@ -121,4 +121,45 @@ struct AuthenticationTests {
             #expect(provider.refreshes.withLockedValue { $0 } == 2)
         }
     }
+
+    @Test("A 401 during an upload streamed from a sequence: the body goes out once, whole; after the refresh the call fails .unauthorized, and started again it goes out with the new token")
+    func readOnceUpload() async throws {
+        let valid = NIOLockedValueBox("token-1")
+        let provider = CountingTokenProvider(delay: .milliseconds(1))
+        let auth = AuthenticationInterceptor(provider: provider)
+        try await withServer(configure: { $0.interceptors = [auth] }, { request in
+            request.headers[.authorization] == "Bearer \(valid.withLockedValue { $0 })" ? Response(status: .noContent) : .json("{}", status: .unauthorized)
+        }) { server, manager in
+            func upload() -> UploadDocumentAPI {
+                let (chunks, writer) = AsyncStream.makeStream(of: Data.self)
+                for index in 0..<3 { writer.yield(Data(repeating: UInt8(index), count: 10_000)) }
+                writer.finish()
+                return UploadDocumentAPI(name: "report", document: HTTPBody(chunks)).using(manager)
+            }
+            let error = await expectAPIError { try await upload().start() }
+            #expect(error?.reason == .unauthorized(
+                message: "the server refused the credentials, and the request's body is read once, so it was not sent again; the token is refreshed: start the call again"
+            ))
+            #expect(server.requests.map(\.body.count) == [30_000])
+            #expect(provider.refreshes.withLockedValue { $0 } == 1)
+
+            try await upload().start()
+            #expect(server.requests.map(\.body.count) == [30_000, 30_000])
+            #expect(server.requests.last?.headers[.authorization] == "Bearer token-1")
+        }
+    }
+
+    @Test("A call sent again after a refresh is a new attempt: interceptors outside the authentication one see both")
+    func resendIsAnAttempt() async throws {
+        let valid = NIOLockedValueBox("token-1")
+        let seen = NIOLockedValueBox<[String]>([])
+        let outer = RecordingInterceptor(name: "outer", seen: seen)
+        let auth = AuthenticationInterceptor(provider: CountingTokenProvider(delay: .milliseconds(1)))
+        try await withServer(configure: { $0.interceptors = [outer, auth] }, Self.server(accepting: valid)) { server, manager in
+            let count = try await CountUsersAPI().using(manager).start()
+            #expect(count == 1)
+            #expect(seen.withLockedValue { $0 } == ["outer>rest:CountUsers#1", "outer<401", "outer>rest:CountUsers#2", "outer<200"])
+            #expect(server.requests.map { $0.headers[.authorization] } == ["Bearer token-0", "Bearer token-1"])
+        }
+    }
 }

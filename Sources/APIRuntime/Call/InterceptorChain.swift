@@ -19,13 +19,33 @@ struct InterceptorChain: Sendable {
         guard let interceptor = remaining.first else {
             return try await send(request)
         }
-        // An interceptor's name is asked only of APIs that skip some (a default name is a type name
-        // made into a string, too dear to make on every call).
-        if !context.definition.skippedInterceptors.isEmpty, context.definition.skippedInterceptors.contains(interceptor.name) {
+        if skips(interceptor, context) {
             return try await run(request, context: context, from: remaining.dropFirst(), send: send)
         }
         return try await interceptor.intercept(request, context: context) { (next: APIRequest) async throws(APIError) -> APIResponse in
             try await run(next, context: context, from: remaining.dropFirst(), send: send)
         }
+    }
+
+    /// The first decision other than `doNotRetry` of the interceptors the API does not skip, in
+    /// order; `requested[i]` counts the retries interceptor `i` asked for during the call.
+    func retryDecision(
+        after outcome: Result<APIResponse, APIError>, sent request: APIRequest, context: APICallContext, requested: inout [Int]
+    ) async -> RetryDecision {
+        for (index, interceptor) in interceptors.enumerated() where !skips(interceptor, context) {
+            var asked = context
+            asked.retriesRequested = requested[index]
+            let decision = await interceptor.retryDecision(after: outcome, sent: request, context: asked)
+            if case .doNotRetry = decision { continue }
+            if case .retry = decision { requested[index] += 1 }
+            return decision
+        }
+        return .doNotRetry
+    }
+
+    /// An interceptor's name is asked only of APIs that skip some (a default name is a type name
+    /// made into a string, too dear to make on every call).
+    private func skips(_ interceptor: any APIInterceptor, _ context: APICallContext) -> Bool {
+        !context.definition.skippedInterceptors.isEmpty && context.definition.skippedInterceptors.contains(interceptor.name)
     }
 }

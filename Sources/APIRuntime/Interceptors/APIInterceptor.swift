@@ -14,6 +14,10 @@
 ///
 /// Interceptors see a call on the wire: after an RPC delegate has wrapped it, before its reply is
 /// unwrapped. Each attempt of a retried call goes through them again.
+///
+/// An interceptor never sends a request twice itself: after each attempt the manager asks every
+/// interceptor, first to last, whether the call should go out again (`retryDecision`), and then
+/// its retry policy. A call sent again is a new attempt, which every interceptor sees and counts.
 public protocol APIInterceptor: Sendable {
     /// The name an API's manifest uses to opt out of this interceptor (`skipInterceptors:`).
     var name: String { get }
@@ -23,10 +27,40 @@ public protocol APIInterceptor: Sendable {
         context: APICallContext,
         next: (APIRequest) async throws(APIError) -> APIResponse
     ) async throws(APIError) -> APIResponse
+
+    /// Asked after each attempt: whether the call should go out again at once (after this
+    /// interceptor has, say, fetched a new token), end with an error, or be left to the next
+    /// interceptor and then the retry policy. `request` is the attempt's request as it reached the
+    /// transport, every interceptor's changes made. The default leaves it to the others.
+    func retryDecision(
+        after outcome: Result<APIResponse, APIError>,
+        sent request: APIRequest,
+        context: APICallContext
+    ) async -> RetryDecision
 }
 
 extension APIInterceptor {
     public var name: String { String(describing: Self.self) }
+
+    public func retryDecision(
+        after outcome: Result<APIResponse, APIError>,
+        sent request: APIRequest,
+        context: APICallContext
+    ) async -> RetryDecision {
+        .doNotRetry
+    }
+}
+
+/// What an interceptor says of a call after an attempt (Alamofire's `RetryResult`, in our terms).
+public enum RetryDecision: Sendable {
+    /// Nothing from this interceptor: the next one, then the call's retry policy, decide.
+    case doNotRetry
+    /// Send the call again now, as its next attempt. A request that cannot be sent again (its
+    /// body or message stream is read once, `APIRequest.canBeSentAgain`) is not: the interceptor
+    /// says `fail` for it instead.
+    case retry
+    /// End the call with this error.
+    case fail(APIError)
 }
 
 /// What an interceptor knows about the call it sees.
@@ -36,8 +70,11 @@ public struct APICallContext: Sendable {
     public var rpc: RPCCall?
     /// REST, JSON-RPC, a custom RPC protocol, or gRPC.
     public var kind: CallKind
-    /// 1 for the first attempt, 2 for the first retry, and so on.
+    /// 1 for the first attempt, 2 for the second, and so on, whoever asked for it.
     public var attempt: Int
+    /// When an interceptor is asked for its `retryDecision`: how many times it has already asked
+    /// for this call to be sent again. 0 everywhere else.
+    public var retriesRequested = 0
     /// The base URL the API's manifest declares (its own, else its workspace's), as this call's
     /// manager maps it (`baseURLOverrides`): where the servers the workspace names are, for
     /// interceptors that trust only them with credentials. nil when none is declared.

@@ -10,10 +10,15 @@ public protocol TokenProvider: Sendable {
 }
 
 /// Adds `Authorization: Bearer <token>` to the calls that go to the hosts it trusts and, when
-/// the server says the token is no good (HTTP 401, or a configured JSON-RPC error code),
-/// refreshes it once for any number of calls that failed with it at the same time, then sends
-/// those calls again with the new token. After `maxRefreshes` refreshes for one call, the call
-/// fails with `.unauthorized`. Calls to other hosts go through untouched.
+/// the server says the token is no good (HTTP 401, gRPC's UNAUTHENTICATED, or a configured
+/// JSON-RPC error code), refreshes it once for any number of calls that failed with it at the
+/// same time, then asks for each of those calls to be sent again: a new attempt, which every
+/// interceptor sees. After `maxRefreshes` refreshes for one call, the call fails with
+/// `.unauthorized`. Calls to other hosts go through untouched.
+///
+/// A call whose request cannot be sent again (an upload streamed from a sequence, a gRPC client
+/// stream) is not: after the refresh it fails with `.unauthorized`, and the app starts it again
+/// with a new body, which goes out with the new token.
 public struct AuthenticationInterceptor: APIInterceptor {
     /// Which calls carry the token.
     public enum Hosts: Sendable, Equatable {
@@ -78,19 +83,49 @@ public struct AuthenticationInterceptor: APIInterceptor {
         next: (APIRequest) async throws(APIError) -> APIResponse
     ) async throws(APIError) -> APIResponse {
         guard trusts(request, context: context) else { return try await next(request) }
-        var token = try await tokens.current(for: request.api)
-        var refreshes = 0
-        while true {
-            var authorized = request
-            authorized.headerFields[headerName] = scheme.isEmpty ? token : "\(scheme) \(token)"
-            let response = try await next(authorized)
-            guard isRejection(response) else { return response }
-            guard refreshes < maxRefreshes else {
-                throw APIError(api: request.api, reason: .unauthorized(message: "the server still refused the credentials after \(refreshes) refresh\(refreshes == 1 ? "" : "es")"))
-            }
-            token = try await tokens.refreshed(replacing: token, for: request.api)
-            refreshes += 1
+        let token = try await tokens.current(for: request.api)
+        var authorized = request
+        authorized.headerFields[headerName] = scheme.isEmpty ? token : "\(scheme) \(token)"
+        return try await next(authorized)
+    }
+
+    /// A refused token is refreshed (once for every call it was refused to), then the call is
+    /// sent again with the new one; past `maxRefreshes` for one call, or when the request cannot
+    /// be sent again, the call fails with `.unauthorized`.
+    public func retryDecision(
+        after outcome: Result<APIResponse, APIError>,
+        sent request: APIRequest,
+        context: APICallContext
+    ) async -> RetryDecision {
+        guard case .success(let response) = outcome, isRejection(response), trusts(request, context: context),
+              let rejected = token(in: request) else {
+            return .doNotRetry
         }
+        let refreshes = context.retriesRequested
+        guard refreshes < maxRefreshes else {
+            return .fail(APIError(api: request.api, reason: .unauthorized(
+                message: "the server still refused the credentials after \(refreshes) refresh\(refreshes == 1 ? "" : "es")"
+            )))
+        }
+        do {
+            _ = try await tokens.refreshed(replacing: rejected, for: request.api)
+        } catch {
+            return .fail(error)
+        }
+        guard request.canBeSentAgain else {
+            return .fail(APIError(api: request.api, reason: .unauthorized(
+                message: "the server refused the credentials, and the request's body is read once, so it was not sent again; the token is refreshed: start the call again"
+            )))
+        }
+        return .retry
+    }
+
+    /// The token `request` carried, when this interceptor put it there.
+    private func token(in request: APIRequest) -> String? {
+        guard let value = request.headerFields[headerName] else { return nil }
+        guard !scheme.isEmpty else { return value }
+        let prefix = scheme + " "
+        return value.hasPrefix(prefix) ? String(value.dropFirst(prefix.count)) : nil
     }
 
     func isRejection(_ response: APIResponse) -> Bool {

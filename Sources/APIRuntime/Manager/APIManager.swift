@@ -47,9 +47,9 @@ public final class APIManager: Sendable {
         self.baseURLOverrides = configuration.baseURLOverrides.mapValues { ($0, BaseURL($0)) }
         self.deadlines = Deadlines(clock: clock)
         self.duplicates = DuplicateGate(message: configuration.duplicateRequestMessage, deadlines: deadlines)
-        self.attempts = AttemptLoop(clock: clock)
-        self.rateLimiter = RateLimiter(clock: clock)
         self.interceptors = InterceptorChain(interceptors: configuration.interceptors)
+        self.attempts = AttemptLoop(clock: clock, interceptors: interceptors)
+        self.rateLimiter = RateLimiter(clock: clock)
         self.transports = TransportStage(
             sessions: SessionCache(capacity: configuration.maxSessions, configuration: configuration),
             stubs: configuration.stubs, clock: clock
@@ -154,10 +154,11 @@ public final class APIManager: Sendable {
     /// What callers of a coalesced call share: attempt after attempt, each through the rate
     /// limit, the interceptors and the transport; then the protocol's unwrapping.
     private func exchange(_ plan: CallPlan) async throws(APIError) -> APIResponse {
-        let response = try await attempts.run(plan) { request, context async throws(APIError) in
+        let response = try await attempts.run(plan) { request, context, sent async throws(APIError) in
             try await rateLimiter.admit(plan)
             return try await interceptors.run(request, context: context) { request async throws(APIError) in
-                try await transports.send(request, plan: plan)
+                sent = request
+                return try await transports.send(request, plan: plan)
             }
         }
         return plan.unwrapsReply ? try plan.unwrap(response) : response

@@ -125,6 +125,9 @@ final class GRPCTestServer: Sendable {
 
     func recordRoute(_ request: StreamingServerRequest<Geo_Point>) async throws -> ServerResponse<Routeguide_RouteSummary> {
         record("RecordRoute")
+        if let token = request.metadata[stringValues: "authorization"].first(where: { _ in true }), token != "Bearer good" {
+            throw RPCError(code: .unauthenticated, message: "bad token \(token)")
+        }
         var summary = Routeguide_RouteSummary()
         var previous: Geo_Point?
         for try await point in request.messages {

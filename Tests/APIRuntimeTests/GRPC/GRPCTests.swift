@@ -64,6 +64,8 @@ struct GRPCTests {
     @Test("A status other than OK becomes .grpcStatus naming the API, its message and trailers kept", arguments: [
         (3, "INVALID_ARGUMENT"), (5, "NOT_FOUND"), (7, "PERMISSION_DENIED"), (9, "FAILED_PRECONDITION"),
         (12, "UNIMPLEMENTED"), (13, "INTERNAL"), (14, "UNAVAILABLE"),
+        // The server's own deadline ran out, long before the client's: its status and message.
+        (4, "DEADLINE_EXCEEDED"), (16, "UNAUTHENTICATED"),
     ])
     func statusCodes(code: Int, name: String) async throws {
         try await withGRPCServer { _, manager in
@@ -131,6 +133,35 @@ struct GRPCTests {
             #expect(reply.message == "Hello auth")
             #expect(await auth.refreshCount == 1)
             #expect(server.calls.withLockedValue { $0 } == ["SayHello:auth", "SayHello:auth"])
+        }
+    }
+
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    @Test("UNAUTHENTICATED on a client stream: its producer runs once; after the refresh the call fails .unauthorized, and started again it succeeds")
+    func tokenRefreshClientStream() async throws {
+        struct Tokens: TokenProvider {
+            func initialToken() async throws -> String { "stale" }
+            func refreshToken(replacing rejected: String) async throws -> String { "good" }
+        }
+        let auth = AuthenticationInterceptor(provider: Tokens())
+        let runs = NIOLockedValueBox(0)
+        try await withGRPCServer(configure: { $0.interceptors = [auth] }) { server, manager in
+            func record() -> RecordRouteAPI {
+                RecordRouteAPI(producing: { writer in
+                    runs.withLockedValue { $0 += 1 }
+                    try await writer.write(point(1, 1))
+                }).using(manager)
+            }
+            let error = await expectAPIError { try await record().start() }
+            #expect(error?.reason == .unauthorized(
+                message: "the server refused the credentials, and the request's body is read once, so it was not sent again; the token is refreshed: start the call again"
+            ))
+            #expect(runs.withLockedValue { $0 } == 1)
+            #expect(await auth.refreshCount == 1)
+            let summary = try await record().start()
+            #expect(summary.pointCount == 1)
+            #expect(runs.withLockedValue { $0 } == 2)
+            #expect(server.calls.withLockedValue { $0 } == ["RecordRoute", "RecordRoute"])
         }
     }
 
