@@ -105,35 +105,6 @@ struct CallPathTests {
         }
     }
 
-    @Test("A wait for the rate limit counts toward the call's deadline; a turn past it fails at once")
-    func rateLimitWaitWithinDeadline() async throws {
-        let limit = RateLimit(calls: 1, per: .milliseconds(800))
-        try await withServer(configure: { $0.rateLimit = limit }, CallCancellationTests.slow(.milliseconds(700))) { server, manager in
-            // This API's turn is taken now, so the call's next turn is 800 ms away, and the server
-            // then takes 700 ms: more than the second the call has in all, though each fits alone.
-            try await manager.rateLimiter.acquire(limit, key: "api:CountUsers", api: "CountUsers", deadline: .now + .seconds(5))
-            let api = CountUsersAPI().using(manager)
-            api.timeout = .seconds(1)
-            let clock = ContinuousClock()
-            let start = clock.now
-            let error = await expectAPIError { try await api.start() }
-            #expect(error?.reason == .timeout(.seconds(1)))
-            #expect(clock.now - start < .seconds(10))
-        }
-        try await withServer(configure: { $0.rateLimit = RateLimit(calls: 1, per: .seconds(30)) }, { _ in .json("1") }) { server, manager in
-            _ = try await CountUsersAPI().using(manager).start()
-            // A turn 30 s away cannot come within 500 ms: the call fails without waiting.
-            let api = CountUsersAPI().using(manager)
-            api.timeout = .milliseconds(500)
-            let error = await expectAPIError { try await api.start() }
-            guard case .rateLimited? = error?.reason else {
-                Issue.record("expected .rateLimited, got \(String(describing: error))")
-                return
-            }
-            #expect(server.requests.count == 1)
-        }
-    }
-
     @Test("A body that stalls after its head still times out at the call's deadline")
     func stalledBody() async throws {
         try await withServer({ _ in

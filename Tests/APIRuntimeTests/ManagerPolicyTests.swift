@@ -109,64 +109,6 @@ struct ManagerPolicyTests {
 
     static let user = #"{"id": 1, "name": "a", "role": "guest", "tags": [], "created_at": "2024-01-01T00:00:00Z"}"#
 
-    @Test("Calls waiting for a rate limit are served first come, first served")
-    func rateLimitQueue() async throws {
-        // The order calls get their tokens in, seen by an interceptor, which runs right after the
-        // rate limit: the order requests reach the server can differ under load.
-        let served = NIOLockedValueBox<[String]>([])
-        try await withServer(configure: {
-            $0.rateLimit = RateLimit(calls: 1, per: .milliseconds(300))
-            $0.interceptors = [PathRecorder(paths: served)]
-        }, { _ in .json(Self.user) }) { server, manager in
-            var calls: [Task<User, any Error>] = []
-            for id in 0..<5 {
-                calls.append(Task { try await GetUserAPI(id: id).using(manager).start() })
-                // A known order of arrival: each call is queued (or served) before the next starts.
-                try await waitUntil { manager.rateLimiter.waitingCount("api:GetUser") + served.withLockedValue(\.count) > id }
-            }
-            for call in calls { _ = try await call.value }
-            #expect(served.withLockedValue { $0 } == (0..<5).map { "/v1/users/\($0)" })
-            #expect(server.requests.count == 5)
-        }
-    }
-
-    /// Records the path of each request it passes on.
-    private struct PathRecorder: APIInterceptor {
-        let paths: NIOLockedValueBox<[String]>
-
-        func intercept(_ request: APIRequest, context: APICallContext, next: (APIRequest) async throws(APIError) -> APIResponse) async throws(APIError) -> APIResponse {
-            paths.withLockedValue { $0.append(request.url!.path) }
-            return try await next(request)
-        }
-    }
-
-    @Test("A call whose turn for a rate limit would come after its timeout is refused at once, not after waiting")
-    func rateLimitRefusedAtOnce() async throws {
-        try await withServer(configure: { $0.rateLimit = RateLimit(calls: 1, per: .seconds(60)) }, { _ in .json(Self.user) }) { server, manager in
-            _ = try await GetUserAPI(id: 0).using(manager).start()
-            // The next token is promised to this call, a minute from now (within its five minutes)…
-            let queued = GetUserAPI(id: 1).using(manager)
-            queued.timeout = .seconds(300)
-            let waiting = Task { try await queued.start() }
-            try await waitUntil { manager.rateLimiter.waitingCount("api:GetUser") == 1 }
-            // …so this one's turn is two minutes away, long past its 5 seconds.
-            let late = GetUserAPI(id: 2).using(manager)
-            late.timeout = .seconds(5)
-            let clock = ContinuousClock()
-            let start = clock.now
-            let error = await expectAPIError { try await late.start() }
-            guard case .rateLimited? = error?.reason else {
-                Issue.record("expected a rate-limit error, got \(String(describing: error))")
-                return
-            }
-            #expect(clock.now - start < .seconds(4), "refused without waiting out its timeout")
-            waiting.cancel()
-            _ = await expectAPIError { try await waiting.value }
-            #expect(manager.rateLimiter.waitingCount("api:GetUser") == 0, "the cancelled call left the queue")
-            #expect(server.requests.count == 1)
-        }
-    }
-
     @Test("shutdown lets calls in flight finish within its grace period, cancels the rest after it, and refuses new calls at once")
     func shutdownGracePeriod() async throws {
         try await withServer({ request in

@@ -52,8 +52,8 @@ struct ResponseBodyTests {
         }) { _, manager in
             let api = DownloadDocumentAPI(name: "big.bin", destination: destination).using(manager)
             let saved = Task { try await api.start() }
-            while sent.withLockedValue({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
-            try await Task.sleep(for: .milliseconds(200))
+            // Cancelled once the download has begun writing near its destination.
+            try await waitUntil { sent.withLockedValue({ $0 }) > 0 && (try? Self.contents(of: folder))?.isEmpty == false }
             api.cancel()
             let error = await expectAPIError { _ = try await saved.value }
             #expect(error?.reason == .cancelled)
