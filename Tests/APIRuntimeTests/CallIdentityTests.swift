@@ -1,25 +1,27 @@
 @testable import APIRuntime
 import Foundation
+import HTTPTypes
 import Testing
 
-/// The frequency policy's notion of "the same call", as far as the URL goes.
+/// The frequency policy's notion of "the same call".
 @Suite("Call identity")
 struct CallIdentityTests {
-    @Test("Query items in another order are the same call; another value, or a bare name, is not")
+    @Test("Query items of different names in another order are the same call; items of one name keep their order")
     func canonicalQuery() {
-        let canonical = CallIdentity.canonicalURL
-        #expect(canonical("https://h/v1/users?role=admin&limit=5") == canonical("https://h/v1/users?limit=5&role=admin"))
-        #expect(canonical("https://h/v1/users?limit=5&role=admin") == "https://h/v1/users?limit=5&role=admin")
-        #expect(canonical("https://h/v1/users?tag=b&tag=a") == "https://h/v1/users?tag=a&tag=b")
-        #expect(canonical("https://h/v1/users?role=admin") != canonical("https://h/v1/users?role=member"))
-        #expect(canonical("https://h/v1/users?flag") != canonical("https://h/v1/users?flag="))
-        #expect(canonical("https://h/v1/users?b=%26&a=1#top") == "https://h/v1/users?a=1&b=%26#top")
-        #expect(canonical("https://h/v1/users") == "https://h/v1/users")
-        #expect(canonical("https://h/v1/users?") == "https://h/v1/users")
+        let canonical = CallIdentity.canonicalPath
+        #expect(canonical("/v1/users?role=admin&limit=5") == canonical("/v1/users?limit=5&role=admin"))
+        #expect(canonical("/v1/users?limit=5&role=admin") == "/v1/users?limit=5&role=admin")
+        #expect(canonical("/v1/users?sort=name&sort=age") != canonical("/v1/users?sort=age&sort=name"))
+        #expect(canonical("/v1/users?sort=name&limit=5&sort=age") == "/v1/users?limit=5&sort=name&sort=age")
+        #expect(canonical("/v1/users?role=admin") != canonical("/v1/users?role=member"))
+        #expect(canonical("/v1/users?flag") != canonical("/v1/users?flag="))
+        #expect(canonical("/v1/users?b=%26&a=1#top") == "/v1/users?a=1&b=%26#top")
+        #expect(canonical("/v1/users") == "/v1/users")
+        #expect(canonical("/v1/users?") == "/v1/users")
         // A single item is returned as it is; an empty query before a fragment is dropped.
-        #expect(canonical("https://h/v1/users?limit=5#top") == "https://h/v1/users?limit=5#top")
-        #expect(canonical("https://h/v1/users?#top") == "https://h/v1/users#top")
-        #expect(canonical("https://h/v1/é?ü=1&a=2") == "https://h/v1/é?a=2&ü=1")
+        #expect(canonical("/v1/users?limit=5#top") == "/v1/users?limit=5#top")
+        #expect(canonical("/v1/users?#top") == "/v1/users#top")
+        #expect(canonical("/v1/é?ü=1&a=2") == "/v1/é?a=2&ü=1")
     }
 
     @Test("The key separates its parts by length, so no two different calls share one")
@@ -32,6 +34,25 @@ struct CallIdentityTests {
         #expect(try key("https://h/a?x=1&y=2") == key("https://h/a?y=2&x=1"))
         #expect(try key("https://h/a", body: "1") != key("https://h/a", body: "11"))
         #expect(try key("https://h/a", body: "") != key("https://h/a"))
-        #expect(try key("https://h/a") == "4:rest3:Get3:GET11:https://h/a0:0:")
+        #expect(try key("https://h/a") == "4:rest3:Get3:GET5:https1:h2:/a0:0:")
+    }
+
+    @Test("Every header counts, credentials included, unless the API names the ones that do")
+    func headers() throws {
+        func key(_ headers: [(String, String)], significant: [String]? = nil) throws -> String {
+            let definition = APIDefinition(name: "Get", method: .get, path: "/a", significantHeaders: significant, defaults: APIDefaults())
+            var fields = HTTPFields()
+            for (name, value) in headers { fields.append(HTTPField(name: try #require(HTTPField.Name(name)), value: value)) }
+            let request = APIRequest(api: "Get", method: .get, url: try #require(URL(string: "https://h/a")), headerFields: fields, timeout: .seconds(1))
+            return CallIdentity.key(for: request, definition: definition, kind: "rest")
+        }
+        #expect(try key([("Authorization", "Bearer A")]) != key([("Authorization", "Bearer B")]))
+        #expect(try key([("Cookie", "s=1")]) != key([]))
+        #expect(try key([("X-Tenant", "a"), ("Accept", "*/*")]) == key([("Accept", "*/*"), ("X-Tenant", "a")]))
+        #expect(try key([("X-Tag", "a"), ("X-Tag", "b")]) != key([("X-Tag", "b"), ("X-Tag", "a")]))
+        // Named headers alone: an API whose reply is the same for everyone opts out of the rest.
+        #expect(try key([("X-User", "1"), ("Authorization", "A")], significant: ["x-user"]) == key([("X-User", "1"), ("Authorization", "B")], significant: ["x-user"]))
+        #expect(try key([("X-User", "1")], significant: ["X-User"]) != key([("X-User", "2")], significant: ["X-User"]))
+        #expect(try key([("Authorization", "A")], significant: []) == key([("Authorization", "B")], significant: []))
     }
 }

@@ -192,7 +192,8 @@ public struct APIDescription: Sendable {
     public var frequency: FrequencyPolicy?
     public var retry: RetryDescription?
     public var rateLimit: RateLimitDescription?
-    public var significantHeaders: [String]
+    /// nil when the manifest does not say: every header counts.
+    public var significantHeaders: [String]?
     public var tags: [String]
     public var skippedInterceptors: [String]
     public var sample: SampleDescription?

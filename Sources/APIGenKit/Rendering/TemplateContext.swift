@@ -55,7 +55,7 @@ enum TemplateContext {
         context["frequency"] = api.frequency.map { .string($0.rawValue) }
         context["retry"] = api.retry.map { .string(retryExpression($0)) }
         context["rateLimit"] = api.rateLimit.map { .string(rateLimitExpression($0)) }
-        context["significantHeaders"] = stringArray(api.significantHeaders)
+        context["significantHeaders"] = api.significantHeaders.map { .string(arrayLiteral($0)) }
         context["tags"] = stringArray(api.tags)
         context["skippedInterceptors"] = stringArray(api.skippedInterceptors)
         context["sample"] = api.sample.map { .string(sampleExpression($0)) }
@@ -142,7 +142,12 @@ enum TemplateContext {
 
     /// `["a", "b"]`, or nothing for no strings (a section that renders nothing).
     static func stringArray(_ strings: [String]) -> TemplateValue? {
-        strings.isEmpty ? nil : .string("[" + strings.map(SwiftLiteral.string).joined(separator: ", ") + "]")
+        strings.isEmpty ? nil : .string(arrayLiteral(strings))
+    }
+
+    /// `["a", "b"]`, `[]` for none.
+    static func arrayLiteral(_ strings: [String]) -> String {
+        "[" + strings.map(SwiftLiteral.string).joined(separator: ", ") + "]"
     }
 
     /// The `RequestBuilder` method that puts a parameter where it travels.

@@ -120,7 +120,7 @@ extension DescriptionBuilder {
         }
         let retry = api.retry.flatMap { describeRetry($0, forNonIdempotent: nonIdempotent) }
         let rateLimit = api.rateLimit.flatMap { describeRateLimit($0) }
-        api.significantHeaders.forEach { checkHeaderName($0) }
+        api.significantHeaders?.forEach { checkHeaderName($0) }
         let sample = api.sample.flatMap { describeSample($0) }
         if !api.responses.isEmpty, api.kind.value != .rest {
             diagnostics.error("'responses:' is for REST APIs", at: api.responses[0].status.location)
@@ -133,7 +133,7 @@ extension DescriptionBuilder {
             parameters: parameters, response: response, headers: headers,
             timeoutSeconds: timeout, frequency: api.frequency?.value,
             retry: retry, rateLimit: rateLimit,
-            significantHeaders: api.significantHeaders.map(\.value), tags: api.tags.map(\.value),
+            significantHeaders: api.significantHeaders?.map(\.value), tags: api.tags.map(\.value),
             skippedInterceptors: api.skipInterceptors.map(\.value), sample: sample,
             baseURL: baseURL, rest: rest, rpc: rpc, grpc: grpc
         )

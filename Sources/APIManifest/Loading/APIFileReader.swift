@@ -279,7 +279,7 @@ enum APIFileReader {
         let baseURL = mapping["baseURL"]?.string("baseURL", into: &diagnostics)
         let retry = mapping["retry"].flatMap { PolicyReader.retry($0, into: &diagnostics) }
         let rateLimit = mapping["rateLimit"].flatMap { PolicyReader.rateLimit($0, into: &diagnostics) }
-        let significantHeaders = mapping["significantHeaders"].map { PolicyReader.strings($0, "significantHeaders", into: &diagnostics) } ?? []
+        let significantHeaders = mapping["significantHeaders"].map { PolicyReader.strings($0, "significantHeaders", into: &diagnostics) }
         let tags = mapping["tags"].map { PolicyReader.strings($0, "tags", into: &diagnostics) } ?? []
         let skipInterceptors = mapping["skipInterceptors"].map { PolicyReader.strings($0, "skipInterceptors", into: &diagnostics) } ?? []
         let sample = mapping["sample"].flatMap { PolicyReader.sample($0, into: &diagnostics) }

@@ -142,7 +142,8 @@ public struct APIDeclaration: Sendable {
     public var frequency: Located<FrequencyPolicy>?
     public var retry: RetryDeclaration?
     public var rateLimit: RateLimitDeclaration?
-    public var significantHeaders: [Located<String>]
+    /// nil when the manifest does not say: every header counts.
+    public var significantHeaders: [Located<String>]?
     public var tags: [Located<String>]
     public var skipInterceptors: [Located<String>]
     public var sample: SampleDeclaration?

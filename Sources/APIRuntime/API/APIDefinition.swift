@@ -24,8 +24,9 @@ public final class APIDefinition: Sendable {
     public let retry: RetryPolicy?
     /// How often calls may be made; nil falls back to the workspace's, then the manager's.
     public let rateLimit: RateLimit?
-    /// Headers whose values make two calls different for the frequency policy (a user id, say).
-    public let significantHeaders: [String]
+    /// The only headers whose values make two calls different for the frequency policy; nil (the
+    /// default) counts every header the request carries, credentials included.
+    public let significantHeaders: [String]?
     /// Groups to cancel together: `APIManager.cancel(tag:)`.
     public let tags: [String]
     /// Names of global interceptors this API goes without (a sign-in call skips `authentication`).
@@ -57,7 +58,7 @@ public final class APIDefinition: Sendable {
     public convenience init(name: String, method: HTTPRequest.Method, path: String, defaults: APIDefaults) {
         self.init(
             name: name, method: method, path: path, baseURL: nil, headers: [], timeout: nil, frequency: nil,
-            retry: nil, rateLimit: nil, significantHeaders: [], tags: [], skippedInterceptors: [], sample: nil,
+            retry: nil, rateLimit: nil, significantHeaders: nil, tags: [], skippedInterceptors: [], sample: nil,
             errorResponses: [], rpc: nil, inheritsDefaultHeaders: true, defaults: defaults
         )
     }
@@ -73,7 +74,7 @@ public final class APIDefinition: Sendable {
         frequency: FrequencyPolicy? = nil,
         retry: RetryPolicy? = nil,
         rateLimit: RateLimit? = nil,
-        significantHeaders: [String] = [],
+        significantHeaders: [String]? = nil,
         tags: [String] = [],
         skippedInterceptors: [String] = [],
         sample: StubResponse? = nil,
@@ -97,7 +98,7 @@ public final class APIDefinition: Sendable {
         frequency: FrequencyPolicy? = nil,
         retry: RetryPolicy? = nil,
         rateLimit: RateLimit? = nil,
-        significantHeaders: [String] = [],
+        significantHeaders: [String]? = nil,
         tags: [String] = [],
         skippedInterceptors: [String] = [],
         sample: StubResponse? = nil,

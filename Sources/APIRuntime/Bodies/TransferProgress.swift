@@ -54,6 +54,10 @@ public struct ProgressReporter: Sendable {
     public func downloaded(_ completedBytes: Int64, of expectedBytes: Int64?) {
         handler(TransferProgress(direction: .download, completedBytes: completedBytes, expectedBytes: expectedBytes))
     }
+
+    func report(_ progress: TransferProgress) {
+        handler(progress)
+    }
 }
 
 extension HTTPBody {

@@ -1,9 +1,11 @@
 import Foundation
 
-/// What makes two calls "the same call" for the frequency policy: the API and its kind, the HTTP
-/// method, the URL with its query items in a canonical order, the RPC method, the parameters
-/// (JSON bodies are encoded with sorted keys, so key order never matters), and the headers the
-/// API marks as significant.
+/// What makes two calls "the same call" for the frequency policy: the kind and API, the HTTP
+/// method, where the request goes, its path with its query items in a canonical order (items of
+/// one name keep theirs: `?sort=name&sort=age` is not `?sort=age&sort=name`), the RPC method, the
+/// parameters (JSON bodies are encoded with sorted keys, so key order never matters), and its
+/// headers: every one the request carries (the workspace's, the API's, the parameters' and the
+/// call's own, credentials included), or only those an API names in `significantHeaders`.
 ///
 /// The identity is the full canonical text, each part length-prefixed, never a hash of it, so
 /// two different calls cannot share an identity.
@@ -14,46 +16,57 @@ enum CallIdentity {
         let body = request.body.map { body in
             String(validating: body, as: UTF8.self).map { "t" + $0 } ?? "b" + body.base64EncodedString()
         }
-        var parts = [kind, request.api, request.method.rawValue, canonicalURL((request.head.scheme ?? "") + "://" + (request.head.authority ?? "") + (request.head.path ?? "")), definition.rpc?.name ?? "", body ?? ""]
-        for name in definition.significantHeaders.map({ $0.lowercased() }).sorted() {
-            let value = request.headerFields.first { $0.name.canonicalName == name }?.value ?? ""
-            parts.append(name + ":" + value)
+        let head = request.head
+        var parts = [
+            kind, request.api, head.method.rawValue, head.scheme ?? "", head.authority ?? "",
+            canonicalPath(head.path ?? ""), definition.rpc?.name ?? "", body ?? "",
+        ]
+        if let significant = definition.significantHeaders {
+            for name in significant.map({ $0.lowercased() }).sorted() {
+                let values = head.headerFields.filter { $0.name.canonicalName == name }.map(\.value)
+                parts.append(name + ":" + values.joined(separator: "\n"))
+            }
+        } else {
+            // Sorted by name; a name's values keep their order.
+            let fields = head.headerFields.sorted { $0.name.canonicalName < $1.name.canonicalName }
+            for field in fields { parts.append(field.name.canonicalName + ":" + field.value) }
         }
         return lengthPrefixed(parts)
     }
 
-    /// The URL with its query items sorted by name, then value, each kept as it was encoded.
+    /// The path with its query items in order of name, each kept as it was encoded; items of one
+    /// name stay in the order they came, which the server may read as meaningful (a sort order).
     /// It splits the text rather than parse it again with `URLComponents`, and searches its UTF-8
-    /// bytes rather than its `Character`s: this runs on every call.
-    static func canonicalURL(_ url: String) -> String {
-        let bytes = url.utf8
-        guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return url }
+    /// bytes rather than its `Character`s: this runs on every call the policy compares.
+    static func canonicalPath(_ path: String) -> String {
+        let bytes = path.utf8
+        guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return path }
         let start = bytes.index(after: mark)
         // A single item is in order already.
         if start < bytes.endIndex, bytes[start] != UInt8(ascii: "#"), !bytes[start...].contains(UInt8(ascii: "&")) {
-            return url
+            return path
         }
-        var query = url[start...]
+        var query = path[start...]
         var fragment: Substring = ""
         if let hash = query.utf8.firstIndex(of: UInt8(ascii: "#")) {
             fragment = query[hash...]
             query = query[..<hash]
         }
-        // Each item split into name and value once, not at every comparison of the sort.
+        // Each item's name found once, not at every comparison of the (stable) sort.
         let sorted = query.utf8.split(separator: UInt8(ascii: "&"))
             .map { bytes in
                 let item = Substring(bytes)
-                return (item: item, order: nameAndValue(item))
+                return (item: item, name: name(of: item))
             }
-            .sorted { $0.order < $1.order }
+            .sorted { $0.name < $1.name }
             .map(\.item)
             .joined(separator: "&")
-        return String(url[..<mark]) + (sorted.isEmpty ? "" : "?" + sorted) + fragment
+        return String(path[..<mark]) + (sorted.isEmpty ? "" : "?" + sorted) + fragment
     }
 
-    private static func nameAndValue(_ item: Substring) -> (Substring, Substring) {
-        guard let equals = item.utf8.firstIndex(of: UInt8(ascii: "=")) else { return (item, "") }
-        return (item[..<equals], item[item.index(after: equals)...])
+    private static func name(of item: Substring) -> Substring {
+        guard let equals = item.utf8.firstIndex(of: UInt8(ascii: "=")) else { return item }
+        return item[..<equals]
     }
 
     /// The parts one after another, each as its UTF-8 length, `:` and the part, written into a

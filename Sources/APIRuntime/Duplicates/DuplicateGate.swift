@@ -4,7 +4,6 @@ struct DuplicateGate: Sendable {
     let inFlight = InFlightRequests()
     /// The message of the error a rejected call gets.
     let message: String
-    let deadlines: Deadlines
 
     /// Runs `exchange` for `plan` as its policy says.
     func run(
@@ -36,23 +35,20 @@ struct DuplicateGate: Sendable {
         }
     }
 
-    /// Starts the shared call in a task of its own, within the leader's deadline, so that
-    /// cancelling the caller who started it does not cancel the others waiting for it; it stops
-    /// only when every waiter has gone.
+    /// Starts the shared call in a task of its own, so that cancelling the caller who started it
+    /// does not cancel the others waiting for it. It has no deadline of its own: each waiter waits
+    /// within its own, and once the last has gone (the one with the latest deadline, at the
+    /// latest) the call is cancelled as abandoned. Every waiter's progress handler hears it.
     private func lead(
         _ shared: SharedCall, identity: String, plan: CallPlan,
         exchange: @escaping @Sendable (CallPlan) async throws(APIError) -> APIResponse
     ) {
-        let call = CallTask()
-        let work = Task { [inFlight, deadlines] in
-            let outcome = await Result { () async throws(APIError) in
-                try await deadlines.enforce(plan.deadline, timeout: plan.timeout, api: plan.request.api, on: call) { () async throws(APIError) in
-                    try await exchange(plan)
-                }
+        let work = Task { [inFlight] in
+            let outcome = await ProgressReporter.$current.withValue(ProgressReporter(shared.report)) {
+                await Result { () async throws(APIError) in try await exchange(plan) }
             }
             inFlight.finish(identity, shared, with: outcome)
         }
-        call.attach { work.cancel() }
         shared.cancelWhenAbandoned(work) { [inFlight] in inFlight.abandon(identity, shared) }
     }
 
@@ -63,7 +59,7 @@ struct DuplicateGate: Sendable {
         _ shared: SharedCall, plan: CallPlan,
         exchange: @escaping @Sendable (CallPlan) async throws(APIError) -> APIResponse
     ) async throws(APIError) -> APIResponse {
-        let outcome = await shared.wait(api: plan.request.api)
+        let outcome = await shared.wait(api: plan.request.api, progress: ProgressReporter.current)
         if case .failure(let error) = outcome, error.reason == .cancelled, shared.wasAbandoned, !Task.isCancelled {
             return try await run(plan, exchange: exchange)
         }

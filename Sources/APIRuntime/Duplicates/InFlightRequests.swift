@@ -64,6 +64,8 @@ final class SharedCall: Sendable {
         /// Set when every waiter left and the work was cancelled: a caller arriving later must
         /// not inherit that cancellation.
         var abandoned = false
+        /// The progress handlers of the callers waiting, which hear the shared transfer.
+        var listeners: [UInt64: ProgressReporter] = [:]
     }
 
     /// Guards the outcome and the waiting followers.
@@ -76,6 +78,7 @@ final class SharedCall: Sendable {
             // ever, and with it the handle of its work's task and that task's memory.
             state.work = nil
             state.onAbandon = nil
+            state.listeners = [:]
             defer { state.waiters = [:] }
             return Array(state.waiters.values)
         }
@@ -102,10 +105,18 @@ final class SharedCall: Sendable {
     var wasAbandoned: Bool { state.withLockedValue { $0.abandoned } }
     var waiterCount: Int { state.withLockedValue { $0.outcome == nil ? $0.present : 0 } }
 
-    func wait(api: String) async -> Result<APIResponse, APIError> {
+    /// Tells every waiter with a progress handler how far the shared transfer has got.
+    func report(_ progress: TransferProgress) {
+        let listeners = state.withLockedValue { Array($0.listeners.values) }
+        for listener in listeners { listener.report(progress) }
+    }
+
+    /// Waits for the outcome; `progress`, the waiter's handler, hears the transfer meanwhile.
+    func wait(api: String, progress: ProgressReporter?) async -> Result<APIResponse, APIError> {
         let id = state.withLockedValue { state in
             defer { state.nextWaiter += 1 }
             state.present += 1
+            if let progress { state.listeners[state.nextWaiter] = progress }
             return state.nextWaiter
         }
         return await withTaskCancellationHandler {
@@ -121,6 +132,7 @@ final class SharedCall: Sendable {
         } onCancel: { [state] in
             let (waiter, abandonedWork, onAbandon) = state.withLockedValue { state in
                 state.present -= 1
+                state.listeners[id] = nil
                 let abandoned = state.present == 0 && state.outcome == nil && state.work != nil
                 if abandoned { state.abandoned = true }
                 return (state.waiters.removeValue(forKey: id), abandoned ? state.work : nil, abandoned ? state.onAbandon : nil)

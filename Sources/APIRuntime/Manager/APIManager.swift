@@ -46,7 +46,7 @@ public final class APIManager: Sendable {
         self.clock = configuration.clock
         self.baseURLOverrides = configuration.baseURLOverrides.mapValues { ($0, BaseURL($0)) }
         self.deadlines = Deadlines(clock: clock)
-        self.duplicates = DuplicateGate(message: configuration.duplicateRequestMessage, deadlines: deadlines)
+        self.duplicates = DuplicateGate(message: configuration.duplicateRequestMessage)
         self.interceptors = InterceptorChain(interceptors: configuration.interceptors)
         self.attempts = AttemptLoop(clock: clock, interceptors: interceptors)
         self.rateLimiter = RateLimiter(clock: clock)
