@@ -359,4 +359,46 @@ struct JSONRPCBatchSettingsTests {
             #expect(clock.now - start < .seconds(30))
         }
     }
+
+    /// A JSON-RPC API whose result is exact, for the digits test.
+    final class PreciseAPI<Value: Decodable & Sendable>: BaseAPI<Value>, @unchecked Sendable {
+        init(manager: APIManager, baseURL: String) {
+            super.init(
+                definition: APIDefinition(
+                    name: "Precise", method: .post, path: "/v1/jsonrpc",
+                    errorResponses: [ErrorResponse(default: PreciseError.self)],
+                    rpc: RPCMethod(name: "precise"), defaults: APIDefaults(baseURL: baseURL)
+                ),
+                response: .json
+            )
+            using(manager)
+        }
+
+        override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
+    }
+
+    struct PreciseError: Decodable, Error {
+        var amount: Decimal
+    }
+
+    @Test("Results and error data keep every digit: a 19-digit fraction and a 20-digit integer in Decimal, a UInt64 past Int64")
+    func exactNumbers() async throws {
+        let replies = NIOLockedValueBox([
+            #"{"jsonrpc": "2.0", "result": 0.1234567890123456789, "id": 1}"#,
+            #"{"jsonrpc": "2.0", "id": 2, "result": 12345678901234567890}"#,
+            #"{"id": 3, "result": 18446744073709551615, "jsonrpc": "2.0"}"#,
+            #"{"jsonrpc": "2.0", "error": {"code": 7, "message": "over", "data": {"amount": 98765432109876543210.5}}, "id": 4}"#,
+        ])
+        try await withServer({ _ in .json(replies.withLockedValue { $0.removeFirst() }) }) { server, manager in
+            let fraction = try await PreciseAPI<Decimal>(manager: manager, baseURL: server.baseURL).start()
+            #expect(fraction == Decimal(string: "0.1234567890123456789"))
+            let integer = try await PreciseAPI<Decimal>(manager: manager, baseURL: server.baseURL).start()
+            #expect(integer == Decimal(string: "12345678901234567890"))
+            let unsigned = try await PreciseAPI<UInt64>(manager: manager, baseURL: server.baseURL).start()
+            #expect(unsigned == .max)
+            let error = await expectAPIError { try await PreciseAPI<Decimal>(manager: manager, baseURL: server.baseURL).start() }
+            #expect((error?.serverError as? PreciseError)?.amount == Decimal(string: "98765432109876543210.5"))
+            #expect(error?.reason == .rpcError(code: 7, message: "over", data: Data(#"{"amount": 98765432109876543210.5}"#.utf8)))
+        }
+    }
 }

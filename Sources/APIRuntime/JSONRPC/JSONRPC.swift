@@ -2,6 +2,10 @@ import Foundation
 
 /// JSON-RPC 2.0 as an `RPCDelegate`: the envelope, id matching, and error objects exactly as the
 /// specification (jsonrpc.org/specification) says.
+///
+/// A reply is read from its own bytes, once: the envelope's members are found where they lie
+/// (`JSONSlices`), and the result's bytes, or an error's `data`, go to their decoder as the server
+/// wrote them, so a `Decimal` or a 20-digit integer keeps every digit.
 public struct JSONRPC: RPCDelegate {
     public init() {}
 
@@ -14,10 +18,14 @@ public struct JSONRPC: RPCDelegate {
     }
 
     public func unwrap(_ response: APIResponse, for call: RPCCall) throws(APIError) -> Data {
-        guard let reply = JSONValue.parse(response.body) else {
+        let reply = JSONSlices(response.body)
+        let members: [JSONSlices.Member]?
+        do {
+            members = try reply.members()
+        } catch {
             throw Self.unreadable(response, for: call)
         }
-        switch Self.outcome(of: reply, for: call) {
+        switch Self.outcome(of: members, in: reply, for: call) {
         case .success(let result):
             return result
         case .failure(let error):
@@ -49,28 +57,32 @@ public struct JSONRPC: RPCDelegate {
         return data
     }
 
-    /// The result's JSON, or the error, of one response object answering `call`.
-    static func outcome(of reply: JSONValue, for call: RPCCall) -> Result<Data, APIError> {
-        guard case .object(let members) = reply else {
-            return .failure(call.invalidResponse("expected a JSON-RPC response object, found \(reply.kindName)"))
+    /// The result's bytes, or the error, of one response object answering `call`: `members` of
+    /// the object `reply` holds, or nil when it holds no object.
+    static func outcome(of members: [JSONSlices.Member]?, in reply: JSONSlices, for call: RPCCall) -> Result<Data, APIError> {
+        guard let members else {
+            return .failure(call.invalidResponse("expected a JSON-RPC response object, found \(reply.kind?.rawValue ?? "something else")"))
         }
-        guard members["jsonrpc"] == .string("2.0") else {
-            return .failure(call.invalidResponse(#"the reply's "jsonrpc" member must be "2.0", found \#(members["jsonrpc"]?.textForMessage ?? "none")"#))
+        func member(_ key: String) -> Range<Int>? { members.last { $0.key == key }?.value }
+        let version = member("jsonrpc")
+        guard let version, reply.string(at: version) == "2.0" else {
+            return .failure(call.invalidResponse(#"the reply's "jsonrpc" member must be "2.0", found \#(version.map(reply.text(of:)) ?? "none")"#))
         }
-        let expectedID = call.id.map { JSONValue.integer(Int64($0)) } ?? .null
-        let id = members["id"] ?? .null
-        switch (members["result"], members["error"]) {
+        let id = member("id").map(reply.text(of:)) ?? "null"
+        let expectedID = call.id.map(String.init) ?? "null"
+        let idMatches = if let expected = call.id { Int64(id) == Int64(expected) } else { id == "null" }
+        switch (member("result"), member("error")) {
         case (let result?, nil):
-            guard id == expectedID else {
-                return .failure(call.invalidResponse("the reply's id \(id.textForMessage) does not match the request's id \(expectedID.textForMessage)"))
+            guard idMatches else {
+                return .failure(call.invalidResponse("the reply's id \(clipped(id)) does not match the request's id \(expectedID)"))
             }
-            return .success(result.data)
+            return .success(reply[result])
         case (nil, let error?):
             // A server that could not read the request's id answers with a null id (spec, section 5).
-            guard id == expectedID || id == .null else {
-                return .failure(call.invalidResponse("the reply's id \(id.textForMessage) does not match the request's id \(expectedID.textForMessage)"))
+            guard idMatches || id == "null" else {
+                return .failure(call.invalidResponse("the reply's id \(clipped(id)) does not match the request's id \(expectedID)"))
             }
-            return .failure(errorObject(error, for: call))
+            return .failure(errorObject(JSONSlices(reply[error]), for: call))
         case (.some, .some):
             return .failure(call.invalidResponse(#"the reply has both "result" and "error""#))
         case (nil, nil):
@@ -78,15 +90,18 @@ public struct JSONRPC: RPCDelegate {
         }
     }
 
-    /// An error object (`{"code": -32601, "message": "Method not found", "data": ...}`) as an `APIError`.
-    static func errorObject(_ error: JSONValue, for call: RPCCall) -> APIError {
-        guard case .integer(let code)? = error["code"], case .string(let message)? = error["message"], let intCode = Int(exactly: code) else {
-            return call.invalidResponse(#"the error object needs an integer "code" and a string "message", found \#(error.textForMessage)"#)
+    /// An error object (`{"code": -32601, "message": "Method not found", "data": ...}`) as an
+    /// `APIError`; its `data`, when there is one, as the server wrote it.
+    static func errorObject(_ error: JSONSlices, for call: RPCCall) -> APIError {
+        let members = (try? error.members()) ?? nil
+        func member(_ key: String) -> Range<Int>? { members?.last { $0.key == key }?.value }
+        guard let code = member("code").flatMap({ Int(error.text(of: $0)) }), let message = member("message").flatMap(error.string) else {
+            return call.invalidResponse(#"the error object needs an integer "code" and a string "message", found \#(clipped(error.text(of: 0..<error.bytes.count)))"#)
         }
-        let data = error["data"]?.data
+        let data = member("data").map { error[$0] }
         // `errorData:` in the manifest: the data member decoded into its type.
-        let serverError = data.flatMap { ErrorResponse.decode($0, status: intCode, from: call.definition.errorResponses) }
-        return APIError(api: call.definition.name, reason: .rpcError(code: intCode, message: message, data: data), serverError: serverError)
+        let serverError = data.flatMap { ErrorResponse.decode($0, status: code, from: call.definition.errorResponses) }
+        return APIError(api: call.definition.name, reason: .rpcError(code: code, message: message, data: data), serverError: serverError)
     }
 
     /// The error for a body that is not JSON: the HTTP status when it is an error, else the body's fault.
@@ -100,23 +115,22 @@ public struct JSONRPC: RPCDelegate {
         let preview = String(decoding: response.body.prefix(80), as: UTF8.self)
         return call.invalidResponse("the reply is not JSON: \(preview)")
     }
-}
-
-extension JSONValue {
-    var kindName: String {
-        switch self {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .integer, .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
 
     /// Short JSON text for messages.
-    var textForMessage: String {
-        let text = String(decoding: data, as: UTF8.self)
-        return text.count > 80 ? String(text.prefix(80)) + "…" : text
+    static func clipped(_ text: String) -> String {
+        text.count > 80 ? String(text.prefix(80)) + "…" : text
+    }
+}
+
+extension JSONSlices {
+    /// The JSON text at `range`, as it was written.
+    func text(of range: Range<Int>) -> String {
+        String(decoding: self[range], as: UTF8.self)
+    }
+
+    /// The string at `range`, escapes resolved; nil when it holds no string.
+    func string(at range: Range<Int>) -> String? {
+        guard bytes[range.lowerBound] == UInt8(ascii: "\"") else { return nil }
+        return try? JSONDecoder().decode(String.self, from: self[range])
     }
 }

@@ -172,35 +172,46 @@ public final class JSONRPCBatch: Sendable {
         // A batch of notifications only: the server sends nothing back (spec, section 6).
         guard let firstAwaiting = awaiting.first else { return }
 
-        guard let reply = JSONValue.parse(response.body) else {
+        let batch = JSONSlices(response.body)
+        let elements: [Range<Int>]?
+        do {
+            elements = try batch.elements()
+        } catch {
             failAll(awaiting, with: { JSONRPC.unreadable(response, for: $0) }, headers)
             throw JSONRPC.unreadable(response, for: firstAwaiting.call)
         }
-        switch reply {
-        case .array(let replies):
-            var byID: [Int64: JSONValue] = [:]
-            var unattributed: [JSONValue] = []
-            for element in replies {
-                if case .integer(let id)? = element["id"] { byID[id] = element } else { unattributed.append(element) }
-            }
-            for item in awaiting {
-                if let id = item.call.id, let element = byID[Int64(id)] {
-                    item.member.deliver(JSONRPC.outcome(of: element, for: item.call), headers)
-                } else if let element = unattributed.first(where: { $0["error"] != nil }) {
-                    // An error with a null id: the server could not tell which call it was about.
-                    item.member.deliver(JSONRPC.outcome(of: element, for: item.call), headers)
-                } else {
-                    item.member.deliver(.failure(item.call.invalidResponse("the batch reply has no response with id \(item.call.id ?? 0)")), headers)
-                }
-            }
-        default:
+        guard let elements else {
             // One response object for the whole batch: typically -32700 or -32600 with a null id.
-            failAll(awaiting, with: { call in
-                if case .failure(let error) = JSONRPC.outcome(of: reply, for: call) { return error }
+            let members = (try? batch.members()) ?? nil
+            func error(for call: RPCCall) -> APIError {
+                if case .failure(let error) = JSONRPC.outcome(of: members, in: batch, for: call) { return error }
                 return call.invalidResponse("a batch must be answered with an array, found a single result")
-            }, headers)
-            if case .failure(let error) = JSONRPC.outcome(of: reply, for: firstAwaiting.call) { throw error }
-            throw firstAwaiting.call.invalidResponse("a batch must be answered with an array, found a single result")
+            }
+            failAll(awaiting, with: error, headers)
+            throw error(for: firstAwaiting.call)
+        }
+        // Each response object read once, and filed under its id.
+        typealias Reply = (object: JSONSlices, members: [JSONSlices.Member]?)
+        var byID: [Int64: Reply] = [:]
+        var unattributed: [Reply] = []
+        for range in elements {
+            let object = JSONSlices(batch[range])
+            let members = (try? object.members()) ?? nil
+            if let id = members?.last(where: { $0.key == "id" }).flatMap({ Int64(object.text(of: $0.value)) }) {
+                byID[id] = (object, members)
+            } else {
+                unattributed.append((object, members))
+            }
+        }
+        for item in awaiting {
+            if let id = item.call.id, let reply = byID[Int64(id)] {
+                item.member.deliver(JSONRPC.outcome(of: reply.members, in: reply.object, for: item.call), headers)
+            } else if let reply = unattributed.first(where: { $0.members?.contains { $0.key == "error" } == true }) {
+                // An error with a null id: the server could not tell which call it was about.
+                item.member.deliver(JSONRPC.outcome(of: reply.members, in: reply.object, for: item.call), headers)
+            } else {
+                item.member.deliver(.failure(item.call.invalidResponse("the batch reply has no response with id \(item.call.id ?? 0)")), headers)
+            }
         }
     }
 
