@@ -64,3 +64,12 @@ struct BytesDeserializer: MessageDeserializer {
         serializedMessageBytes.withUnsafeBytes { Data($0) }
     }
 }
+
+@available(gRPCSwift 2.0, *)
+extension APIReply {
+    /// A gRPC reply's initial metadata, as grpc-swift's `Metadata`: `-bin` values as bytes.
+    public var metadata: Metadata { GRPCMetadata.metadata(from: headerFields) }
+
+    /// A gRPC reply's trailing metadata, as grpc-swift's `Metadata`.
+    public var trailingMetadata: Metadata { GRPCMetadata.metadata(from: trailerFields) }
+}

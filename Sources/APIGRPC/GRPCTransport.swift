@@ -18,8 +18,9 @@ import HTTPTypes
 /// metadata and the time left before the call's deadline as its timeout. Messages travel
 /// serialized: generated APIs encode requests and decode replies with SwiftProtobuf, so that
 /// interceptors see gRPC calls as bytes, as they see every other call. A reply carries the initial
-/// metadata as header fields, the trailing metadata as trailer fields and the status as
-/// `grpcStatus` (`GRPCProtocol` turns a non-OK status into an `APIError`). Only the call's own
+/// metadata as header fields, the trailing metadata as trailer fields and the status the server
+/// ended the call with (`ReplyStatus.grpc`; `GRPCProtocol` turns a status other than OK into an
+/// `APIError`), never an HTTP status. Only the call's own
 /// deadline and cancellation, and a failed TLS handshake, become errors here.
 @available(gRPCSwift 2.0, *)
 final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes == GRPCNIOTransportBytes {
@@ -51,34 +52,34 @@ final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes
     }
 
     func send(_ request: APIRequest) async throws(APIError) -> APIResponse {
-        guard let method = request.rpc, let service = method.service else {
+        guard let method = request.grpcMethod else {
             throw APIError(api: request.api, reason: .invalidRequest(message: "the definition names no gRPC service and method"))
         }
-        let descriptor = MethodDescriptor(fullyQualifiedService: service, method: method.name)
+        let descriptor = method.descriptor as? MethodDescriptor ?? MethodDescriptor(fullyQualifiedService: method.service, method: method.name)
         let deadline = request.deadline
         let options = callOptions(until: deadline)
         let metadata = GRPCMetadata.metadata(from: request.headerFields)
         let client = self.client
         do {
-            switch (method.clientStreams, method.serverStreams) {
-            case (false, false):
+            switch method.shape {
+            case .unary:
                 return try await client.unary(
                     request: ClientRequest(message: request.body ?? Data(), metadata: metadata), descriptor: descriptor,
                     serializer: BytesSerializer(), deserializer: BytesDeserializer(), options: options
                 ) { response in try self.reply(response, to: request, deadline: deadline) }
-            case (true, false):
+            case .clientStreaming:
                 return try await client.clientStreaming(
                     request: StreamingClientRequest(metadata: metadata, producer: Self.producer(for: request)), descriptor: descriptor,
                     serializer: BytesSerializer(), deserializer: BytesDeserializer(), options: options
                 ) { response in try self.reply(response, to: request, deadline: deadline) }
-            case (false, true):
+            case .serverStreaming:
                 return try await openStream(request: request, deadline: deadline) { onResponse in
                     try await client.serverStreaming(
                         request: ClientRequest(message: request.body ?? Data(), metadata: metadata), descriptor: descriptor,
                         serializer: BytesSerializer(), deserializer: BytesDeserializer(), options: options, onResponse: onResponse
                     )
                 }
-            case (true, true):
+            case .bidirectionalStreaming:
                 return try await openStream(request: request, deadline: deadline) { onResponse in
                     try await client.bidirectionalStreaming(
                         request: StreamingClientRequest(metadata: metadata, producer: Self.producer(for: request)), descriptor: descriptor,
@@ -121,7 +122,7 @@ final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes
                     case .failure(let error):
                         head.resolve(Result { try self.refusal(error, to: request, deadline: deadline, callerCancelled: messages.isCancelled) })
                     case .success(let contents):
-                        var response = APIResponse(status: .ok, headerFields: GRPCMetadata.fields(from: contents.metadata))
+                        var response = APIResponse(status: .grpcStream, headerFields: GRPCMetadata.fields(from: contents.metadata))
                         response.stream = messages
                         head.resolve(.success(response))
                         try await self.pump(contents.bodyParts, into: messages, request: request, deadline: deadline)
@@ -203,8 +204,8 @@ final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes
             switch contents.message {
             case .success(let body):
                 return APIResponse(
-                    status: .ok, headerFields: headers, body: body,
-                    trailerFields: GRPCMetadata.fields(from: contents.trailingMetadata), grpcStatus: .ok
+                    status: .grpc(.ok, message: ""), headerFields: headers, body: body,
+                    trailerFields: GRPCMetadata.fields(from: contents.trailingMetadata)
                 )
             case .failure(let error):
                 var refused = try refusal(error, to: request, deadline: deadline, callerCancelled: callerCancelled)
@@ -221,10 +222,7 @@ final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes
     ) throws -> APIResponse {
         if let end = ownEnd(error, for: request, deadline: deadline, callerCancelled: callerCancelled) { throw end }
         if let failure = tlsFailure(error) { throw APIError(api: request.api, reason: .tls(failure), underlying: error) }
-        return APIResponse(
-            status: .ok, trailerFields: GRPCMetadata.fields(from: error.metadata),
-            grpcStatus: GRPCStatusCode(error.code), grpcMessage: error.message
-        )
+        return APIResponse(status: .grpc(GRPCStatusCode(error.code), message: error.message), trailerFields: GRPCMetadata.fields(from: error.metadata))
     }
 
     /// The caller cancelling the call, or its deadline passing: errors, as for every other

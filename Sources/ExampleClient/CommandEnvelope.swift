@@ -19,8 +19,8 @@ public struct CommandEnvelope: RPCDelegate {
     }
 
     public func unwrap(_ response: APIResponse, for call: RPCCall) throws(APIError) -> Data {
-        guard response.status.kind == .successful else {
-            throw APIError(api: call.definition.name, reason: .httpStatus(code: response.status.code, body: response.body))
+        guard let status = response.httpStatus, status.kind == .successful else {
+            throw APIError(api: call.definition.name, reason: .httpStatus(code: response.httpStatus?.code ?? 0, body: response.body))
         }
         guard case .object(let reply)? = JSONValue.parse(response.body), case .integer(let code)? = reply["code"] else {
             throw call.invalidResponse(#"expected {"code": ..., "data": ...}"#)

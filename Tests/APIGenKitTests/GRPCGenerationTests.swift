@@ -122,7 +122,7 @@ struct GRPCGenerationTests {
         defer { workspace.remove() }
         try FileManager.default.createDirectory(at: workspace.root.appendingPathComponent("apis/overrides"), withIntermediateDirectories: true)
         // protoc behind a script that counts its runs, and a cache of this test's own.
-        let protoc = try #require(ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
+        let protoc = try #require(Self.builtTool("protoc") ?? ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
             .map { "\($0)/protoc" }.first(where: FileManager.default.isExecutableFile(atPath:)))
         let log = workspace.root.appendingPathComponent("protoc-runs").path
         try workspace.write("bin/protoc", "#!/bin/sh\necho run >> '\(log)'\nexec '\(protoc)' \"$@\"\n")
@@ -200,8 +200,11 @@ struct GRPCGenerationTests {
     }
 
     /// The package's own protoc-gen-swift, for apigen runs whose working folder is elsewhere.
-    static var builtPlugin: String? {
-        [".build/release/protoc-gen-swift", ".build/debug/protoc-gen-swift"]
+    static var builtPlugin: String? { builtTool("protoc-gen-swift") }
+
+    /// swift-protobuf's `name` as this package builds it (`make protoc protoc-gen-swift`).
+    static func builtTool(_ name: String) -> String? {
+        [".build/release/\(name)", ".build/debug/\(name)"]
             .map { FileManager.default.currentDirectoryPath + "/" + $0 }
             .first(where: FileManager.default.isExecutableFile(atPath:))
     }

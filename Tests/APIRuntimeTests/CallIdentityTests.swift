@@ -40,7 +40,7 @@ struct CallIdentityTests {
     @Test("Every header counts, credentials included, unless the API names the ones that do")
     func headers() throws {
         func key(_ headers: [(String, String)], significant: [String]? = nil) throws -> String {
-            let definition = APIDefinition(name: "Get", method: .get, path: "/a", significantHeaders: significant, defaults: APIDefaults())
+            let definition = APIDefinition(name: "Get", wire: .http(.get, path: "/a"), significantHeaders: significant, defaults: APIDefaults())
             var fields = HTTPFields()
             for (name, value) in headers { fields.append(HTTPField(name: try #require(HTTPField.Name(name)), value: value)) }
             let request = APIRequest(api: "Get", method: .get, url: try #require(URL(string: "https://h/a")), headerFields: fields, timeout: .seconds(1))

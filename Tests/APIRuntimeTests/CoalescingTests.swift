@@ -13,7 +13,7 @@ import Testing
 struct CoalescingTests {
     /// A coalescing GET of `/v1/sorted` with `query` and `headers`, at `server`.
     static func call(_ server: LoopbackServer, query: [String] = [], headers: [(name: String, value: String)] = []) -> BaseAPI<String> {
-        let definition = APIDefinition(name: "Sorted", method: .get, path: "/v1/sorted", frequency: .coalesce, defaults: APIDefaults(baseURL: server.baseURL))
+        let definition = APIDefinition(name: "Sorted", wire: .http(.get, path: "/v1/sorted"), frequency: .coalesce, defaults: APIDefaults(baseURL: server.baseURL))
         let api = BaseAPI(definition: definition, response: .text, request: RequestBuilder().query("sort", query))
         api.headers = headers
         return api

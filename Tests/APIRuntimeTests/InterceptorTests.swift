@@ -24,7 +24,7 @@ struct RecordingInterceptor: APIInterceptor {
         var request = request
         request.headerFields[HTTPField.Name("X-\(name)")!] = "yes"
         let response = try await next(request)
-        seen.withLockedValue { $0.append("\(name)<\(response.status.code)") }
+        seen.withLockedValue { $0.append("\(name)<\(response.statusSummary)") }
         return response
     }
 }

@@ -365,16 +365,13 @@ struct JSONRPCBatchSettingsTests {
         init(manager: APIManager, baseURL: String) {
             super.init(
                 definition: APIDefinition(
-                    name: "Precise", method: .post, path: "/v1/jsonrpc",
-                    errorResponses: [ErrorResponse(default: PreciseError.self)],
-                    rpc: RPCMethod(name: "precise"), defaults: APIDefaults(baseURL: baseURL)
+                    name: "Precise", wire: .jsonRPC(JSONRPCMethod("precise", path: "/v1/jsonrpc")),
+                    errorResponses: [ErrorResponse(default: PreciseError.self)], defaults: APIDefaults(baseURL: baseURL)
                 ),
                 response: .json
             )
             using(manager)
         }
-
-        override var rpcDelegate: (any RPCDelegate)? { JSONRPC() }
     }
 
     struct PreciseError: Decodable, Error {

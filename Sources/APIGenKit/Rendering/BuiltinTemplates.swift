@@ -60,16 +60,12 @@ import SwiftProtobuf
 {{/hasDocLines}}
 /// gRPC {{shape}} method `{{{rpcMethod}}}`
 {{access}}nonisolated final class {{className}}: APIRuntime.BaseAPI<{{{responseType}}}>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     {{access}}static let definition = APIRuntime.APIDefinition(
         name: {{{nameLiteral}}},
-        grpc: APIRuntime.RPCMethod(service: {{{serviceLiteral}}}, name: {{{methodNameLiteral}}}{{#clientStreams}}, clientStreams: true{{/clientStreams}}{{#serverStreams}}, serverStreams: true{{/serverStreams}}{{#isIdempotent}}, isIdempotent: true{{/isIdempotent}}),
+        wire: .grpc(APIRuntime.GRPCMethod(service: {{{serviceLiteral}}}, method: {{{methodNameLiteral}}}, shape: .{{shapeCase}}{{#isIdempotent}}, isIdempotent: true{{/isIdempotent}})),
 {{> settings}}
         defaults: .workspace
     )
-
-    {{access}}override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIGRPC.GRPCProtocol() }
 
 {{^clientStreams}}
     /// Calls the method with `request`.
@@ -243,12 +239,9 @@ import {{.}}
 {{/hasDocLines}}
 /// `{{method}} {{{path}}}`
 {{access}}nonisolated final class {{className}}: APIRuntime.BaseAPI<{{{responseType}}}>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     {{access}}static let definition = APIRuntime.APIDefinition(
         name: {{{nameLiteral}}},
-        method: .{{methodCase}},
-        path: {{{pathLiteral}}},
+        wire: .http(.{{methodCase}}, path: {{{pathLiteral}}}),
 {{> settings}}
         defaults: .workspace
     )
@@ -301,33 +294,31 @@ import {{.}}
 {{/hasDocLines}}
 /// {{protocolName}} {{#isNotification}}notification{{/isNotification}}{{^isNotification}}method{{/isNotification}} `{{{rpcMethod}}}`{{#path}} at `{{{.}}}`{{/path}}
 {{access}}nonisolated final class {{className}}: APIRuntime.BaseAPI<{{{responseType}}}>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     {{access}}static let definition = APIRuntime.APIDefinition(
         name: {{{nameLiteral}}},
-        method: .post,
-        path: {{{pathLiteral}}},
-{{> settings}}
 {{#hasEnvelope}}
-        rpc: APIRuntime.RPCMethod(
-            name: {{{rpcMethodLiteral}}},
+        wire: .{{wireCase}}({{{methodType}}}(
+            {{{rpcMethodLiteral}}},
+{{#pathLiteral}}
+            path: {{{.}}},
+{{/pathLiteral}}
 {{#isNotification}}
             isNotification: true,
 {{/isNotification}}
-            envelopeFields: [
+            envelope: [
 {{#envelope}}
-                (name: {{{nameLiteral}}}, json: {{{jsonLiteral}}}),
+                (name: {{{nameLiteral}}}, value: {{{valueLiteral}}}),
 {{/envelope}}
-            ]
-        ),
+            ]{{#delegateExpression}},
+            delegate: {{{.}}}{{/delegateExpression}}
+        )),
 {{/hasEnvelope}}
 {{^hasEnvelope}}
-        rpc: APIRuntime.RPCMethod(name: {{{rpcMethodLiteral}}}{{#isNotification}}, isNotification: true{{/isNotification}}),
+        wire: .{{wireCase}}({{{methodType}}}({{{rpcMethodLiteral}}}{{#pathLiteral}}, path: {{{.}}}{{/pathLiteral}}{{#isNotification}}, isNotification: true{{/isNotification}}{{#delegateExpression}}, delegate: {{{.}}}{{/delegateExpression}})),
 {{/hasEnvelope}}
+{{> settings}}
         defaults: .workspace
     )
-
-    {{access}}override var rpcDelegate: (any APIRuntime.RPCDelegate)? { {{{delegateExpression}}} }
 
 {{> initializer}}
         self.init(

@@ -76,7 +76,6 @@ enum TemplateContext {
             context["shape"] = .string(grpc.shape)
             context["rpcMethod"] = .string(SwiftLiteral.docLines(grpc.method).joined())
             context["rpcMethodLiteral"] = .string(SwiftLiteral.string(grpc.method))
-            context["pathLiteral"] = .string(SwiftLiteral.string("/" + grpc.method))
             // `package.Service/Method`, validated against the protos: the service is all before the last `/`.
             let slash = grpc.method.lastIndex(of: "/") ?? grpc.method.startIndex
             context["serviceLiteral"] = .string(SwiftLiteral.string(String(grpc.method[..<slash])))
@@ -86,18 +85,28 @@ enum TemplateContext {
             context["clientStreams"] = .bool(grpc.clientStreams)
             context["serverStreams"] = .bool(grpc.serverStreams)
             context["isIdempotent"] = .bool(grpc.isIdempotent)
+            let shape = switch (grpc.clientStreams, grpc.serverStreams) {
+            case (false, false): "unary"
+            case (true, false): "clientStreaming"
+            case (false, true): "serverStreaming"
+            case (true, true): "bidirectionalStreaming"
+            }
+            context["shapeCase"] = .string(shape)
         }
         if let rpc = api.rpc {
-            context["protocolName"] = .string(api.kind == .jsonrpc ? "JSON-RPC" : rpc.delegateType)
-            context["delegateExpression"] = .string(rpc.delegateType + "()")
+            let isJSONRPC = api.kind == .jsonrpc
+            context["protocolName"] = .string(isJSONRPC ? "JSON-RPC" : rpc.delegateType)
+            context["wireCase"] = .string(isJSONRPC ? "jsonRPC" : "customRPC")
+            context["methodType"] = .string(isJSONRPC ? "APIRuntime.JSONRPCMethod" : "APIRuntime.CustomRPCMethod")
+            context["delegateExpression"] = isJSONRPC ? nil : .string(rpc.delegateType + "()")
             context["rpcMethod"] = .string(SwiftLiteral.docLines(rpc.method).joined())
             context["rpcMethodLiteral"] = .string(SwiftLiteral.string(rpc.method))
             context["isNotification"] = .bool(rpc.isNotification)
             context["path"] = rpc.path.isEmpty ? nil : .string(SwiftLiteral.docLines(rpc.path).joined())
-            context["pathLiteral"] = .string(SwiftLiteral.string(rpc.path))
+            context["pathLiteral"] = rpc.path.isEmpty ? nil : .string(SwiftLiteral.string(rpc.path))
             context["hasEnvelope"] = .bool(!rpc.envelope.isEmpty)
             context["envelope"] = .list(rpc.envelope.map { field in
-                ["nameLiteral": .string(SwiftLiteral.string(field.name)), "jsonLiteral": .string(SwiftLiteral.string(field.json))]
+                ["nameLiteral": .string(SwiftLiteral.string(field.name)), "valueLiteral": .string(SwiftLiteral.jsonValue(field.json))]
             })
         }
         return .object(context)

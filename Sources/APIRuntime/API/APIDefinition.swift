@@ -1,9 +1,10 @@
 import HTTPTypes
 
-/// What an API is, independent of any one call: its name, wire shape and settings.
+/// What an API is, independent of any one call: its name, how it travels on the wire, and its
+/// settings.
 ///
 /// Generated code declares one per API class as a `static let definition`; settings it leaves
-/// nil fall back to the workspace defaults, and a call can override them again on its instance.
+/// nil fall back to the workspace defaults, and a call's options can override them again.
 ///
 /// An immutable class rather than a struct: every API instance holds its definition, and a
 /// reference copies as one retain where a struct of sixteen fields is an outlined copy and
@@ -11,12 +12,10 @@ import HTTPTypes
 /// meaning.
 public final class APIDefinition: Sendable {
     public let name: String
-    public let method: HTTPRequest.Method
-    /// The path template, with `{name}` placeholders filled from path parameters.
-    public let path: String
-    /// `path`, split once into its fixed text and placeholders.
-    let pathTemplate: PathTemplate
+    /// The kind of call, and what addresses it on its server.
+    public let wire: Wire
     public let baseURL: String?
+    /// Headers of every call, after the workspace's; gRPC metadata for gRPC APIs.
     public let headers: [(name: String, value: String)]
     public let timeout: Duration?
     public let frequency: FrequencyPolicy?
@@ -35,63 +34,42 @@ public final class APIDefinition: Sendable {
     public let sample: StubResponse?
     /// The bodies of error statuses the API declares (`responses:`), before the workspace's.
     public let errorResponses: [ErrorResponse]
-    /// The remote method of an RPC API (JSON-RPC or a custom protocol); nil for REST.
-    public let rpc: RPCMethod?
-    /// Whether the workspace's default headers are sent. gRPC APIs say no: those are HTTP
-    /// headers for REST and JSON-RPC, and gRPC metadata come from the gRPC manifest instead.
-    public let inheritsDefaultHeaders: Bool
     public let defaults: APIDefaults
 
     /// The base URL the manifest declares, the API's own or else its workspace's.
     public var declaredBaseURL: String? { baseURL ?? defaults.baseURL }
+    /// REST, JSON-RPC, a custom RPC protocol, or gRPC.
+    public var kind: CallKind { wire.kind }
+    /// The HTTP method calls are sent with (POST for every RPC protocol).
+    public var method: HTTPRequest.Method { wire.method }
+    /// The path template after the base URL, with `{name}` placeholders.
+    public var path: String { wire.path }
+
+    /// `path`, split once into its fixed text and placeholders.
+    let pathTemplate: PathTemplate
     /// `declaredBaseURL`, parsed once; nil when none is declared or it is not a base URL.
     let parsedBaseURL: BaseURL?
-    /// The workspace's headers (when the API inherits them) then the API's, a later one replacing
-    /// an earlier one of the same name, checked once here rather than on every call.
+    /// The workspace's headers (except for gRPC, whose metadata come from the API alone) then the
+    /// API's, a later one replacing an earlier one of the same name, checked once here rather
+    /// than on every call.
     let fixedHeaderFields: HTTPFields
     /// The first of those header names that is not a valid field name, reported by every call.
     let invalidHeaderName: String?
 
-    /// An API with no settings of its own, the usual REST endpoint. The initializer below gives
-    /// the same definition, but a call that leaves out its defaulted arguments makes the calling
-    /// file call a default-argument function of this module for each (docs/ARCHITECTURE.md).
+    /// A REST endpoint with no settings of its own. The initializer below gives the same
+    /// definition, but a call that leaves out its defaulted arguments makes the calling file call
+    /// a default-argument function of this module for each (docs/ARCHITECTURE.md).
     public convenience init(name: String, method: HTTPRequest.Method, path: String, defaults: APIDefaults) {
         self.init(
-            name: name, method: method, path: path, baseURL: nil, headers: [], timeout: nil, frequency: nil,
+            name: name, wire: .http(method, path: path), baseURL: nil, headers: [], timeout: nil, frequency: nil,
             retry: nil, rateLimit: nil, significantHeaders: nil, tags: [], skippedInterceptors: [], sample: nil,
-            errorResponses: [], rpc: nil, inheritsDefaultHeaders: true, defaults: defaults
-        )
-    }
-
-    /// A gRPC method's definition: sent with POST on the method's path (`/package.Service/Method`),
-    /// without the workspace's default HTTP headers (gRPC metadata come from the gRPC manifest).
-    public convenience init(
-        name: String,
-        grpc: RPCMethod,
-        baseURL: String? = nil,
-        headers: [(name: String, value: String)] = [],
-        timeout: Duration? = nil,
-        frequency: FrequencyPolicy? = nil,
-        retry: RetryPolicy? = nil,
-        rateLimit: RateLimit? = nil,
-        significantHeaders: [String]? = nil,
-        tags: [String] = [],
-        skippedInterceptors: [String] = [],
-        sample: StubResponse? = nil,
-        defaults: APIDefaults
-    ) {
-        self.init(
-            name: name, method: .post, path: grpc.grpcPath ?? "/\(grpc.name)", baseURL: baseURL, headers: headers,
-            timeout: timeout, frequency: frequency, retry: retry, rateLimit: rateLimit,
-            significantHeaders: significantHeaders, tags: tags, skippedInterceptors: skippedInterceptors,
-            sample: sample, errorResponses: [], rpc: grpc, inheritsDefaultHeaders: false, defaults: defaults
+            errorResponses: [], defaults: defaults
         )
     }
 
     public init(
         name: String,
-        method: HTTPRequest.Method,
-        path: String,
+        wire: Wire,
         baseURL: String? = nil,
         headers: [(name: String, value: String)] = [],
         timeout: Duration? = nil,
@@ -103,14 +81,11 @@ public final class APIDefinition: Sendable {
         skippedInterceptors: [String] = [],
         sample: StubResponse? = nil,
         errorResponses: [ErrorResponse] = [],
-        rpc: RPCMethod? = nil,
-        inheritsDefaultHeaders: Bool = true,
         defaults: APIDefaults
     ) {
         self.name = name
-        self.method = method
-        self.path = path
-        self.pathTemplate = PathTemplate(path)
+        self.wire = wire
+        self.pathTemplate = PathTemplate(wire.path)
         self.baseURL = baseURL
         self.headers = headers
         self.timeout = timeout
@@ -122,13 +97,11 @@ public final class APIDefinition: Sendable {
         self.skippedInterceptors = skippedInterceptors
         self.sample = sample
         self.errorResponses = errorResponses
-        self.rpc = rpc
-        self.inheritsDefaultHeaders = inheritsDefaultHeaders
         self.defaults = defaults
         self.parsedBaseURL = (baseURL ?? defaults.baseURL).flatMap(BaseURL.init)
         var fields = HTTPFields()
         var invalid: String?
-        for header in (inheritsDefaultHeaders ? defaults.headers : []) + headers {
+        for header in (wire.kind == .grpc ? [] : defaults.headers) + headers {
             guard let name = HTTPField.Name(header.name) else {
                 invalid = invalid ?? header.name
                 continue

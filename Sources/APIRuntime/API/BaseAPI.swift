@@ -42,8 +42,9 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
         self.responseDecoder = response
     }
 
-    /// How the call is wrapped on the wire; nil is plain REST. JSON-RPC and custom protocols override it.
-    open var rpcDelegate: (any RPCDelegate)? { nil }
+    /// How the call is wrapped on the wire: the protocol its definition's wire names (JSON-RPC, gRPC,
+    /// a team's own), nil for plain HTTP. A hand-written subclass may wrap its calls otherwise.
+    open var rpcDelegate: (any RPCDelegate)? { definition.wire.delegate }
 
     // MARK: Per-call settings
     //

@@ -33,7 +33,7 @@ extension APIManager {
         // always allowed: a request stream has no identity to compare, and a reply stream has one
         // reader, so it cannot be shared.
         let streams = request.messageProducer != nil || request.streamedBody != nil || request.streamsResponse || request.streamsResponseBody
-        let kind = call.delegate?.kind ?? .rest
+        let kind = definition.kind
         let duplicates: CallPlan.Duplicates = switch streams ? .allow : frequency {
         case .allow: .allow
         case .reject: .reject(identity: CallIdentity.key(for: request, definition: definition, kind: kind.description))
@@ -42,13 +42,13 @@ extension APIManager {
 
         var rpc: RPCCall?
         if let delegate = call.delegate {
-            let needsID = kind != .grpc && definition.rpc?.isNotification != true
+            let needsID = kind != .grpc && !definition.wire.isNotification
             let wrapped = RPCCall(definition: definition, id: needsID ? nextRequestID() : nil)
             try delegate.wrap(&request, for: wrapped)
             rpc = wrapped
         }
 
-        let transport = try transport(for: kind, delegate: call.delegate, api: definition.name)
+        let transport = try transport(for: definition, delegate: call.delegate)
         guard transport.schemes.contains(base.scheme) else {
             let schemes = transport.schemes.sorted().joined(separator: ", ")
             throw APIError(api: definition.name, reason: .invalidRequest(
@@ -105,11 +105,13 @@ extension APIManager {
         limit.scope == .api ? "api:" + api : "host:" + session.description
     }
 
-    /// The transport factory of a call's kind: the configuration's, else the protocol's own.
-    func transport(for kind: CallKind, delegate: (any RPCDelegate)?, api: String) throws(APIError) -> TransportFactory {
+    /// The transport factory of a call's kind: the configuration's, else the one its gRPC method
+    /// or its protocol brings.
+    func transport(for definition: APIDefinition, delegate: (any RPCDelegate)?) throws(APIError) -> TransportFactory {
+        let kind = definition.kind
         let configured = kind == .grpc ? configuration.grpcTransport : configuration.httpTransport
-        guard let factory = configured ?? delegate?.defaultTransport else {
-            throw APIError(api: api, reason: .invalidRequest(message: "no transport for \(kind) calls: set APIManager.Configuration.grpcTransport"))
+        guard let factory = configured ?? definition.wire.grpcMethod?.defaultTransport ?? delegate?.defaultTransport else {
+            throw APIError(api: definition.name, reason: .invalidRequest(message: "no transport for \(kind) calls: set APIManager.Configuration.grpcTransport"))
         }
         return factory
     }

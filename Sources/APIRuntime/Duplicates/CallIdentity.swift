@@ -19,7 +19,7 @@ enum CallIdentity {
         let head = request.head
         var parts = [
             kind, request.api, head.method.rawValue, head.scheme ?? "", head.authority ?? "",
-            canonicalPath(head.path ?? ""), definition.rpc?.name ?? "", body ?? "",
+            canonicalPath(head.path ?? ""), definition.wire.remoteMethod ?? "", body ?? "",
         ]
         if let significant = definition.significantHeaders {
             for name in significant.map({ $0.lowercased() }).sorted() {

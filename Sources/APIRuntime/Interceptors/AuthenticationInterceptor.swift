@@ -129,7 +129,7 @@ public struct AuthenticationInterceptor: APIInterceptor {
     }
 
     func isRejection(_ response: APIResponse) -> Bool {
-        if response.status == .unauthorized || response.grpcStatus == .unauthenticated { return true }
+        if response.httpStatus == .unauthorized || response.grpcStatus == .unauthenticated { return true }
         guard !rejectingRPCCodes.isEmpty, case .integer(let code)? = JSONValue.parse(response.body)?["error"]?["code"] else { return false }
         return rejectingRPCCodes.contains(Int(code))
     }

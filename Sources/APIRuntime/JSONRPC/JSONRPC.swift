@@ -9,8 +9,6 @@ import Foundation
 public struct JSONRPC: RPCDelegate {
     public init() {}
 
-    public var kind: CallKind { .jsonRPC }
-
     public func wrap(_ request: inout APIRequest, for call: RPCCall) throws(APIError) {
         request.method = .post
         request.body = Self.envelope(params: request.body, call: call)
@@ -29,8 +27,8 @@ public struct JSONRPC: RPCDelegate {
         case .success(let result):
             return result
         case .failure(let error):
-            if case .invalidResponse = error.reason, response.status.kind != .successful {
-                throw APIError(api: call.definition.name, reason: .httpStatus(code: response.status.code, body: response.body))
+            if case .invalidResponse = error.reason, let status = response.httpStatus, status.kind != .successful {
+                throw APIError(api: call.definition.name, reason: .httpStatus(code: status.code, body: response.body))
             }
             throw error
         }
@@ -48,10 +46,13 @@ public struct JSONRPC: RPCDelegate {
         if let id = call.id {
             data.append(Data(#","id":\#(id)"#.utf8))
         }
-        for field in call.definition.rpc?.envelopeFields ?? [] {
-            data.append(Data(",".utf8))
-            data.append(JSONValue.string(field.name).data)
-            data.append(Data(":\(field.json)".utf8))
+        if case .jsonRPC(let method) = call.definition.wire {
+            for field in method.envelope {
+                data.append(Data(",".utf8))
+                data.append(JSONValue.string(field.name).data)
+                data.append(Data(":".utf8))
+                data.append(field.value.data)
+            }
         }
         data.append(Data("}".utf8))
         return data
@@ -106,8 +107,8 @@ public struct JSONRPC: RPCDelegate {
 
     /// The error for a body that is not JSON: the HTTP status when it is an error, else the body's fault.
     static func unreadable(_ response: APIResponse, for call: RPCCall) -> APIError {
-        if response.status.kind != .successful {
-            return APIError(api: call.definition.name, reason: .httpStatus(code: response.status.code, body: response.body))
+        if let status = response.httpStatus, status.kind != .successful {
+            return APIError(api: call.definition.name, reason: .httpStatus(code: status.code, body: response.body))
         }
         if response.body.isEmpty {
             return call.invalidResponse("the reply is empty; expected a JSON-RPC response")

@@ -123,10 +123,8 @@ public final class JSONRPCBatch: Sendable {
         let retry = members.allSatisfy({ $0.retry == first.retry }) ? first.retry : RetryPolicy.none
         let skipped = members.dropFirst().reduce(Set(first.definition.skippedInterceptors)) { $0.intersection($1.definition.skippedInterceptors) }
         let definition = APIDefinition(
-            name: Self.api, method: .post, path: first.request.head.path ?? "/", retry: retry,
-            skippedInterceptors: skipped.sorted(),
-            rpc: RPCMethod(name: "batch", isIdempotent: true),
-            defaults: first.definition.defaults
+            name: Self.api, wire: .jsonRPC(JSONRPCMethod("batch", path: first.definition.path)), retry: retry,
+            skippedInterceptors: skipped.sorted(), defaults: first.definition.defaults
         )
         let earliest = members.min { $0.deadline < $1.deadline } ?? first
         var request = first.request
@@ -136,7 +134,6 @@ public final class JSONRPCBatch: Sendable {
         request.headerFields[.contentType] = "application/json"
         request.timeout = earliest.timeout
         request.deadline = earliest.deadline
-        request.rpc = definition.rpc
         // One token from each bucket any member counts in: the batch is one request.
         var buckets: [String: RateLimitBucket] = [:]
         for bucket in members.flatMap(\.rateLimits) { buckets[bucket.key] = bucket }
@@ -165,8 +162,8 @@ public final class JSONRPCBatch: Sendable {
         let headers = response.headerFields
         let awaiting = sent.filter { !$0.call.isNotification }
         for item in sent where item.call.isNotification {
-            item.member.deliver(response.status.kind == .successful ? .success(Data()) : .failure(
-                APIError(api: item.call.definition.name, reason: .httpStatus(code: response.status.code, body: response.body))
+            item.member.deliver(response.isSuccess ? .success(Data()) : .failure(
+                APIError(api: item.call.definition.name, reason: .httpStatus(code: response.httpStatus?.code ?? 0, body: response.body))
             ), headers)
         }
         // A batch of notifications only: the server sends nothing back (spec, section 6).

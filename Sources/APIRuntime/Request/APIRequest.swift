@@ -27,9 +27,8 @@ public struct APIRequest: Sendable {
     /// gRPC client and bidirectional streaming: writes the request messages as the call goes.
     /// nil sends `body` as the one message (and, for other protocols, as the body).
     public var messageProducer: MessageProducer?
-    /// The remote method of an RPC call, for transports that address methods themselves: gRPC's
-    /// calls its service and method, in the shape (unary or streaming) it declares.
-    public var rpc: RPCMethod?
+    /// The gRPC method of a gRPC call, which its transport calls in the shape it declares.
+    public var grpcMethod: GRPCMethod?
     /// Whether a 2xx reply's body is handed on unread, in `APIResponse.streamedBody` (a download,
     /// an event stream), rather than read whole.
     public var streamsResponseBody = false
@@ -38,18 +37,18 @@ public struct APIRequest: Sendable {
     /// interceptors tested on their own. The manager makes its requests from the parts it keeps.
     public init(
         api: String, method: HTTPRequest.Method, url: URL, headerFields: HTTPFields = [:], body: Data? = nil,
-        streamedBody: HTTPBody? = nil, timeout: Duration, messageProducer: MessageProducer? = nil, rpc: RPCMethod? = nil
+        streamedBody: HTTPBody? = nil, timeout: Duration, messageProducer: MessageProducer? = nil
     ) {
         self.init(
             api: api, head: HTTPRequest(method: method, url: url, headerFields: headerFields), body: body,
             streamedBody: streamedBody, timeout: timeout, deadline: SystemClock().after(timeout),
-            messageProducer: messageProducer, rpc: rpc
+            messageProducer: messageProducer, grpcMethod: nil
         )
     }
 
     init(
         api: String, head: HTTPRequest, body: Data?, streamedBody: HTTPBody?, timeout: Duration,
-        deadline: ContinuousClock.Instant, messageProducer: MessageProducer?, rpc: RPCMethod?
+        deadline: ContinuousClock.Instant, messageProducer: MessageProducer?, grpcMethod: GRPCMethod?
     ) {
         self.api = api
         self.head = head
@@ -58,7 +57,7 @@ public struct APIRequest: Sendable {
         self.clampedTimeout = timeout.clampedForWaiting
         self.deadline = deadline
         self.messageProducer = messageProducer
-        self.rpc = rpc
+        self.grpcMethod = grpcMethod
     }
 
     public var method: HTTPRequest.Method {
@@ -80,7 +79,7 @@ public struct APIRequest: Sendable {
 
     /// gRPC server and bidirectional streaming: the reply is a stream of messages (read through
     /// the API's response decoder), not one body.
-    public var streamsResponse: Bool { rpc?.serverStreams ?? false }
+    public var streamsResponse: Bool { grpcMethod?.shape.serverStreams ?? false }
 
     /// Whether the request can go out again as it is (a retry, a redirect, a re-send after a new
     /// token): false when its body or its message stream is read once, as it goes.
@@ -91,35 +90,84 @@ public struct APIRequest: Sendable {
 
 /// The server's answer, before any protocol unwraps it.
 public struct APIResponse: Sendable {
-    /// The HTTP status; for gRPC, 200, which HTTP/2 carries for every call a gRPC server takes
-    /// (the call's outcome is `grpcStatus`).
-    public var status: HTTPResponse.Status
+    /// How the server answered: an HTTP status, or the status a gRPC server ended the call with.
+    public var status: ReplyStatus
+    /// The reply's headers; a gRPC reply's initial metadata (a `-bin` key's value in base64, as
+    /// gRPC writes it on the wire).
     public var headerFields: HTTPFields
     public var body: Data
     /// A 2xx body still to be read, when the request asked for it (`streamsResponseBody`); `body`
     /// is then empty.
     public var streamedBody: HTTPBody?
-    /// Trailing fields: gRPC's trailing metadata.
+    /// Trailing fields: a gRPC reply's trailing metadata.
     public var trailerFields: HTTPFields
-    /// The status a gRPC server ended the call with; nil for other protocols, and for a stream
-    /// that is still going (its status ends the stream).
-    public var grpcStatus: GRPCStatusCode?
-    /// The message that came with `grpcStatus`, if any.
-    public var grpcMessage: String?
     /// The rest of a reply that goes on after its head (a gRPC stream's messages), read by the
     /// API's response decoder after the interceptors have seen the head.
     package var stream: (any ReplyStream)?
 
-    public init(
-        status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: Data = Data(),
-        trailerFields: HTTPFields = [:], grpcStatus: GRPCStatusCode? = nil, grpcMessage: String? = nil
-    ) {
+    /// An HTTP reply.
+    public init(status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: Data = Data()) {
+        self.init(status: .http(status), headerFields: headerFields, body: body)
+    }
+
+    public init(status: ReplyStatus, headerFields: HTTPFields = [:], body: Data = Data(), trailerFields: HTTPFields = [:]) {
         self.status = status
         self.headerFields = headerFields
         self.body = body
         self.trailerFields = trailerFields
-        self.grpcStatus = grpcStatus
-        self.grpcMessage = grpcMessage
+    }
+
+    /// The HTTP status; nil for a gRPC reply.
+    public var httpStatus: HTTPResponse.Status? {
+        if case .http(let status) = status { return status }
+        return nil
+    }
+
+    /// The status a gRPC server ended the call with; nil for other protocols, and for a reply
+    /// stream still going.
+    public var grpcStatus: GRPCStatusCode? {
+        if case .grpc(let code, _) = status { return code }
+        return nil
+    }
+
+    /// The message that came with `grpcStatus`.
+    public var grpcMessage: String? {
+        if case .grpc(_, let message) = status { return message }
+        return nil
+    }
+
+    /// A 2xx status, an OK gRPC status, or a gRPC reply stream that has begun.
+    public var isSuccess: Bool { status.isSuccess }
+
+    /// The status for logs and metrics: `200`, `grpc UNAVAILABLE`.
+    public var statusSummary: String { status.description }
+}
+
+/// How a server answered a call.
+public enum ReplyStatus: Sendable, Hashable, CustomStringConvertible {
+    /// An HTTP reply's status.
+    case http(HTTPResponse.Status)
+    /// The status a gRPC server ended the call with, and its message.
+    case grpc(GRPCStatusCode, message: String)
+    /// A gRPC reply stream that has begun: its status comes at its end, and ends the stream.
+    case grpcStream
+
+    /// A 2xx status, an OK gRPC status, or a gRPC reply stream that has begun.
+    public var isSuccess: Bool {
+        switch self {
+        case .http(let status): status.kind == .successful
+        case .grpc(let code, _): code == .ok
+        case .grpcStream: true
+        }
+    }
+
+    /// `200`, `grpc UNAVAILABLE`, `grpc stream`.
+    public var description: String {
+        switch self {
+        case .http(let status): "\(status.code)"
+        case .grpc(let code, _): "grpc \(code)"
+        case .grpcStream: "grpc stream"
+        }
     }
 }
 

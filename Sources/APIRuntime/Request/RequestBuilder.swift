@@ -219,7 +219,7 @@ extension RequestBuilder {
             api: definition.name,
             head: HTTPRequest(method: definition.method, scheme: base.scheme, authority: base.authority, path: path, headerFields: fields),
             body: body.data, streamedBody: body.streamed, timeout: timeout, deadline: deadline,
-            messageProducer: messageProducer, rpc: definition.rpc
+            messageProducer: messageProducer, grpcMethod: definition.wire.grpcMethod
         )
     }
 

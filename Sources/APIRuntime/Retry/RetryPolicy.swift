@@ -39,20 +39,27 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Whether a call of `definition` may be sent more than once at all.
     func allows(_ definition: APIDefinition) -> Bool {
         guard maxAttempts > 1 else { return false }
-        // A request stream is written once, as it goes: there is nothing to send again.
-        if definition.rpc?.clientStreams == true { return false }
-        if retriesNonIdempotent { return true }
-        if let rpc = definition.rpc { return rpc.isIdempotent }
-        return [.get, .head, .put, .delete, .options].contains(definition.method)
+        switch definition.wire {
+        case .grpc(let method):
+            // A request stream is written once, as it goes: there is nothing to send again.
+            return !method.shape.clientStreams && (retriesNonIdempotent || method.isIdempotent)
+        case .jsonRPC, .customRPC:
+            return retriesNonIdempotent
+        case .http(let method, _):
+            return retriesNonIdempotent || [.get, .head, .put, .delete, .options].contains(method)
+        }
     }
 
     /// Whether this outcome of an attempt is worth another one.
     func isRetryable(_ outcome: Result<APIResponse, APIError>) -> Bool {
         switch outcome {
         case .success(let response):
-            // gRPC answers 200 and says UNAVAILABLE in its trailers: the server could not take the call.
-            if let status = response.grpcStatus { return status == .unavailable }
-            return retryableStatuses.contains(response.status.code)
+            switch response.status {
+            case .http(let status): return retryableStatuses.contains(status.code)
+            // UNAVAILABLE: the server could not take the call.
+            case .grpc(let code, _): return code == .unavailable
+            case .grpcStream: return false
+            }
         case .failure(let error):
             // Transient network errors; a timeout has spent the budget, a cancel means stop.
             if case .transport = error.reason { return true }

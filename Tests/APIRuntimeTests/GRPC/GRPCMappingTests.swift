@@ -8,21 +8,17 @@ import Testing
 /// How a gRPC method is defined once, and how grpc-swift's codes and metadata map to the runtime's.
 @Suite("gRPC mapping")
 struct GRPCMappingTests {
-    @Test("A gRPC definition is its method's: POST on /package.Service/Method, the service and method kept apart")
-    func definitionFromMethod() {
-        let definition = APIDefinition(
-            name: "ListFeatures",
-            grpc: RPCMethod(service: "routeguide.RouteGuide", name: "ListFeatures", serverStreams: true),
-            timeout: .seconds(5),
-            defaults: APIDefaults(baseURL: "grpc://localhost:1")
-        )
+    @Test("A gRPC definition is its method's: POST on /package.Service/Method, grpc-swift's transport and descriptor made once")
+    func definitionFromMethod() throws {
+        let method = GRPCMethod(service: "routeguide.RouteGuide", method: "ListFeatures", shape: .serverStreaming)
+        let definition = APIDefinition(name: "ListFeatures", wire: .grpc(method), timeout: .seconds(5), defaults: APIDefaults(baseURL: "grpc://localhost:1"))
         #expect(definition.path == "/routeguide.RouteGuide/ListFeatures")
-        #expect(definition.method == .post)
-        #expect(!definition.inheritsDefaultHeaders)
-        #expect(definition.rpc?.service == "routeguide.RouteGuide")
-        #expect(definition.rpc?.name == "ListFeatures")
-        #expect(definition.rpc?.serverStreams == true)
-        #expect(RPCMethod(name: "subtract").grpcPath == nil)
+        #expect(definition.method == .post && definition.kind == .grpc)
+        #expect(method.service == "routeguide.RouteGuide" && method.name == "ListFeatures")
+        #expect(method.shape.serverStreams && !method.shape.clientStreams && !method.isIdempotent)
+        #expect(method.defaultTransport?.name == "grpc")
+        let descriptor = try #require(method.descriptor as? MethodDescriptor)
+        #expect(descriptor.fullyQualifiedMethod == "routeguide.RouteGuide/ListFeatures")
     }
 
     @Test("Every grpc-swift code maps to the runtime's code of the same number and name", arguments: [

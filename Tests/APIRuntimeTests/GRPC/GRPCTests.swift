@@ -55,6 +55,9 @@ struct GRPCTests {
             #expect(reply.headerFields[HTTPField.Name("echo-x-request-id")!] == "42")
             #expect(reply.headerFields[HTTPField.Name("echo-x-client")!] == "ExampleClient/1.0")
             #expect(reply.trailerFields[HTTPField.Name("x-trailer")!] == "done")
+            // The same as grpc-swift's Metadata, a -bin value as its bytes.
+            #expect(Array(reply.metadata[binaryValues: "echo-x-trace-bin"]) == [[0, 1, 254]])
+            #expect(Array(reply.trailingMetadata[stringValues: "x-trailer"]) == ["done"])
             // The status is the call's outcome, not a metadata field.
             #expect(reply.trailerFields[HTTPField.Name("grpc-status")!] == nil)
         }
@@ -115,7 +118,7 @@ struct GRPCTests {
         try await withGRPCServer(configure: { $0.interceptors = [RecordingInterceptor(name: "Outer", seen: seen)] }) { server, manager in
             _ = try await SayHelloAPI { $0.name = "Ada" }.using(manager).start()
             _ = try await GetFeatureAPI(point(1, 2)).using(manager).start()
-            #expect(seen.withLockedValue { $0 } == ["Outer>grpc:SayHello#1", "Outer<200", "Outer>grpc:GetFeature#1", "Outer<200"])
+            #expect(seen.withLockedValue { $0 } == ["Outer>grpc:SayHello#1", "Outer<grpc OK", "Outer>grpc:GetFeature#1", "Outer<grpc OK"])
             #expect(server.metadataSeen.withLockedValue { Array($0[0][stringValues: "x-outer"]) } == ["yes"])
         }
     }

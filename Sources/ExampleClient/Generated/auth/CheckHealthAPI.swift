@@ -6,12 +6,9 @@ import APIRuntime
 ///
 /// `HEAD /health`
 public nonisolated final class CheckHealthAPI: APIRuntime.BaseAPI<APIRuntime.NoContent>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "CheckHealth",
-        method: .head,
-        path: "/health",
+        wire: .http(.head, path: "/health"),
         rateLimit: APIRuntime.RateLimit(calls: 5, per: .seconds(60), behavior: .fail),
         defaults: .workspace
     )

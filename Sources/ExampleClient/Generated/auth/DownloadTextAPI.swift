@@ -6,12 +6,9 @@ import APIRuntime
 ///
 /// `GET /files/{name}`
 public nonisolated final class DownloadTextAPI: APIRuntime.BaseAPI<String>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "DownloadText",
-        method: .get,
-        path: "/files/{name}",
+        wire: .http(.get, path: "/files/{name}"),
         timeout: .milliseconds(2500),
         defaults: .workspace
     )

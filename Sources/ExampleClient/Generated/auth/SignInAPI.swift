@@ -6,12 +6,9 @@ import APIRuntime
 ///
 /// `POST /oauth/token`
 public nonisolated final class SignInAPI: APIRuntime.BaseAPI<Token>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "SignIn",
-        method: .post,
-        path: "/oauth/token",
+        wire: .http(.post, path: "/oauth/token"),
         baseURL: "https://auth.example.com",
         headers: [
             (name: "Cache-Control", value: "no-store"),

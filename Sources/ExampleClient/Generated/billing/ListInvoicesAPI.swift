@@ -7,12 +7,9 @@ import Foundation
 ///
 /// `GET /invoices`
 public nonisolated final class ListInvoicesAPI: APIRuntime.BaseAPI<[Invoice]>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "ListInvoices",
-        method: .get,
-        path: "/invoices",
+        wire: .http(.get, path: "/invoices"),
         defaults: .workspace
     )
 

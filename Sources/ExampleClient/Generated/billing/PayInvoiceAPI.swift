@@ -7,12 +7,9 @@ import Foundation
 ///
 /// `POST /invoices/{number}/payments`
 public nonisolated final class PayInvoiceAPI: APIRuntime.BaseAPI<Invoice>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "PayInvoice",
-        method: .post,
-        path: "/invoices/{number}/payments",
+        wire: .http(.post, path: "/invoices/{number}/payments"),
         defaults: .workspace
     )
 

@@ -6,12 +6,9 @@ import APIRuntime
 ///
 /// `GET /invoices/resolve`
 public nonisolated final class ResolveInvoiceAPI: APIRuntime.BaseAPI<InvoiceReference>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "ResolveInvoice",
-        method: .get,
-        path: "/invoices/resolve",
+        wire: .http(.get, path: "/invoices/resolve"),
         defaults: .workspace
     )
 

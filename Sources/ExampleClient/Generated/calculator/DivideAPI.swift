@@ -6,26 +6,20 @@ import APIRuntime
 ///
 /// JSON-RPC method `math.divide`
 public nonisolated final class DivideAPI: APIRuntime.BaseAPI<Double>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "Divide",
-        method: .post,
-        path: "",
+        wire: .jsonRPC(APIRuntime.JSONRPCMethod(
+            "math.divide",
+            envelope: [
+                (name: "apiVersion", value: "2"),
+                (name: "trace", value: true),
+            ]
+        )),
         baseURL: "https://calc.example.com/v2/jsonrpc",
         timeout: .seconds(5),
         errorResponses: [APIRuntime.ErrorResponse(default: DivisionError.self)],
-        rpc: APIRuntime.RPCMethod(
-            name: "math.divide",
-            envelopeFields: [
-                (name: "apiVersion", json: "\"2\""),
-                (name: "trace", json: "true"),
-            ]
-        ),
         defaults: .workspace
     )
-
-    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIRuntime.JSONRPC() }
 
     /// - Parameters:
     ///   - divisor: Must not be zero.

@@ -6,17 +6,11 @@ import APIRuntime
 ///
 /// JSON-RPC method `foobar` at `/jsonrpc`
 public nonisolated final class FoobarAPI: APIRuntime.BaseAPI<APIRuntime.JSONValue>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "Foobar",
-        method: .post,
-        path: "/jsonrpc",
-        rpc: APIRuntime.RPCMethod(name: "foobar"),
+        wire: .jsonRPC(APIRuntime.JSONRPCMethod("foobar", path: "/jsonrpc")),
         defaults: .workspace
     )
-
-    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIRuntime.JSONRPC() }
 
     public convenience init() {
         self.init(

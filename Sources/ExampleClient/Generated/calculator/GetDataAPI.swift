@@ -6,17 +6,11 @@ import APIRuntime
 ///
 /// JSON-RPC method `get_data` at `/jsonrpc`
 public nonisolated final class GetDataAPI: APIRuntime.BaseAPI<[APIRuntime.JSONValue]>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "GetData",
-        method: .post,
-        path: "/jsonrpc",
-        rpc: APIRuntime.RPCMethod(name: "get_data"),
+        wire: .jsonRPC(APIRuntime.JSONRPCMethod("get_data", path: "/jsonrpc")),
         defaults: .workspace
     )
-
-    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIRuntime.JSONRPC() }
 
     public convenience init() {
         self.init(

@@ -4,17 +4,11 @@ import APIRuntime
 
 /// JSON-RPC notification `notify_hello` at `/jsonrpc`
 public nonisolated final class NotifyHelloAPI: APIRuntime.BaseAPI<APIRuntime.NoContent>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "NotifyHello",
-        method: .post,
-        path: "/jsonrpc",
-        rpc: APIRuntime.RPCMethod(name: "notify_hello", isNotification: true),
+        wire: .jsonRPC(APIRuntime.JSONRPCMethod("notify_hello", path: "/jsonrpc", isNotification: true)),
         defaults: .workspace
     )
-
-    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIRuntime.JSONRPC() }
 
     public convenience init(value: Int) {
         self.init(

@@ -6,17 +6,11 @@ import APIRuntime
 ///
 /// JSON-RPC method `subtract` at `/jsonrpc`
 public nonisolated final class SubtractAPI: APIRuntime.BaseAPI<Int>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "Subtract",
-        method: .post,
-        path: "/jsonrpc",
-        rpc: APIRuntime.RPCMethod(name: "subtract"),
+        wire: .jsonRPC(APIRuntime.JSONRPCMethod("subtract", path: "/jsonrpc")),
         defaults: .workspace
     )
-
-    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIRuntime.JSONRPC() }
 
     public convenience init(minuend: Int, subtrahend: Int) {
         self.init(

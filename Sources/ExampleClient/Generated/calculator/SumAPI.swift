@@ -6,18 +6,12 @@ import APIRuntime
 ///
 /// JSON-RPC method `sum` at `/jsonrpc`
 public nonisolated final class SumAPI: APIRuntime.BaseAPI<Int>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "Sum",
-        method: .post,
-        path: "/jsonrpc",
+        wire: .jsonRPC(APIRuntime.JSONRPCMethod("sum", path: "/jsonrpc")),
         frequency: .coalesce,
-        rpc: APIRuntime.RPCMethod(name: "sum"),
         defaults: .workspace
     )
-
-    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIRuntime.JSONRPC() }
 
     public convenience init(a: Int, b: Int, c: Int) {
         self.init(

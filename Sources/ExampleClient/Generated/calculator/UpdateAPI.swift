@@ -6,17 +6,11 @@ import APIRuntime
 ///
 /// JSON-RPC notification `update` at `/jsonrpc`
 public nonisolated final class UpdateAPI: APIRuntime.BaseAPI<APIRuntime.NoContent>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "Update",
-        method: .post,
-        path: "/jsonrpc",
-        rpc: APIRuntime.RPCMethod(name: "update", isNotification: true),
+        wire: .jsonRPC(APIRuntime.JSONRPCMethod("update", path: "/jsonrpc", isNotification: true)),
         defaults: .workspace
     )
-
-    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIRuntime.JSONRPC() }
 
     public convenience init(
         a: Int,

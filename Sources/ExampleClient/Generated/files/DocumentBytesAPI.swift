@@ -7,12 +7,9 @@ import Foundation
 ///
 /// `GET /documents/{name}/bytes`
 public nonisolated final class DocumentBytesAPI: APIRuntime.BaseAPI<Data>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "DocumentBytes",
-        method: .get,
-        path: "/documents/{name}/bytes",
+        wire: .http(.get, path: "/documents/{name}/bytes"),
         defaults: .workspace
     )
 

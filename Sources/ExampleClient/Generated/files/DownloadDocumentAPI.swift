@@ -7,12 +7,9 @@ import Foundation
 ///
 /// `GET /documents/{name}`
 public nonisolated final class DownloadDocumentAPI: APIRuntime.BaseAPI<URL>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "DownloadDocument",
-        method: .get,
-        path: "/documents/{name}",
+        wire: .http(.get, path: "/documents/{name}"),
         defaults: .workspace
     )
 

@@ -7,12 +7,9 @@ import Foundation
 ///
 /// `POST /reports`
 public nonisolated final class SubmitReportAPI: APIRuntime.BaseAPI<APIRuntime.NoContent>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "SubmitReport",
-        method: .post,
-        path: "/reports",
+        wire: .http(.post, path: "/reports"),
         defaults: .workspace
     )
 

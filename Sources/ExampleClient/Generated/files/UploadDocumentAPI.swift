@@ -6,12 +6,9 @@ import APIRuntime
 ///
 /// `PUT /documents/{name}`
 public nonisolated final class UploadDocumentAPI: APIRuntime.BaseAPI<APIRuntime.NoContent>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "UploadDocument",
-        method: .put,
-        path: "/documents/{name}",
+        wire: .http(.put, path: "/documents/{name}"),
         defaults: .workspace
     )
 

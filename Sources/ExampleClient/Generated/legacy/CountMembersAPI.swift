@@ -6,19 +6,13 @@ import APIRuntime
 ///
 /// CommandEnvelope method `members.count`
 public nonisolated final class CountMembersAPI: APIRuntime.BaseAPI<Int>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "CountMembers",
-        method: .post,
-        path: "",
+        wire: .customRPC(APIRuntime.CustomRPCMethod("members.count", delegate: CommandEnvelope())),
         baseURL: "https://legacy.example.com/gateway",
         frequency: .coalesce,
-        rpc: APIRuntime.RPCMethod(name: "members.count"),
         defaults: .workspace
     )
-
-    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { CommandEnvelope() }
 
     public convenience init(group: String) {
         self.init(

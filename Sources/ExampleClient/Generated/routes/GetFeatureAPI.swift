@@ -8,18 +8,14 @@ import SwiftProtobuf
 ///
 /// gRPC unary method `routeguide.RouteGuide/GetFeature`
 public nonisolated final class GetFeatureAPI: APIRuntime.BaseAPI<Routeguide_Feature>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "GetFeature",
-        grpc: APIRuntime.RPCMethod(service: "routeguide.RouteGuide", name: "GetFeature", isIdempotent: true),
+        wire: .grpc(APIRuntime.GRPCMethod(service: "routeguide.RouteGuide", method: "GetFeature", shape: .unary, isIdempotent: true)),
         baseURL: "grpc://localhost:50052",
         timeout: .seconds(30),
         tags: ["routes"],
         defaults: .workspace
     )
-
-    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIGRPC.GRPCProtocol() }
 
     /// Calls the method with `request`.
     public convenience init(_ request: Geo_Point = Geo_Point()) {

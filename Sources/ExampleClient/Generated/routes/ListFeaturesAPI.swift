@@ -8,18 +8,14 @@ import SwiftProtobuf
 ///
 /// gRPC server-streaming method `routeguide.RouteGuide/ListFeatures`
 public nonisolated final class ListFeaturesAPI: APIRuntime.BaseAPI<APIGRPC.GRPCResponseStream<Routeguide_Feature>>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "ListFeatures",
-        grpc: APIRuntime.RPCMethod(service: "routeguide.RouteGuide", name: "ListFeatures", serverStreams: true),
+        wire: .grpc(APIRuntime.GRPCMethod(service: "routeguide.RouteGuide", method: "ListFeatures", shape: .serverStreaming)),
         baseURL: "grpc://localhost:50052",
         timeout: .seconds(30),
         tags: ["routes"],
         defaults: .workspace
     )
-
-    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIGRPC.GRPCProtocol() }
 
     /// Calls the method with `request`.
     public convenience init(_ request: Geo_Rectangle = Geo_Rectangle()) {

@@ -8,18 +8,14 @@ import SwiftProtobuf
 ///
 /// gRPC client-streaming method `routeguide.RouteGuide/RecordRoute`
 public nonisolated final class RecordRouteAPI: APIRuntime.BaseAPI<Routeguide_RouteSummary>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "RecordRoute",
-        grpc: APIRuntime.RPCMethod(service: "routeguide.RouteGuide", name: "RecordRoute", clientStreams: true),
+        wire: .grpc(APIRuntime.GRPCMethod(service: "routeguide.RouteGuide", method: "RecordRoute", shape: .clientStreaming)),
         baseURL: "grpc://localhost:50052",
         timeout: .seconds(30),
         tags: ["routes"],
         defaults: .workspace
     )
-
-    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIGRPC.GRPCProtocol() }
 
     /// Calls the method with the request messages `requests` writes as the call goes.
     public convenience init(_ requests: APIGRPC.GRPCRequestStream<Geo_Point>) {

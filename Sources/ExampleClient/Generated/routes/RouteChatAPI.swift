@@ -8,18 +8,14 @@ import SwiftProtobuf
 ///
 /// gRPC bidirectional-streaming method `routeguide.RouteGuide/RouteChat`
 public nonisolated final class RouteChatAPI: APIRuntime.BaseAPI<APIGRPC.GRPCResponseStream<Routeguide_RouteNote>>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "RouteChat",
-        grpc: APIRuntime.RPCMethod(service: "routeguide.RouteGuide", name: "RouteChat", clientStreams: true, serverStreams: true),
+        wire: .grpc(APIRuntime.GRPCMethod(service: "routeguide.RouteGuide", method: "RouteChat", shape: .bidirectionalStreaming)),
         baseURL: "grpc://localhost:50052",
         timeout: .seconds(30),
         tags: ["routes"],
         defaults: .workspace
     )
-
-    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIGRPC.GRPCProtocol() }
 
     /// Calls the method with the request messages `requests` writes as the call goes.
     public convenience init(_ requests: APIGRPC.GRPCRequestStream<Routeguide_RouteNote>) {

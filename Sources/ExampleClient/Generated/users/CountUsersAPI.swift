@@ -6,12 +6,9 @@ import APIRuntime
 ///
 /// `GET /users/count`
 public nonisolated final class CountUsersAPI: APIRuntime.BaseAPI<Int>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "CountUsers",
-        method: .get,
-        path: "/users/count",
+        wire: .http(.get, path: "/users/count"),
         defaults: .workspace
     )
 

@@ -6,12 +6,9 @@ import APIRuntime
 ///
 /// `DELETE /users/{id}`
 public nonisolated final class DeleteUserAPI: APIRuntime.BaseAPI<APIRuntime.NoContent>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "DeleteUser",
-        method: .delete,
-        path: "/users/{id}",
+        wire: .http(.delete, path: "/users/{id}"),
         frequency: .reject,
         defaults: .workspace
     )

@@ -7,12 +7,9 @@ import APIRuntime
 ///
 /// `GET /users/export`
 public nonisolated final class ExportUsersAPI: APIRuntime.BaseAPI<APIEventStreams.JSONLinesStream<User>>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "ExportUsers",
-        method: .get,
-        path: "/users/export",
+        wire: .http(.get, path: "/users/export"),
         defaults: .workspace
     )
 

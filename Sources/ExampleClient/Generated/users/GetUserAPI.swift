@@ -6,12 +6,9 @@ import APIRuntime
 ///
 /// `GET /users/{id}`
 public nonisolated final class GetUserAPI: APIRuntime.BaseAPI<User>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "GetUser",
-        method: .get,
-        path: "/users/{id}",
+        wire: .http(.get, path: "/users/{id}"),
         retry: APIRuntime.RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(100)),
         tags: ["users"],
         sample: APIRuntime.StubResponse(status: 200, json: "{\"created_at\":\"2024-01-01T00:00:00Z\",\"id\":7,\"name\":\"Sample User\",\"role\":\"member\",\"tags\":[\"preview\"]}"),

@@ -6,12 +6,9 @@ import APIRuntime
 ///
 /// `GET /users`
 public nonisolated final class ListUsersAPI: APIRuntime.BaseAPI<UserPage>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "ListUsers",
-        method: .get,
-        path: "/users",
+        wire: .http(.get, path: "/users"),
         frequency: .coalesce,
         significantHeaders: ["Authorization"],
         tags: ["users"],

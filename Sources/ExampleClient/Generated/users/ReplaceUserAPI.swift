@@ -6,12 +6,9 @@ import APIRuntime
 ///
 /// `PUT /users/{id}`
 public nonisolated final class ReplaceUserAPI: APIRuntime.BaseAPI<User>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "ReplaceUser",
-        method: .put,
-        path: "/users/{id}",
+        wire: .http(.put, path: "/users/{id}"),
         defaults: .workspace
     )
 

@@ -7,12 +7,9 @@ import Foundation
 ///
 /// `PATCH /users/{id}`
 public nonisolated final class UpdateUserAPI: APIRuntime.BaseAPI<User>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "UpdateUser",
-        method: .patch,
-        path: "/users/{id}",
+        wire: .http(.patch, path: "/users/{id}"),
         errorResponses: [APIRuntime.ErrorResponse(status: 422, ValidationErrors.self)],
         defaults: .workspace
     )

@@ -6,12 +6,9 @@ import APIRuntime
 ///
 /// `POST /users/{id}/avatar`
 public nonisolated final class UploadAvatarAPI: APIRuntime.BaseAPI<User>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "UploadAvatar",
-        method: .post,
-        path: "/users/{id}/avatar",
+        wire: .http(.post, path: "/users/{id}/avatar"),
         defaults: .workspace
     )
 

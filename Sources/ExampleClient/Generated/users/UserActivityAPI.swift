@@ -7,12 +7,9 @@ import APIRuntime
 ///
 /// `GET /users/activity`
 public nonisolated final class UserActivityAPI: APIRuntime.BaseAPI<APIEventStreams.ServerEventStream<ActivityEvent>>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "UserActivity",
-        method: .get,
-        path: "/users/activity",
+        wire: .http(.get, path: "/users/activity"),
         timeout: .seconds(10),
         defaults: .workspace
     )

@@ -8,16 +8,12 @@ import SwiftProtobuf
 ///
 /// gRPC unary method `helloworld.Greeter/SayHello`
 public nonisolated final class SayHelloAPI: APIRuntime.BaseAPI<Helloworld_HelloReply>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "SayHello",
-        grpc: APIRuntime.RPCMethod(service: "helloworld.Greeter", name: "SayHello", isIdempotent: true),
+        wire: .grpc(APIRuntime.GRPCMethod(service: "helloworld.Greeter", method: "SayHello", shape: .unary, isIdempotent: true)),
         baseURL: "grpc://localhost:50051",
         defaults: .workspace
     )
-
-    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIGRPC.GRPCProtocol() }
 
     /// Calls the method with `request`.
     public convenience init(_ request: Helloworld_HelloRequest = Helloworld_HelloRequest()) {

@@ -4,12 +4,9 @@ import APIRuntime
 
 /// `GET /items/{id}`
 public nonisolated final class GetItemAPI: APIRuntime.BaseAPI<Item>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "GetItem",
-        method: .get,
-        path: "/items/{id}",
+        wire: .http(.get, path: "/items/{id}"),
         defaults: .workspace
     )
 

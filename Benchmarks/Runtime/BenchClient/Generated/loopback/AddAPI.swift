@@ -4,17 +4,11 @@ import APIRuntime
 
 /// JSON-RPC method `add` at `/rpc`
 public nonisolated final class AddAPI: APIRuntime.BaseAPI<Int>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "Add",
-        method: .post,
-        path: "/rpc",
-        rpc: APIRuntime.RPCMethod(name: "add"),
+        wire: .jsonRPC(APIRuntime.JSONRPCMethod("add", path: "/rpc")),
         defaults: .workspace
     )
-
-    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIRuntime.JSONRPC() }
 
     public convenience init(a: Int, b: Int) {
         self.init(

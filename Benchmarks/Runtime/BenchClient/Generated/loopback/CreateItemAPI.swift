@@ -4,12 +4,9 @@ import APIRuntime
 
 /// `POST /items`
 public nonisolated final class CreateItemAPI: APIRuntime.BaseAPI<Item>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "CreateItem",
-        method: .post,
-        path: "/items",
+        wire: .http(.post, path: "/items"),
         defaults: .workspace
     )
 

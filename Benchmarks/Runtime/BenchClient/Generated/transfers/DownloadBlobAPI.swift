@@ -5,12 +5,9 @@ import Foundation
 
 /// `GET /blob`
 public nonisolated final class DownloadBlobAPI: APIRuntime.BaseAPI<URL>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "DownloadBlob",
-        method: .get,
-        path: "/blob",
+        wire: .http(.get, path: "/blob"),
         timeout: .seconds(600),
         defaults: .workspace
     )

@@ -4,12 +4,9 @@ import APIRuntime
 
 /// `PUT /blob`
 public nonisolated final class UploadBlobAPI: APIRuntime.BaseAPI<BlobReceipt>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "UploadBlob",
-        method: .put,
-        path: "/blob",
+        wire: .http(.put, path: "/blob"),
         timeout: .seconds(600),
         defaults: .workspace
     )

@@ -7,12 +7,9 @@ import APIRuntime
 ///
 /// `POST /evil/"quoted"/\(x)/{id}/ünï`
 public nonisolated final class HEvilAPI: APIRuntime.BaseAPI<HMood>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "Evil\"\"\"API",
-        method: .post,
-        path: "/evil/\"quoted\"/\\(x)/{id}/ünï",
+        wire: .http(.post, path: "/evil/\"quoted\"/\\(x)/{id}/ünï"),
         headers: [
             (name: "X-Static", value: "\"\\(injection)\"\"\" */ \u{200B}"),
         ],

@@ -6,12 +6,9 @@ import APIRuntime
 ///
 /// `POST /pets`
 public nonisolated final class CreatePetsAPI: APIRuntime.BaseAPI<APIRuntime.NoContent>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "CreatePets",
-        method: .post,
-        path: "/pets",
+        wire: .http(.post, path: "/pets"),
         tags: ["pets"],
         errorResponses: [APIRuntime.ErrorResponse(default: ErrorModel.self)],
         defaults: .workspace

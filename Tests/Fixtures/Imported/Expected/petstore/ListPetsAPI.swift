@@ -6,12 +6,9 @@ import APIRuntime
 ///
 /// `GET /pets`
 public nonisolated final class ListPetsAPI: APIRuntime.BaseAPI<[Pet]>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "ListPets",
-        method: .get,
-        path: "/pets",
+        wire: .http(.get, path: "/pets"),
         tags: ["pets"],
         errorResponses: [APIRuntime.ErrorResponse(default: ErrorModel.self)],
         defaults: .workspace

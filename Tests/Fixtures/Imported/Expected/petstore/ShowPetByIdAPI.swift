@@ -6,12 +6,9 @@ import APIRuntime
 ///
 /// `GET /pets/{petId}`
 public nonisolated final class ShowPetByIdAPI: APIRuntime.BaseAPI<[Pet]>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "ShowPetById",
-        method: .get,
-        path: "/pets/{petId}",
+        wire: .http(.get, path: "/pets/{petId}"),
         tags: ["pets"],
         errorResponses: [APIRuntime.ErrorResponse(default: ErrorModel.self)],
         defaults: .workspace

@@ -4,12 +4,9 @@ import APIRuntime
 
 /// `POST /users`
 public nonisolated final class CreateUserAPI: APIRuntime.BaseAPI<User>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "CreateUser",
-        method: .post,
-        path: "/users",
+        wire: .http(.post, path: "/users"),
         defaults: .workspace
     )
 

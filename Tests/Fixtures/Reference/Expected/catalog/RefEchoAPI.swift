@@ -6,12 +6,9 @@ import APIRuntime
 ///
 /// `GET /echo/{text}`
 package nonisolated final class RefEchoAPI: APIRuntime.BaseAPI<String>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     package static let definition = APIRuntime.APIDefinition(
         name: "Echo",
-        method: .get,
-        path: "/echo/{text}",
+        wire: .http(.get, path: "/echo/{text}"),
         defaults: .workspace
     )
 

@@ -5,12 +5,9 @@ import Foundation
 
 /// `GET /items`
 package nonisolated final class RefListItemsAPI: APIRuntime.BaseAPI<[RefItem]>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     package static let definition = APIRuntime.APIDefinition(
         name: "ListItems",
-        method: .get,
-        path: "/items",
+        wire: .http(.get, path: "/items"),
         headers: [
             (name: "X-Client", value: "reference \"quoted\""),
         ],

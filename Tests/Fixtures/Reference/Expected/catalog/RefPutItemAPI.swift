@@ -7,12 +7,9 @@ import Foundation
 ///
 /// `PUT /items/{id}/versions/{version}`
 package nonisolated final class RefPutItemAPI: APIRuntime.BaseAPI<APIRuntime.NoContent>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     package static let definition = APIRuntime.APIDefinition(
         name: "PutItem",
-        method: .put,
-        path: "/items/{id}/versions/{version}",
+        wire: .http(.put, path: "/items/{id}/versions/{version}"),
         baseURL: "http://localhost:8080",
         timeout: .milliseconds(750),
         frequency: .allow,

@@ -6,12 +6,9 @@ import APIRuntime
 ///
 /// `GET /stock`
 package nonisolated final class RefStockLevelsAPI: APIRuntime.BaseAPI<[String: RefStatus]>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     package static let definition = APIRuntime.APIDefinition(
         name: "StockLevels",
-        method: .get,
-        path: "/stock",
+        wire: .http(.get, path: "/stock"),
         defaults: .workspace
     )
 

@@ -4,12 +4,9 @@ import APIRuntime
 
 /// `POST /upload`
 package nonisolated final class RefUploadFormAPI: APIRuntime.BaseAPI<[String: Int]>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     package static let definition = APIRuntime.APIDefinition(
         name: "UploadForm",
-        method: .post,
-        path: "/upload",
+        wire: .http(.post, path: "/upload"),
         defaults: .workspace
     )
 

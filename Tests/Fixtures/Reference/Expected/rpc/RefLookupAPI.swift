@@ -6,20 +6,14 @@ import APIRuntime
 ///
 /// JSON-RPC method `catalog.lookup` at `/rpc`
 package nonisolated final class RefLookupAPI: APIRuntime.BaseAPI<[RefItem]>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     package static let definition = APIRuntime.APIDefinition(
         name: "Lookup",
-        method: .post,
-        path: "/rpc",
+        wire: .jsonRPC(APIRuntime.JSONRPCMethod("catalog.lookup", path: "/rpc")),
         headers: [
             (name: "X-Catalog", value: "1"),
         ],
-        rpc: APIRuntime.RPCMethod(name: "catalog.lookup"),
         defaults: .workspace
     )
-
-    package override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIRuntime.JSONRPC() }
 
     package convenience init(query: String, limit: Int? = nil) {
         self.init(

@@ -5,18 +5,12 @@ import Foundation
 
 /// JSON-RPC method `catalog.move` at `/rpc`
 package nonisolated final class RefMoveAPI: APIRuntime.BaseAPI<Bool>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     package static let definition = APIRuntime.APIDefinition(
         name: "Move",
-        method: .post,
-        path: "/rpc",
+        wire: .jsonRPC(APIRuntime.JSONRPCMethod("catalog.move", path: "/rpc")),
         frequency: .allow,
-        rpc: APIRuntime.RPCMethod(name: "catalog.move"),
         defaults: .workspace
     )
-
-    package override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIRuntime.JSONRPC() }
 
     /// - Parameters:
     ///   - target: nil is sent as null to keep positions.

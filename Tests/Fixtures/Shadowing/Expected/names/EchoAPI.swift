@@ -4,17 +4,11 @@ import APIRuntime
 
 /// JSON-RPC method `echo` at `/rpc`
 public nonisolated final class EchoAPI: APIRuntime.BaseAPI<APIRuntime.JSONValue>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "Echo",
-        method: .post,
-        path: "/rpc",
-        rpc: APIRuntime.RPCMethod(name: "echo"),
+        wire: .jsonRPC(APIRuntime.JSONRPCMethod("echo", path: "/rpc")),
         defaults: .workspace
     )
-
-    public override var rpcDelegate: (any APIRuntime.RPCDelegate)? { APIRuntime.JSONRPC() }
 
     public convenience init(value: APIRuntime.JSONValue, definition: APIDefinition) {
         self.init(

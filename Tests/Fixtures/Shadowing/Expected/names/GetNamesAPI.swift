@@ -4,12 +4,9 @@ import APIRuntime
 
 /// `GET /names`
 public nonisolated final class GetNamesAPI: APIRuntime.BaseAPI<Names>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "GetNames",
-        method: .get,
-        path: "/names",
+        wire: .http(.get, path: "/names"),
         defaults: .workspace
     )
 

@@ -4,12 +4,9 @@ import APIRuntime
 
 /// `GET /rate_limit`
 public nonisolated final class GetRateLimitAPI: APIRuntime.BaseAPI<RateLimit>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "GetRateLimit",
-        method: .get,
-        path: "/rate_limit",
+        wire: .http(.get, path: "/rate_limit"),
         retry: APIRuntime.RetryPolicy(maxAttempts: 3, retryableStatuses: [503]),
         rateLimit: APIRuntime.RateLimit(calls: 10, per: .seconds(60)),
         sample: APIRuntime.StubResponse(status: 200, json: "{\"limit\":60,\"remaining\":59,\"reset_at\":\"2024-01-01T00:00:00Z\"}"),

@@ -5,12 +5,9 @@ import Foundation
 
 /// `POST /bytes`
 public nonisolated final class SendBytesAPI: APIRuntime.BaseAPI<Data>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "SendBytes",
-        method: .post,
-        path: "/bytes",
+        wire: .http(.post, path: "/bytes"),
         defaults: .workspace
     )
 

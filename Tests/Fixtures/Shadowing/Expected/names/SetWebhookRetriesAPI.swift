@@ -4,12 +4,9 @@ import APIRuntime
 
 /// `PUT /webhooks/{id}/retry-policy`
 public nonisolated final class SetWebhookRetriesAPI: APIRuntime.BaseAPI<RetryPolicy>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "SetWebhookRetries",
-        method: .put,
-        path: "/webhooks/{id}/retry-policy",
+        wire: .http(.put, path: "/webhooks/{id}/retry-policy"),
         defaults: .workspace
     )
 

@@ -4,12 +4,9 @@ import APIRuntime
 
 /// `POST /upload`
 public nonisolated final class UploadAPI: APIRuntime.BaseAPI<APIRuntime.NoContent>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "Upload",
-        method: .post,
-        path: "/upload",
+        wire: .http(.post, path: "/upload"),
         defaults: .workspace
     )
 

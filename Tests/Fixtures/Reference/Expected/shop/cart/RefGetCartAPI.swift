@@ -6,12 +6,9 @@ import APIRuntime
 ///
 /// `GET /cart`
 package nonisolated final class RefGetCartAPI: APIRuntime.BaseAPI<RefCart>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     package static let definition = APIRuntime.APIDefinition(
         name: "GetCart",
-        method: .get,
-        path: "/cart",
+        wire: .http(.get, path: "/cart"),
         defaults: .workspace
     )
 

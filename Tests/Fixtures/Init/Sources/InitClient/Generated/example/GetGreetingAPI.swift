@@ -6,12 +6,9 @@ import APIRuntime
 ///
 /// `GET /greetings/{name}`
 public nonisolated final class GetGreetingAPI: APIRuntime.BaseAPI<Greeting>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "GetGreeting",
-        method: .get,
-        path: "/greetings/{name}",
+        wire: .http(.get, path: "/greetings/{name}"),
         defaults: .workspace
     )
 

@@ -6,12 +6,9 @@ import APIRuntime
 ///
 /// `GET /status`
 public nonisolated final class GetStatusAPI: APIRuntime.BaseAPI<Status>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "GetStatus",
-        method: .get,
-        path: "/status",
+        wire: .http(.get, path: "/status"),
         defaults: .workspace
     )
 

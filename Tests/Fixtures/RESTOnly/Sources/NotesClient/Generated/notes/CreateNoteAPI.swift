@@ -6,12 +6,9 @@ import APIRuntime
 ///
 /// `POST /notes`
 public nonisolated final class CreateNoteAPI: APIRuntime.BaseAPI<Note>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "CreateNote",
-        method: .post,
-        path: "/notes",
+        wire: .http(.post, path: "/notes"),
         defaults: .workspace
     )
 

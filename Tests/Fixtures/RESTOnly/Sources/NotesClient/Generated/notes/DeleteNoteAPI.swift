@@ -6,12 +6,9 @@ import APIRuntime
 ///
 /// `DELETE /notes/{id}`
 public nonisolated final class DeleteNoteAPI: APIRuntime.BaseAPI<APIRuntime.NoContent>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "DeleteNote",
-        method: .delete,
-        path: "/notes/{id}",
+        wire: .http(.delete, path: "/notes/{id}"),
         defaults: .workspace
     )
 

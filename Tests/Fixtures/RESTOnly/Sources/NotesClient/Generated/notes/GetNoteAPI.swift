@@ -6,12 +6,9 @@ import APIRuntime
 ///
 /// `GET /notes/{id}`
 public nonisolated final class GetNoteAPI: APIRuntime.BaseAPI<Note>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "GetNote",
-        method: .get,
-        path: "/notes/{id}",
+        wire: .http(.get, path: "/notes/{id}"),
         retry: APIRuntime.RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(200)),
         defaults: .workspace
     )

@@ -6,12 +6,9 @@ import APIRuntime
 ///
 /// `GET /notes`
 public nonisolated final class ListNotesAPI: APIRuntime.BaseAPI<NotePage>, @unchecked Sendable {
-    // @unchecked as in BaseAPI: no stored state here; BaseAPI's `state` lock guards what it inherits.
-
     public static let definition = APIRuntime.APIDefinition(
         name: "ListNotes",
-        method: .get,
-        path: "/notes",
+        wire: .http(.get, path: "/notes"),
         frequency: .coalesce,
         defaults: .workspace
     )
