@@ -4,6 +4,7 @@ import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import NIOCore
+import NIOFoundationCompat
 import NIOHTTP1
 import NIOSSL
 
@@ -87,7 +88,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
         let head = HTTPResponse(status: HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase), headerFields: fields)
         let length: HTTPBody.Length = response.headers.first(name: "content-length").flatMap(Int64.init).map { .known($0) } ?? .unknown
-        let chunks = response.body.map { buffer in buffer.withUnsafeReadableBytes { Data($0) } }
+        // Each chunk is a Data over AsyncHTTPClient's own buffer, which it keeps alive: no copy.
+        let chunks = response.body.map { buffer in
+            buffer.getData(at: buffer.readerIndex, length: buffer.readableBytes, byteTransferStrategy: .noCopy) ?? Data()
+        }
         return (head, HTTPBody(chunks, length: length))
     }
 
