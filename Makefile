@@ -24,11 +24,11 @@ protoc-gen-swift:
 build:
 	$(SWIFT) build
 
-## Every test over URLSession (the default transport), then the runtime's wire tests again over
+## Every test over URLSession (the default transport), then the tests on the wire again over
 ## AsyncHTTPClient.
 test:
 	TEST_HTTP_TRANSPORT=urlsession $(SWIFT) test
-	TEST_HTTP_TRANSPORT=asynchttpclient $(SWIFT) test --skip-build --filter APIRuntimeTests
+	TEST_HTTP_TRANSPORT=asynchttpclient $(SWIFT) test --skip-build --filter "APIWireTests|GeneratedClientTests"
 
 ## The REST-only client package (Tests/Fixtures/RESTOnly) built from clean in a folder of its own;
 ## fails if anything it compiled is gRPC, protobuf, AsyncHTTPClient or SwiftNIO's networking.
@@ -64,13 +64,14 @@ plugin:
 	@grep "error: target 'NoAPIs' uses apigen's plugin but has no .*/Sources/NoAPIs/apis/workspace.yaml: add that file" $(PLUGIN_SCRATCH)/no-apis.log | head -1 \
 	  || { cat $(PLUGIN_SCRATCH)/no-apis.log >&2; echo "error: the plugin's message for a target without apis/ is missing" >&2; exit 1; }
 
-## The whole suite under ThreadSanitizer, in a build folder of its own (.build-tsan), one test at
-## a time: ThreadSanitizer slows each test several times over, and the suite's bulk tests (10,000
-## events, multipart forms) run in parallel with the ones that time a deadline would starve them.
+## The runtime's tests under ThreadSanitizer (the manager, the transports, streams, gRPC; the
+## generator's are single-threaded), in a build folder of its own (.build-tsan), one test at a
+## time: ThreadSanitizer slows each test several times over, and the bulk tests (10,000 events,
+## multipart forms) run in parallel with the ones that time a deadline would starve them.
 test-tsan:
-	TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/.ci/tsan-suppressions.txt" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --no-parallel
+	TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/.ci/tsan-suppressions.txt" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --no-parallel --filter "APIRuntimeTests|APIWireTests|APIGRPCTests"
 
-## The soak (Tests/APIRuntimeTests/Soak): 10,000 mixed calls against loopback servers that fault,
+## The soak (Tests/APIWireTests/Soak): 10,000 mixed calls against loopback servers that fault,
 ## over each HTTP transport; each run prints its figures on a line starting "soak:". Swift
 ## Testing's backtrace of every thrown error is off: it would be counted as the runtime's memory.
 SOAK_ENV := SWT_SWIFT_ERROR_BACKTRACING_ENABLED=0

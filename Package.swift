@@ -286,13 +286,99 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .testTarget(
-            name: "APIRuntimeTests",
+        // What the runtime's tests share: a manual clock, a scripted transport, waiting for a
+        // condition, a manager shut down after its test.
+        .target(
+            name: "APITestSupport",
+            dependencies: [
+                "APIRuntime",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Tests/APITestSupport",
+            swiftSettings: strictSettings
+        ),
+        // What the tests on the wire share: loopback HTTP servers (Hummingbird, and a raw one), a
+        // JSON-RPC server, a grpc-swift server, certificates made for TLS tests, and the HTTP
+        // transport under test.
+        .target(
+            name: "WireTestSupport",
             dependencies: [
                 "APIRuntime",
                 "APIAsyncHTTPClient",
                 "APIGRPC",
+                "ExampleClient",
+                "APITestSupport",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/WireTestSupport",
+            swiftSettings: strictSettings
+        ),
+        // The manager's own logic without sockets: a scripted transport and a manual clock.
+        .testTarget(
+            name: "APIRuntimeTests",
+            dependencies: ["APIRuntime", "APITestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            swiftSettings: strictSettings
+        ),
+        // The runtime on loopback servers, over each HTTP transport (`make test` runs it twice),
+        // and the soak, whose mix includes gRPC.
+        .testTarget(
+            name: "APIWireTests",
+            dependencies: [
+                "APIRuntime",
+                "APIAsyncHTTPClient",
                 "APIEventStreams",
+                "APIGRPC",
+                "ExampleClient",
+                "APITestSupport",
+                "WireTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // gRPC against a real grpc-swift server on loopback, plain and over TLS.
+        .testTarget(
+            name: "APIGRPCTests",
+            dependencies: [
+                "APIRuntime",
+                "APIGRPC",
+                "ExampleClient",
+                "APITestSupport",
+                "WireTestSupport",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The generated clients (example and fixtures) calling loopback servers.
+        .testTarget(
+            name: "GeneratedClientTests",
+            dependencies: [
+                "APIRuntime",
                 "ExampleClient",
                 "ReferenceClient",
                 "InitClient",
@@ -300,21 +386,9 @@ let package = Package(
                 "MainActorClient",
                 "ShadowingClient",
                 "ImportedClient",
+                "APITestSupport",
+                "WireTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "MultipartKit", package: "multipart-kit"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "InMemoryLogging", package: "swift-log"),
-                .product(name: "MetricsTestKit", package: "swift-metrics"),
-                .product(name: "GRPCCore", package: "grpc-swift-2"),
-                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
-                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
-                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,4 +1,5 @@
 @testable import APIRuntime
+import APITestSupport
 import Foundation
 import HTTPTypes
 import Testing

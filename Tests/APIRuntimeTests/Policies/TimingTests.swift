@@ -1,5 +1,5 @@
 @testable import APIRuntime
-import ExampleClient
+import APITestSupport
 import Foundation
 import HTTPTypes
 import NIOConcurrencyHelpers
@@ -10,7 +10,29 @@ import Testing
 /// sockets: a scripted transport answers.
 @Suite("Time on a manual clock")
 struct TimingTests {
-    static let user = Data(#"{"id": 1, "name": "a", "role": "guest", "tags": [], "created_at": "2024-01-01T00:00:00Z"}"#.utf8)
+    static let user = Data(#"{"id": 1, "name": "a"}"#.utf8)
+
+    struct User: Decodable, Sendable {
+        var id: Int
+        var name: String
+    }
+
+    /// A workspace's defaults, as the example workspace's: a 30 s timeout.
+    static let defaults = APIDefaults(baseURL: "https://api.example.com/v1", timeout: .seconds(30))
+    static let countUsers = APIDefinition(name: "CountUsers", method: .get, path: "/users/count", defaults: defaults)
+    static let getUser = APIDefinition(
+        name: "GetUser", wire: .http(.get, path: "/users/{id}"), retry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(100)), defaults: defaults
+    )
+
+    /// `GET /users/count`, an `Int`.
+    static func CountUsersAPI() -> BaseAPI<Int> {
+        BaseAPI(definition: countUsers, response: .json)
+    }
+
+    /// `GET /users/{id}`, retried up to 3 attempts.
+    static func GetUserAPI(id: Int) -> BaseAPI<User> {
+        BaseAPI(definition: getUser, response: .json, request: RequestBuilder().path("id", id))
+    }
 
     @Test("A call's deadline fires when its timeout has passed, not a moment before")
     func deadline() async throws {
@@ -19,7 +41,7 @@ struct TimingTests {
             try await clock.sleep(for: .seconds(3600))
             return (.status(.ok), Data("1".utf8))
         }) { manager in
-            let api = CountUsersAPI().using(manager)
+            let api = Self.CountUsersAPI().using(manager)
             api.timeout = .seconds(30)
             let call = Task { try await api.start() }
             // The transport waits an hour; the call's deadline, half a minute.
@@ -43,7 +65,7 @@ struct TimingTests {
         }) { manager in
             var calls: [Task<User, any Error>] = []
             for id in 0..<4 {
-                calls.append(Task { try await GetUserAPI(id: id).using(manager).start() })
+                calls.append(Task { try await Self.GetUserAPI(id: id).using(manager).start() })
                 // Each call is served, or asleep until its turn, before the next one starts.
                 try await waitUntil { served.withLockedValue(\.count) + manager.rateLimiter.waitingCount("api:GetUser") == id + 1 }
             }
@@ -64,8 +86,8 @@ struct TimingTests {
         try await withScriptedManager(clock: clock, configure: { $0.rateLimit = RateLimit(calls: 1, per: .seconds(60)) }, respond: { _ in
             (.status(.ok), Data("1".utf8))
         }) { manager in
-            _ = try await CountUsersAPI().using(manager).start()
-            let api = CountUsersAPI().using(manager)
+            _ = try await Self.CountUsersAPI().using(manager).start()
+            let api = Self.CountUsersAPI().using(manager)
             api.timeout = .seconds(30)
             let error = await expectAPIError { try await api.start() }
             #expect(error?.reason == .rateLimited(message: "no call allowed before the call's timeout"))
@@ -82,10 +104,10 @@ struct TimingTests {
             if calls.withLockedValue({ $0 += 1; return $0 }) > 1 { try await clock.sleep(for: .milliseconds(700)) }
             return (.status(.ok), Data("1".utf8))
         }) { manager in
-            _ = try await CountUsersAPI().using(manager).start()
+            _ = try await Self.CountUsersAPI().using(manager).start()
             // The next token is due at 800 ms and the call's deadline is at 1 s, each in time
             // alone; the reply would come at 1.5 s. (The first call's timer sleeps until 30 s.)
-            let api = CountUsersAPI().using(manager)
+            let api = Self.CountUsersAPI().using(manager)
             api.timeout = .seconds(1)
             let second = Task { try await api.start() }
             try await waitUntil { clock.pending == [.milliseconds(800), .seconds(1), .seconds(30)] }
@@ -107,7 +129,7 @@ struct TimingTests {
             return attempt == 1 ? (.status(.serviceUnavailable, retryAfter: 3), Data()) : (.status(.ok), Self.user)
         }) { manager in
             // GetUser's manifest allows 3 attempts.
-            let call = Task { try await GetUserAPI(id: 1).using(manager).start() }
+            let call = Task { try await Self.GetUserAPI(id: 1).using(manager).start() }
             try await waitUntil { clock.pending == [.seconds(3), .seconds(30)] }
             #expect(attempts.withLockedValue { $0 } == 1)
             clock.advance(by: .seconds(3))
@@ -124,7 +146,7 @@ struct TimingTests {
             attempts.withLockedValue { $0 += 1 }
             return (.status(.serviceUnavailable, retryAfter: 60), Data())
         }) { manager in
-            let error = await expectAPIError { try await GetUserAPI(id: 1).using(manager).start() }
+            let error = await expectAPIError { try await Self.GetUserAPI(id: 1).using(manager).start() }
             #expect(error?.reason == .httpStatus(code: 503, body: Data()))
             #expect(attempts.withLockedValue { $0 } == 1)
             #expect(clock.elapsed == .zero)
@@ -140,11 +162,11 @@ struct TimingTests {
             Issue.record("a stubbed call reached the transport")
             return (.status(.ok), Data())
         }) { manager in
-            let call = Task { try await CountUsersAPI().using(manager).start() }
+            let call = Task { try await Self.CountUsersAPI().using(manager).start() }
             try await waitUntil { clock.pending == [.seconds(2), .seconds(30)] }
             clock.advance(by: .seconds(2))
             #expect(try await call.value == 4)
-            let slow = CountUsersAPI().using(manager)
+            let slow = Self.CountUsersAPI().using(manager)
             slow.timeout = .seconds(1)
             let late = Task { try await slow.start() }
             // Its deadline at 3 s, its stub's answer at 4 s; the first call's timer sleeps until 30 s.
@@ -165,7 +187,7 @@ struct TimingTests {
             return (.status(.ok), Data("1".utf8))
         }
         let manager = APIManager(configuration: configuration)
-        let call = Task { try await CountUsersAPI().using(manager).start() }
+        let call = Task { try await Self.CountUsersAPI().using(manager).start() }
         try await waitUntil { clock.pending == [.seconds(30), .seconds(3600)] }
         let shutdown = Task { await manager.shutdown(gracePeriod: .seconds(5)) }
         try await waitUntil { clock.pending == [.seconds(5), .seconds(30), .seconds(3600)] }

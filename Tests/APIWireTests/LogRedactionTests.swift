@@ -1,0 +1,108 @@
+import APIRuntime
+import APITestSupport
+import ExampleClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import InMemoryLogging
+import Logging
+import Testing
+import WireTestSupport
+
+/// Puts secrets where a careless call would: query items, headers, a JSON body nested deep.
+struct SecretPlanter: APIInterceptor {
+    var name: String { "planter" }
+
+    func intercept(
+        _ request: APIRequest,
+        context: APICallContext,
+        next: (APIRequest) async throws(APIError) -> APIResponse
+    ) async throws(APIError) -> APIResponse {
+        var request = request
+        var components = URLComponents(url: request.url!, resolvingAgainstBaseURL: false)!
+        components.queryItems = (components.queryItems ?? []) + [
+            URLQueryItem(name: "token", value: "QUERY-SECRET-1"), URLQueryItem(name: "api_key", value: "QUERY-SECRET-2"),
+            URLQueryItem(name: "signature", value: "QUERY-SECRET-3"), URLQueryItem(name: "page", value: "visible-query"),
+        ]
+        request.url = components.url!
+        request.headerFields[HTTPField.Name("X-API-Key")!] = "HEADER-SECRET-1"
+        request.headerFields[HTTPField.Name("X-Auth-Token")!] = "HEADER-SECRET-2"
+        request.headerFields[.authorization] = "Bearer HEADER-SECRET-3"
+        request.headerFields[.cookie] = "session=HEADER-SECRET-4"
+        if request.method == .post, context.kind != .grpc {
+            request.body = Data(#"{"access_token": "BODY-SECRET-1", "nested": {"password": "BODY-SECRET-2", "refreshToken": "BODY-SECRET-3"}, "list": [{"client_secret": "BODY-SECRET-4"}], "note": "visible-body"}"#.utf8)
+        }
+        return try await next(request)
+    }
+}
+
+@Suite("Logs hold no secrets by default")
+struct LogRedactionTests {
+    static let secrets = (1...4).flatMap { ["QUERY-SECRET-\($0)", "HEADER-SECRET-\($0)", "BODY-SECRET-\($0)", "REPLY-SECRET-\($0)"] }
+        .filter { $0 != "QUERY-SECRET-4" }
+
+    /// Every line and every metadata value the logger was given, as text.
+    static func everything(_ handler: InMemoryLogHandler) -> String {
+        handler.entries.map { "\($0.level) \($0.message) \($0.metadata)" }.joined(separator: "\n")
+    }
+
+    @Test("Secrets in query items, headers, JSON bodies, replies and error replies: none reaches the log at trace level")
+    func rest() async throws {
+        let handler = InMemoryLogHandler()
+        var logger = Logger(label: "redaction") { _ in handler }
+        logger.logLevel = .trace
+        var errors: [String] = []
+        try await withServer(configure: {
+            $0.interceptors = [SecretPlanter(), LoggingInterceptor(logger: logger, logsBodies: true)]
+        }, { request in
+            if request.path.hasSuffix("/404") {
+                return .json(#"{"error": "no such user", "api_key": "REPLY-SECRET-4"}"#, status: .notFound)
+            }
+            var response = Response.json(#"{"refresh_token": "REPLY-SECRET-1", "id_token": "REPLY-SECRET-2", "id": 1, "name": "a", "role": "guest", "tags": [], "created_at": "2024-01-01T00:00:00Z"}"#)
+            // Expired at once, so URLSession's shared cookie jar keeps nothing of it for other tests.
+            response.headers[.setCookie] = "session=REPLY-SECRET-3; Max-Age=0"
+            return response
+        }) { _, manager in
+            _ = try? await CreateUserAPI(name: "visible-name", role: .guest, idempotencyKey: UUID()).using(manager).start()
+            do {
+                _ = try await GetUserAPI(id: 404).using(manager).start()
+            } catch {
+                errors.append("\(error)")
+            }
+        }
+        let text = Self.everything(handler)
+        for secret in Self.secrets {
+            #expect(!text.contains(secret), "\(secret) is in the log:\n\(text)")
+        }
+        #expect(text.contains("visible-query") && text.contains("visible-body"), "what is not secret is still logged")
+        #expect(text.contains("<redacted>"))
+        #expect(errors.count == 1)
+        #expect(errors.allSatisfy { !$0.contains("REPLY-SECRET") }, "\(errors)")
+    }
+
+    @Test("gRPC metadata with secret names is redacted too")
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func grpcMetadata() async throws {
+        let handler = InMemoryLogHandler()
+        var logger = Logger(label: "redaction") { _ in handler }
+        logger.logLevel = .trace
+        try await withGRPCServer(configure: {
+            $0.interceptors = [SecretPlanter(), LoggingInterceptor(logger: logger, logsBodies: true)]
+        }) { _, manager in
+            _ = try? await SayHelloAPI { $0.name = "visible-name" }.using(manager).start()
+        }
+        let text = Self.everything(handler)
+        #expect(text.contains("SayHello"))
+        for secret in Self.secrets where secret.hasPrefix("HEADER") {
+            #expect(!text.contains(secret), "\(secret) is in the log:\n\(text)")
+        }
+    }
+
+    @Test("Secret names: words split at separators and case changes", arguments: [
+        ("X-API-Key", true), ("access_token", true), ("refreshToken", true), ("client.secret", true), ("Authorization", true),
+        ("password", true), ("sig", true), ("session_id", true), ("page", false), ("monkey", false), ("author", false), ("tokenizer", false),
+    ])
+    func names(name: String, secret: Bool) {
+        #expect(SecretNames.standard.contains(name) == secret)
+    }
+}

@@ -1,0 +1,81 @@
+import APIRuntime
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOConcurrencyHelpers
+import NIOCore
+import WireTestSupport
+
+/// The faults the soak's REST server acts out, chosen by the client in the user id it asks for
+/// (`id / SoakFault.stride`), so that each call knows what it should end with.
+enum SoakFault: Int, CaseIterable {
+    case none, serverError, notFound, garbage, slow, stalled, stalledBody
+
+    static let stride = 1_000_000
+
+    /// How long a stalled reply holds back: longer than a soak call's timeout.
+    static let stall = SoakTests.timeout + .milliseconds(500)
+}
+
+/// The tokens the soak's REST server accepts: one at a time, replaced (the old one expiring)
+/// every `lifetime` requests.
+final class SoakTokens: TokenProvider {
+    let lifetime: Int
+    /// Guards the current token's generation and the requests it has seen.
+    private let state = NIOLockedValueBox((generation: 0, seen: 0))
+
+    init(lifetime: Int) {
+        self.lifetime = lifetime
+    }
+
+    var current: String { "t\(state.withLockedValue { $0.generation })" }
+
+    /// Counts a request; true when it carried the current token.
+    func admits(_ authorization: String?) -> Bool {
+        state.withLockedValue { state in
+            state.seen += 1
+            if state.seen % lifetime == 0 { state.generation += 1 }
+            return authorization == "Bearer t\(state.generation)"
+        }
+    }
+
+    func initialToken() async throws -> String { current }
+    func refreshToken(replacing rejected: String) async throws -> String { current }
+}
+
+/// The soak's HTTP server: users at `/v1/users/{id}` (behind the rotating token, faulting as the
+/// id says) and the JSON-RPC calculator at `…/jsonrpc`.
+func startSoakServer(tokens: SoakTokens) async throws -> LoopbackServer {
+    try await LoopbackServer.start(recording: false) { request in
+        if request.path.hasSuffix("/jsonrpc") { return JSONRPCServer.handle(request) }
+        guard request.path.hasPrefix("/v1/users/"), let id = Int(request.path.dropFirst("/v1/users/".count)) else {
+            return .text("no such path", status: .notFound)
+        }
+        guard tokens.admits(request.headers[.authorization]) else { return .text("expired", status: .unauthorized) }
+        let user = #"{"id": \#(id), "name": "Soak", "role": "member", "tags": [], "created_at": "2024-01-01T00:00:00Z"}"#
+        switch SoakFault(rawValue: id / SoakFault.stride) ?? .none {
+        case .none:
+            return .json(user)
+        case .serverError:
+            return .text("overloaded", status: .internalServerError)
+        case .notFound:
+            return .text("no such user", status: .notFound)
+        case .garbage:
+            return .json("{\"id\": \"not a number\"")
+        case .slow:
+            try await Task.sleep(for: .milliseconds(10))
+            return .json(user)
+        case .stalled:
+            try await Task.sleep(for: SoakFault.stall)
+            return .json(user)
+        case .stalledBody:
+            let body = ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: String(user.prefix(10))))
+                try await Task.sleep(for: SoakFault.stall)
+                try await writer.write(ByteBuffer(string: String(user.dropFirst(10))))
+                try await writer.finish(nil)
+            }
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: body)
+        }
+    }
+}
