@@ -130,8 +130,12 @@ public struct AuthenticationInterceptor: APIInterceptor {
 
     func isRejection(_ response: APIResponse) -> Bool {
         if response.httpStatus == .unauthorized || response.grpcStatus == .unauthenticated { return true }
-        guard !rejectingRPCCodes.isEmpty, case .integer(let code)? = JSONValue.parse(response.body)?["error"]?["code"] else { return false }
-        return rejectingRPCCodes.contains(Int(code))
+        guard !rejectingRPCCodes.isEmpty else { return false }
+        let reply = JSONSlices(response.body)
+        guard let error = (try? reply.members())??.last(where: { $0.key == "error" }) else { return false }
+        let object = JSONSlices(reply[error.value])
+        guard let code = (try? object.members())??.last(where: { $0.key == "code" }).flatMap({ Int(object.text(of: $0.value)) }) else { return false }
+        return rejectingRPCCodes.contains(code)
     }
 }
 
