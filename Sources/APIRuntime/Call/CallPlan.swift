@@ -1,7 +1,10 @@
 /// One call, resolved before anything is sent: what goes on the wire, by when, under which
 /// policies, and through which session and transport. `APIManager.plan` makes it, the one place
 /// a call's settings are chosen; the stages that run the call only read it.
-struct CallPlan: Sendable {
+///
+/// An immutable class: every stage holds the plan, and passing a reference is one retain where
+/// a struct of this size is copied member by member at each hand-over.
+final class CallPlan: Sendable {
     let definition: APIDefinition
     /// How the call's protocol wraps the request and unwraps the reply; nil is plain REST.
     let delegate: (any RPCDelegate)?
@@ -27,6 +30,28 @@ struct CallPlan: Sendable {
     let transport: TransportFactory
     /// Whether the reply's protocol is unwrapped here; a JSON-RPC batch reads its own reply.
     let unwrapsReply: Bool
+
+    init(
+        definition: APIDefinition, delegate: (any RPCDelegate)?, rpc: RPCCall?, request: APIRequest, context: APICallContext,
+        deadline: ContinuousClock.Instant, timeout: Duration, duplicates: Duplicates, retry: RetryPolicy,
+        rateLimits: [RateLimitBucket], session: SessionKey, sessionSettings: SessionSettings, transport: TransportFactory,
+        unwrapsReply: Bool
+    ) {
+        self.definition = definition
+        self.delegate = delegate
+        self.rpc = rpc
+        self.request = request
+        self.context = context
+        self.deadline = deadline
+        self.timeout = timeout
+        self.duplicates = duplicates
+        self.retry = retry
+        self.rateLimits = rateLimits
+        self.session = session
+        self.sessionSettings = sessionSettings
+        self.transport = transport
+        self.unwrapsReply = unwrapsReply
+    }
 
     /// The frequency policy with the identity it compares calls by.
     enum Duplicates: Sendable {
