@@ -221,7 +221,7 @@ public enum ManifestSchema {
         "responseHeaders": "Reply headers read as types: { etag: { type: String, name: ETag } }; startWithHeaders() returns them.",
         "responses": "Bodies by status: { 200: User, 422: ValidationErrors, default: Problem }; error bodies are models.",
         "rateLimit": "At most `calls` calls every `per` seconds, per api or host; wait (default) or fail.",
-        "significantHeaders": "Headers whose values make two calls different for the frequency policy.",
+        "significantHeaders": "The only headers whose values make two calls different for the frequency policy ([] for none); without it, every header counts.",
         "tags": "Groups for APIManager.cancel(tag:).",
         "skipInterceptors": "Global interceptors this API goes without, by name: logging, metrics, authentication, or your own.",
         "sample": "What the API answers when the manager answers from samples: { status, body, delay }.",
