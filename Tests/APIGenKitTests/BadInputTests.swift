@@ -321,6 +321,28 @@ struct BadInputTests {
 }
 
 extension BadInputTests {
+    @Test("Headers that frame the message cannot be set by a manifest, as headers or as header parameters")
+    func framingHeaders() throws {
+        let lines = try diagnostics(for: ["apis/api.yaml": """
+            apis:
+              Send:
+                method: POST
+                path: /send
+                parameters:
+                  length: { type: Int, in: header, name: Content-Length }
+                  encoding: { type: String, in: header, name: transfer-encoding }
+                headers:
+                  Host: evil.example
+                  Connection: close
+                  X-Fine: yes
+            """])
+        #expect(lines == [
+            "apis/api.yaml:6:46: error: 'Content-Length' frames the message, and the transport writes it from the request itself; a manifest cannot set it",
+            "apis/api.yaml:7:51: error: 'transfer-encoding' frames the message, and the transport writes it from the request itself; a manifest cannot set it",
+            "apis/api.yaml:9:7: error: 'Host' frames the message, and the transport writes it from the request itself; a manifest cannot set it",
+            "apis/api.yaml:10:7: error: 'Connection' frames the message, and the transport writes it from the request itself; a manifest cannot set it",
+        ])
+    }
     @Test("Policies: an unknown policy name, a negative rate, too many retries, a retried POST without the flag")
     func policyErrors() throws {
         let lines = try diagnostics(for: ["apis/api.yaml": """

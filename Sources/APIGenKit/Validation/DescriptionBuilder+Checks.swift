@@ -46,8 +46,22 @@ extension DescriptionBuilder {
     /// Header names are HTTP tokens; values may not hold line breaks, which would split the header.
     mutating func checkHeader(_ header: Header) {
         checkHeaderName(header.name)
+        checkNotFraming(header.name)
         if header.value.value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
             diagnostics.error("the value of header '\(header.name.value)' cannot contain line breaks or NUL", at: header.value.location)
+        }
+    }
+
+    /// Headers that frame the message (`Content-Length`, `Transfer-Encoding`, `Host`, …) are the
+    /// transport's to write: one a request also carries could make a proxy and a server read
+    /// the message differently (request smuggling).
+    static let framingHeaders: Set<String> = [
+        "host", "content-length", "transfer-encoding", "connection", "keep-alive", "te", "upgrade", "proxy-connection",
+    ]
+
+    mutating func checkNotFraming(_ name: Located<String>) {
+        if Self.framingHeaders.contains(name.value.lowercased()) {
+            diagnostics.error("'\(name.value)' frames the message, and the transport writes it from the request itself; a manifest cannot set it", at: name.location)
         }
     }
 

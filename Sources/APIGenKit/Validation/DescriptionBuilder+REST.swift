@@ -126,7 +126,10 @@ extension DescriptionBuilder {
                 diagnostics.error("path parameter '\(name)' must be a scalar or an enum, found '\(type)'", at: parameter.type.location)
             }
         case .query, .header:
-            if location == .header { checkHeaderName(parameter.wireName ?? parameter.name) }
+            if location == .header {
+                checkHeaderName(parameter.wireName ?? parameter.name)
+                checkNotFraming(parameter.wireName ?? parameter.name)
+            }
             if placeholders.contains(name) {
                 diagnostics.error("parameter '\(name)' is 'in: \(location.rawValue)' but the path names '{\(name)}'", at: at)
             }

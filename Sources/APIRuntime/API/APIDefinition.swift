@@ -51,7 +51,7 @@ public final class APIDefinition: Sendable {
     let parsedBaseURL: BaseURL?
     /// The workspace's headers (except for gRPC, whose metadata come from the API alone) then the
     /// API's, a later one replacing an earlier one of the same name, checked once here rather
-    /// than on every call.
+    /// than on every call; headers that frame the message are the transport's, and left out.
     let fixedHeaderFields: HTTPFields
     /// The first of those header names that is not a valid field name, reported by every call.
     let invalidHeaderName: String?
@@ -106,7 +106,7 @@ public final class APIDefinition: Sendable {
                 invalid = invalid ?? header.name
                 continue
             }
-            fields[name] = header.value
+            if !name.isFraming { fields[name] = header.value }
         }
         self.fixedHeaderFields = fields
         self.invalidHeaderName = invalid

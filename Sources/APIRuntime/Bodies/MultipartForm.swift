@@ -71,7 +71,8 @@ struct MultipartForm: Sendable {
     }
 
     /// `Content-Disposition: form-data; name="…"; filename="…"`, with `"`, CR and LF written as
-    /// `%22`, `%0D` and `%0A`, as browsers write them (the WHATWG form-data encoding).
+    /// `%22`, `%0D` and `%0A`, as browsers write them (the WHATWG form-data encoding), and NUL as
+    /// `%00`.
     static func disposition(name: String, fileName: String?) -> String {
         var text = "Content-Disposition: form-data; name=\"\(escaped(name))\""
         if let fileName { text += "; filename=\"\(escaped(fileName))\"" }
@@ -82,6 +83,7 @@ struct MultipartForm: Sendable {
         value.replacingOccurrences(of: "\"", with: "%22")
             .replacingOccurrences(of: "\r", with: "%0D")
             .replacingOccurrences(of: "\n", with: "%0A")
+            .replacingOccurrences(of: "\0", with: "%00")
     }
 
     /// The form's bytes, each file read in chunks as the reader reaches it.

@@ -164,6 +164,9 @@ extension RequestBuilder {
                     throw APIError(api: api, reason: .invalidRequest(message: "cannot encode the part '\(name)' in JSON: \(error)"), underlying: error)
                 }
             case .file(let file):
+                guard !file.contentType.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
+                    throw APIError(api: api, reason: .invalidRequest(message: "the content type of the file part '\(name)' holds a line break or NUL"))
+                }
                 do {
                     try form.append(name: name, file: file)
                 } catch {
@@ -210,7 +213,7 @@ extension RequestBuilder {
                 guard let name = HTTPField.Name(header.name) else {
                     throw invalid("'\(header.name)' is not a valid header name")
                 }
-                fields[name] = header.value
+                if !name.isFraming { fields[name] = header.value }
             }
         }
         try set(headers)
