@@ -107,6 +107,8 @@ private final class Exchange: Sendable {
         var paused = false
         /// Why the delegate refused the server or could not present the client's certificate.
         var tlsFailure: TLSFailure?
+        /// Whether the reply was a server's request for credentials, answered with its response.
+        var answeredChallenge = false
     }
 
     /// Past this many unread bytes the download pauses; it goes on once the reader is below
@@ -204,6 +206,21 @@ private final class Exchange: Sendable {
         resume?.resume()
     }
 
+    /// Hands on a server's request for credentials (a 401 with `WWW-Authenticate`) as the reply,
+    /// with the body that came before the challenge, if any (URLSession keeps the rest while it
+    /// asks); the task then ends cancelled, which is no failure.
+    func answer(_ challengeResponse: URLResponse?) {
+        state.withLockedValue { $0.answeredChallenge = true }
+        if let head = takeHead() {
+            if let httpResponse = (challengeResponse as? HTTPURLResponse)?.httpResponse {
+                head.resume(returning: (httpResponse, HTTPBody(ResponseChunks(base: chunks, exchange: self), length: .unknown)))
+            } else {
+                head.resume(throwing: URLError(.userAuthenticationRequired))
+            }
+        }
+        chunkSink.finish()
+    }
+
     /// Fails the exchange with `failure` once URLSession reports the refused challenge.
     func refuse(_ failure: TLSFailure) {
         state.withLockedValue { $0.tlsFailure = failure }
@@ -212,9 +229,13 @@ private final class Exchange: Sendable {
     func complete(with error: (any Error)?, host: String) {
         // A finished task is not cancelled again: FoundationNetworking crashes when it is asked
         // to cancel a task it has already taken out of its registry.
-        let refused = state.withLockedValue { state in
+        let (refused, answered) = state.withLockedValue { state in
             state.task = nil
-            return state.tlsFailure
+            return (state.tlsFailure, state.answeredChallenge)
+        }
+        if answered {
+            removeTemporaryFile()
+            return
         }
         let failure = error.map { error -> any Error in
             if let refused { return refused }
@@ -277,13 +298,15 @@ private final class ExchangeTable: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler(nil)
     }
 
-    #if canImport(Security)
-    /// Checks the server as the host's `TLSSettings` say, and presents the client's identity.
+    /// Checks the server as the host's `TLSSettings` say, and presents the client's identity. A
+    /// server asking for credentials (a 401 with `WWW-Authenticate`) gets none from URLSession:
+    /// credentials are the interceptors' business, so the 401 is the reply.
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         let space = challenge.protectionSpace
+        #if canImport(Security)
         switch space.authenticationMethod {
         case NSURLAuthenticationMethodServerTrust where tls != .standard:
             guard let trust = space.serverTrust else { return completionHandler(.cancelAuthenticationChallenge, nil) }
@@ -305,8 +328,15 @@ private final class ExchangeTable: NSObject, URLSessionDataDelegate, Sendable {
         default:
             completionHandler(.performDefaultHandling, nil)
         }
+        #else
+        // FoundationNetworking asks only for HTTP authentication, and neither its default
+        // handling (which waits for ever) nor any other answer hands on the 401: the exchange
+        // answers with the challenge's response itself, and the task is cancelled.
+        _ = space
+        exchange(for: task)?.answer(challenge.failureResponse)
+        completionHandler(.cancelAuthenticationChallenge, nil)
+        #endif
     }
-    #endif
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         exchange(for: dataTask)?.receive(data)
