@@ -5,6 +5,12 @@ extension HTTPBody {
     /// how many there were. A write that fails or is cancelled removes what it wrote.
     @discardableResult
     public func write(to url: URL) async throws -> Int64 {
+        try await write(to: url, upTo: .max)
+    }
+
+    /// `write(to:)`, failing with `TooLarge` (and removing the file) as soon as the body passes
+    /// `limit` bytes.
+    func write(to url: URL, upTo limit: Int64) async throws -> Int64 {
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
         }
@@ -13,6 +19,7 @@ extension HTTPBody {
             defer { try? file.close() }
             var written: Int64 = 0
             for try await chunk in self {
+                guard written + Int64(chunk.count) <= limit else { throw TooLarge(limit: Int(clamping: limit)) }
                 try file.write(contentsOf: chunk)
                 written += Int64(chunk.count)
             }

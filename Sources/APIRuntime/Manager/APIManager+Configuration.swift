@@ -19,6 +19,9 @@ extension APIManager {
         public var connectTimeout: Duration = .seconds(10)
         /// Replies larger than this fail with `invalidResponse` instead of exhausting memory.
         public var maxResponseBytes = 64 * 1024 * 1024
+        /// Downloads (`response: file`) larger than this fail with `invalidResponse`, leaving
+        /// nothing behind, instead of filling the disk (a small gzip bomb decompresses without end).
+        public var maxDownloadBytes: Int64 = 64 << 30
         /// Which redirects HTTP calls follow, and what they keep on the way: by default up to
         /// five, never from https to http, credential headers dropped across origins.
         public var redirects: RedirectPolicy = .standard

@@ -104,6 +104,8 @@ public struct APIResponse: Sendable {
     /// The rest of a reply that goes on after its head (a gRPC stream's messages), read by the
     /// API's response decoder after the interceptors have seen the head.
     package var stream: (any ReplyStream)?
+    /// The most a download of `streamedBody` may write (`Configuration.maxDownloadBytes`).
+    package var maxDownloadBytes: Int64 = .max
 
     /// An HTTP reply.
     public init(status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: Data = Data()) {

@@ -7,7 +7,8 @@ extension ResponseDecoder where Response == URL {
     /// its `Content-Length` removes the temporary file and leaves `destination` as it was.
     public static func download(to destination: URL) -> Self {
         .streaming { response, api in
-            try await FileDownload(destination: destination, api: api).save(response.streamedBody ?? HTTPBody(response.body))
+            try await FileDownload(destination: destination, api: api, limit: response.maxDownloadBytes)
+                .save(response.streamedBody ?? HTTPBody(response.body))
         }
     }
 }
@@ -20,30 +21,42 @@ extension ResponseDecoder where Response == Data {
     }
 }
 
-/// One download to a file: written beside its destination, then moved into place.
+/// One download to a file: written beside its destination, then renamed over it, so that the
+/// destination is the old file or the whole new one, never a part of either.
 struct FileDownload {
     let destination: URL
     let api: String
+    /// The most the download may write.
+    let limit: Int64
 
     func save(_ body: HTTPBody) async throws(APIError) -> URL {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw APIError(api: api, reason: .invalidRequest(message: "the download's destination \(destination.lastPathComponent) is a folder"))
+        }
         let partial = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).download")
         do {
-            let written = try await body.write(to: partial)
+            let written = try await body.write(to: partial, upTo: limit)
             if case .known(let expected) = body.length, written != expected {
                 throw APIError(api: api, reason: .invalidResponse(message: "the body ended after \(written) of the \(expected) bytes its Content-Length announced"))
             }
-            if FileManager.default.fileExists(atPath: destination.path) {
-                try FileManager.default.removeItem(at: destination)
+            // rename(2) replaces a file in one step; FileManager's move refuses an existing one.
+            guard rename(partial.path, destination.path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path])
             }
-            try FileManager.default.moveItem(at: partial, to: destination)
             return destination
         } catch {
             try? FileManager.default.removeItem(at: partial)
             throw APIError.wrapping(error, api: api) { error in
-                error is CocoaError
-                    ? APIError(api: api, reason: .invalidRequest(message: "cannot write the download to \(destination.path): \(error.localizedDescription)"), underlying: error)
-                    : APIError(api: api, reason: .transport(message: "the body broke off: \(error)"), underlying: error)
+                switch error {
+                case let tooLarge as HTTPBody.TooLarge:
+                    APIError(api: api, reason: .invalidResponse(message: "the download is larger than \(tooLarge.limit) bytes"), underlying: error)
+                case is CocoaError:
+                    APIError(api: api, reason: .invalidRequest(message: "cannot write the download to \(destination.path): \(error.localizedDescription)"), underlying: error)
+                default:
+                    APIError(api: api, reason: .transport(message: "the body broke off: \(error)"), underlying: error)
+                }
             }
         }
     }

@@ -10,11 +10,13 @@ import HTTPTypes
 struct HTTPCallTransport: CallTransport {
     let transport: any HTTPTransport
     let maxResponseBytes: Int
+    let maxDownloadBytes: Int64
     let redirects: RedirectPolicy
 
-    init(_ transport: any HTTPTransport, maxResponseBytes: Int, redirects: RedirectPolicy = .standard) {
+    init(_ transport: any HTTPTransport, maxResponseBytes: Int, maxDownloadBytes: Int64 = .max, redirects: RedirectPolicy = .standard) {
         self.transport = transport
         self.maxResponseBytes = maxResponseBytes
+        self.maxDownloadBytes = maxDownloadBytes
         self.redirects = redirects
     }
 
@@ -31,12 +33,18 @@ struct HTTPCallTransport: CallTransport {
                 (response, body) = try await transport.send(head, body: outgoing)
                 followed += 1
             }
+            // A body with a content coding reaches its reader decoded (both transports decode
+            // gzip), and its Content-Length counts the encoded bytes, not what the reader gets.
+            if let coding = response.headerFields[.contentEncoding], coding.lowercased() != "identity", case .known = body.length {
+                body = HTTPBody(body, length: .unknown, iterationBehavior: body.iterationBehavior)
+            }
             if let reporter = ProgressReporter.current, response.status.kind == .successful {
                 body = body.reportingDownload(to: reporter)
             }
             if request.streamsResponseBody, response.status.kind == .successful {
                 var reply = APIResponse(status: response.status, headerFields: response.headerFields)
                 reply.streamedBody = body
+                reply.maxDownloadBytes = maxDownloadBytes
                 return reply
             }
             let bytes = try await body.collect(upTo: maxResponseBytes)

@@ -33,7 +33,10 @@ public struct TransportFactory: Sendable {
         _ make: @escaping @Sendable (SessionKey, SessionSettings) throws -> any HTTPTransport
     ) -> TransportFactory {
         TransportFactory(name: name, schemes: ["http", "https"]) { key, settings, configuration in
-            HTTPCallTransport(try make(key, settings), maxResponseBytes: configuration.maxResponseBytes, redirects: configuration.redirects)
+            HTTPCallTransport(
+                try make(key, settings), maxResponseBytes: configuration.maxResponseBytes,
+                maxDownloadBytes: configuration.maxDownloadBytes, redirects: configuration.redirects
+            )
         }
     }
 
