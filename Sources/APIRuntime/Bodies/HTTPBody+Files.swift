@@ -19,6 +19,11 @@ extension HTTPBody {
             defer { try? file.close() }
             var written: Int64 = 0
             for try await chunk in self {
+                // Chunks read from a file, or made at once, never suspend: the task yields here, so
+                // that its cancelling (a deadline, `cancel()`) can reach it, and stops here when it
+                // is cancelled, not after the whole body.
+                await Task.yield()
+                try Task.checkCancellation()
                 guard written + Int64(chunk.count) <= limit else { throw TooLarge(limit: Int(clamping: limit)) }
                 try file.write(contentsOf: chunk)
                 written += Int64(chunk.count)

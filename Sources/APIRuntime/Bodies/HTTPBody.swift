@@ -46,9 +46,9 @@ public struct HTTPBody: AsyncSequence, Sendable {
     }
 
     /// A body read from the file at `fileURL` in chunks as it is sent; its length is the file's
-    /// size now.
+    /// size now (the size of the file a symbolic link points at, for a link).
     public init(contentsOf fileURL: URL) throws {
-        let size = try FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? NSNumber
+        let size = try FileManager.default.attributesOfItem(atPath: fileURL.resolvingSymlinksInPath().path)[.size] as? NSNumber
         self.length = size.map { .known($0.int64Value) } ?? .unknown
         self.iterationBehavior = .multiple
         self.storage = .file(fileURL)

@@ -30,7 +30,8 @@ struct MultipartForm: Sendable {
         case .data(let data):
             append(head: head, data)
         case .file(let url):
-            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+            // Measured through symbolic links: what is read is the file a link points at.
+            let attributes = try FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)
             guard let size = (attributes[.size] as? NSNumber)?.int64Value, attributes[.type] as? FileAttributeType != .typeDirectory else {
                 throw CocoaError(.fileReadInvalidFileName, userInfo: [NSFilePathErrorKey: url.path])
             }

@@ -69,7 +69,8 @@ public final class URLSessionTransport: HTTPTransport {
         if let data = body?.data {
             urlRequest.httpBody = data
         } else if let file = body?.fileURL {
-            uploadFile = file
+            // FoundationNetworking uploads a symbolic link's own bytes, not the file's.
+            uploadFile = file.resolvingSymlinksInPath()
         } else if let body {
             temporaryFile = try await body.writeToTemporaryFile(in: temporaryDirectory)
             uploadFile = temporaryFile
