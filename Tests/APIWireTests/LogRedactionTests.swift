@@ -101,8 +101,39 @@ struct LogRedactionTests {
     @Test("Secret names: words split at separators and case changes", arguments: [
         ("X-API-Key", true), ("access_token", true), ("refreshToken", true), ("client.secret", true), ("Authorization", true),
         ("password", true), ("sig", true), ("session_id", true), ("page", false), ("monkey", false), ("author", false), ("tokenizer", false),
+        ("accesstoken", true), ("apitoken", true), ("xsrftoken", true), ("sessionid", true), ("clientsecret", true), ("sidebar", false),
     ])
     func names(name: String, secret: Bool) {
         #expect(SecretNames.standard.contains(name) == secret)
+    }
+
+    @Test("A refused connection to a base URL with a password and a secret query: neither is in the error or the log")
+    func transportFailure() async throws {
+        let handler = InMemoryLogHandler()
+        var logger = Logger(label: "redaction") { _ in handler }
+        logger.logLevel = .trace
+        var configuration = APIManager.Configuration()
+        configuration.httpTransport = testHTTPTransport
+        configuration.interceptors = [SecretPlanter(), LoggingInterceptor(logger: logger, logsBodies: true)]
+        try await withManager(configuration) { manager in
+            let api = CountUsersAPI().using(manager)
+            // Port 1 on loopback refuses at once.
+            api.baseURL = "http://user:PASSWORD-SECRET@127.0.0.1:1/v1"
+            api.timeout = .seconds(10)
+            let error = await expectAPIError { try await api.start() }
+            guard case .transport? = error?.reason else {
+                Issue.record("expected a transport error, got \(String(describing: error))")
+                return
+            }
+            let described = [error.map { "\($0)" } ?? "", error?.detailedDescription ?? "", error?.reason.description ?? ""].joined(separator: "\n")
+            for secret in ["PASSWORD-SECRET", "QUERY-SECRET-1", "QUERY-SECRET-2", "QUERY-SECRET-3"] {
+                #expect(!described.contains(secret), "\(secret) is in the error: \(described)")
+            }
+        }
+        let text = Self.everything(handler)
+        #expect(text.contains("CountUsers"))
+        for secret in ["PASSWORD-SECRET", "QUERY-SECRET-1", "QUERY-SECRET-2", "QUERY-SECRET-3", "HEADER-SECRET-1"] {
+            #expect(!text.contains(secret), "\(secret) is in the log:\n\(text)")
+        }
     }
 }

@@ -2,8 +2,10 @@
 /// `<redacted>` for their values.
 ///
 /// A name is secret when one of its words is: words are split at `-`, `_`, `.` and lower-to-upper
-/// case changes, so `X-API-Key`, `access_token`, `refreshToken` and `client.secret` all are. Names
-/// can be added one by one (`names`) and words removed or added (`words`).
+/// case changes, so `X-API-Key`, `access_token`, `refreshToken` and `client.secret` all are. A word
+/// that ends with a secret word of five letters or more is one too, for names written as one
+/// word (`accesstoken`, `apitoken`, `xsrftoken`). Names can be added one by one (`names`) and
+/// words removed or added (`words`).
 public struct SecretNames: Sendable, Equatable {
     /// Words that make a name secret wherever they appear in it.
     public var words: Set<String>
@@ -13,7 +15,7 @@ public struct SecretNames: Sendable, Equatable {
     /// The words of the standard set.
     public static let standardWords: Set<String> = [
         "token", "password", "passwd", "passphrase", "secret", "signature", "sig", "key", "apikey",
-        "authorization", "auth", "cookie", "credential", "credentials", "session", "otp", "pin",
+        "authorization", "auth", "cookie", "credential", "credentials", "session", "sessionid", "sid", "otp", "pin",
     ]
 
     /// Every name with one of `standardWords` in it.
@@ -35,7 +37,9 @@ public struct SecretNames: Sendable, Equatable {
     public func contains(_ name: String) -> Bool {
         let lowered = name.lowercased()
         if names.contains(lowered) || words.contains(lowered) { return true }
-        return Self.words(of: name).contains { words.contains($0) }
+        return Self.words(of: name).contains { word in
+            words.contains(word) || words.contains { $0.count >= 5 && word.count > $0.count && word.hasSuffix($0) }
+        }
     }
 
     /// `X-API-Key` → `x`, `api`, `key`; `refreshToken` → `refresh`, `token`.

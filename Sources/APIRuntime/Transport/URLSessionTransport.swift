@@ -244,7 +244,7 @@ private final class Exchange: Sendable {
                 if urlError.code == .cancelled { return CancellationError() }
                 if let failure = TLSFailure(urlError, host: host) { return failure }
             }
-            return TLSFailure(curlError: error, host: host) ?? error
+            return TLSFailure(curlError: error, host: host) ?? URLSessionFailure(error)
         }
         removeTemporaryFile()
         takeHead()?.resume(throwing: failure ?? URLError(.badServerResponse))
@@ -414,5 +414,31 @@ extension TLSFailure {
             return nil
         }
         #endif
+    }
+}
+
+/// A URLSession error as a call reports it: what went wrong and its code, never the URL it
+/// failed on (Foundation's errors carry it in their user info, and its query may hold a secret).
+struct URLSessionFailure: Error, CustomStringConvertible {
+    let code: Int
+
+    init(_ error: any Error) {
+        self.code = (error as NSError).code
+    }
+
+    var description: String {
+        let what = switch code {
+        case NSURLErrorTimedOut: "timed out"
+        case NSURLErrorCannotFindHost: "cannot find the host"
+        case NSURLErrorCannotConnectToHost: "cannot connect to the host"
+        case NSURLErrorNetworkConnectionLost: "the connection was lost"
+        case NSURLErrorNotConnectedToInternet: "not connected to the internet"
+        case NSURLErrorDNSLookupFailed: "the DNS lookup failed"
+        case NSURLErrorBadServerResponse: "a bad server response"
+        case NSURLErrorSecureConnectionFailed: "the secure connection failed"
+        case NSURLErrorCannotParseResponse: "cannot parse the response"
+        default: "URLSession failed"
+        }
+        return "\(what) (URL error \(code))"
     }
 }
