@@ -136,4 +136,23 @@ struct LogRedactionTests {
             #expect(!text.contains(secret), "\(secret) is in the log:\n\(text)")
         }
     }
+
+    @Test("A secret path parameter's value is redacted in the log, the rest of the path kept", arguments: [
+        ("/v1/reset/{token}", "/reset/%3Credacted%3E"), ("/v1/users/{id}/sessions/{sessionId}.json", "/users/7/sessions/%3Credacted%3E.json"),
+        ("/v1/{api_key}/items", "/%3Credacted%3E/items"),
+    ])
+    func secretPathParameter(template: String, logged: String) async throws {
+        let handler = InMemoryLogHandler()
+        var logger = Logger(label: "redaction") { _ in handler }
+        logger.logLevel = .trace
+        try await withServer(configure: { $0.interceptors = [LoggingInterceptor(logger: logger)] }, { _ in Response(status: .noContent) }) { server, manager in
+            let definition = APIDefinition(name: "Secretive", method: .post, path: template, defaults: APIDefaults(baseURL: server.baseURL))
+            let request = RequestBuilder().path("token", "PATH-SECRET").path("id", 7).path("sessionId", "PATH-SECRET").path("api_key", "PATH-SECRET")
+            try await BaseAPI(definition: definition, response: .noContent, request: request).using(manager).start()
+            #expect(server.requests.first?.path.contains("PATH-SECRET") == true, "the server gets the value")
+        }
+        let text = Self.everything(handler)
+        #expect(!text.contains("PATH-SECRET"), "the secret is in the log:\n\(text)")
+        #expect(text.contains(logged), "\(text)")
+    }
 }

@@ -44,7 +44,7 @@ public struct LoggingInterceptor: APIInterceptor {
             // Its bytes are read once, by the transport; the log says how many there are.
             metadata["body"] = if case .known(let count) = streamed.length { "(\(count) bytes, streamed)" } else { "(streamed)" }
         }
-        logger.debug("→ \(request.method.rawValue) \(request.url.map(redacted) ?? "")", metadata: metadata)
+        logger.debug("→ \(request.method.rawValue) \(request.url.map { redacted($0, template: context.definition.pathTemplate) } ?? "")", metadata: metadata)
 
         let clock = ContinuousClock()
         let start = clock.now
@@ -75,15 +75,50 @@ public struct LoggingInterceptor: APIInterceptor {
         return metadata
     }
 
-    /// The URL with the values of secret query items redacted (`?api_key=<redacted>`).
-    func redacted(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let items = components.percentEncodedQueryItems
-        else { return url.absoluteString }
-        components.percentEncodedQueryItems = items.map { item in
-            secrets.contains(item.name.removingPercentEncoding ?? item.name) ? URLQueryItem(name: item.name, value: "%3Credacted%3E") : item
+    /// The URL with the values of secret query items (`?api_key=<redacted>`) and of secret path
+    /// parameters (`/reset/<redacted>` for `/reset/{token}`) redacted.
+    func redacted(_ url: URL, template: PathTemplate? = nil) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "<unreadable URL>" }
+        if let template {
+            components.percentEncodedPath = redacted(path: components.percentEncodedPath, template: template)
         }
-        return components.string ?? url.absoluteString
+        if let items = components.percentEncodedQueryItems {
+            components.percentEncodedQueryItems = items.map { item in
+                secrets.contains(item.name.removingPercentEncoding ?? item.name) ? URLQueryItem(name: item.name, value: "%3Credacted%3E") : item
+            }
+        }
+        return components.string ?? "<unreadable URL>"
+    }
+
+    /// `path` with the values of the template's secret placeholders redacted. The template is the
+    /// end of the path (a base URL's path comes before it), so it is matched from the end: each
+    /// placeholder's value lies between the fixed texts around it, and a value never holds a
+    /// `/`. A path the template does not match is redacted whole, should it hold a secret.
+    func redacted(path: String, template: PathTemplate) -> String {
+        let secretPlaceholders = template.parts.contains { if case .placeholder(let name) = $0 { secrets.contains(name) } else { false } }
+        guard secretPlaceholders else { return path }
+        var rest = Substring(path)
+        var pieces: [String] = []
+        var parts = template.parts[...]
+        while let part = parts.popLast() {
+            switch part {
+            case .text(let text):
+                guard rest.hasSuffix(text) else { return "/<redacted>" }
+                pieces.append(text)
+                rest = rest.dropLast(text.count)
+            case .placeholder(let name):
+                // The value runs back to the fixed text before it, or to the segment's start.
+                let start: Substring.Index
+                if case .text(let before)? = parts.last, let found = rest.range(of: before, options: .backwards) {
+                    start = found.upperBound
+                } else {
+                    start = rest.lastIndex(of: "/").map(rest.index(after:)) ?? rest.startIndex
+                }
+                pieces.append(secrets.contains(name) ? "%3Credacted%3E" : String(rest[start...]))
+                rest = rest[..<start]
+            }
+        }
+        return String(rest) + pieces.reversed().joined()
     }
 
     /// The body as text, with secret JSON fields redacted; non-JSON bodies by size only.
