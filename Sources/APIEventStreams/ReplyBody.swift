@@ -21,13 +21,16 @@ final class ReplyBody: ReplyStream, Sendable {
     }
 
     let api: String
+    /// The longest line the stream may send (and, for Server-Sent Events, the longest event).
+    let maxLineBytes: Int
     private let chunks: AsyncThrowingStream<Data, any Error>
     /// Guards the reading task, the end actions and the flow between the task and the reader.
     private let state = NIOLockedValueBox(State())
 
     /// Starts reading `body`; `api` names the call in errors.
-    init(_ body: HTTPBody, api: String) {
+    init(_ body: HTTPBody, api: String, maxLineBytes: Int = .max) {
         self.api = api
+        self.maxLineBytes = maxLineBytes
         let (chunks, sink) = AsyncThrowingStream.makeStream(of: Data.self)
         self.chunks = chunks
         sink.onTermination = { [weak self] termination in
@@ -113,6 +116,11 @@ final class ReplyBody: ReplyStream, Sendable {
         }
     }
 
+    /// The error that ends a stream whose line (or event) outgrew `maxLineBytes`.
+    func lineTooLong(_ what: String = "a line") -> APIError {
+        APIError(api: api, reason: .invalidResponse(message: "\(what) of the stream is longer than \(maxLineBytes) bytes"))
+    }
+
     /// The body's bytes for a parser: read once, by one reader.
     var bytes: Bytes { Bytes(body: self) }
 
@@ -123,6 +131,8 @@ final class ReplyBody: ReplyStream, Sendable {
         struct AsyncIterator: AsyncIteratorProtocol {
             var chunks: AsyncThrowingStream<Data, any Error>.AsyncIterator
             let body: ReplyBody
+            /// Bytes since the last line break: a parser buffers them until the line ends.
+            var lineLength = 0
 
             mutating func next() async throws -> ArraySlice<UInt8>? {
                 guard let chunk = try await chunks.next() else {
@@ -131,6 +141,12 @@ final class ReplyBody: ReplyStream, Sendable {
                     return nil
                 }
                 body.read(chunk.count)
+                let lastBreak = chunk.lastIndex { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+                lineLength = lastBreak.map { chunk.endIndex - $0 - 1 } ?? lineLength + chunk.count
+                if lineLength > body.maxLineBytes {
+                    body.cancel()
+                    throw body.lineTooLong()
+                }
                 return ArraySlice(chunk)
             }
         }

@@ -66,7 +66,7 @@ public struct ServerEventStream<Payload: Sendable>: AsyncSequence, Sendable {
 
     public func makeAsyncIterator() -> AsyncIterator {
         let lines = ServerSentEventsLineDeserializationSequence(upstream: body.bytes)
-        let events = ServerSentEventsDeserializationSequence(upstream: WholeEvents(lines: lines, api: body.api), while: { _ in true })
+        let events = ServerSentEventsDeserializationSequence(upstream: WholeEvents(lines: lines, body: body), while: { _ in true })
         return AsyncIterator(events: events.makeAsyncIterator(), api: body.api, decode: decode)
     }
 }
@@ -77,28 +77,40 @@ public struct ServerEventStream<Payload: Sendable>: AsyncSequence, Sendable {
 struct WholeEvents<Lines: AsyncSequence & Sendable>: AsyncSequence, Sendable where Lines.Element == ArraySlice<UInt8> {
     typealias Element = ArraySlice<UInt8>
     let lines: Lines
-    let api: String
+    let body: ReplyBody
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var lines: Lines.AsyncIterator
-        let api: String
+        let body: ReplyBody
         /// Whether a field line has come since the last blank line, so an event is unfinished.
         var inEvent = false
+        /// The bytes of the event's lines so far: the parser holds them until the event ends.
+        var eventLength = 0
 
         mutating func next() async throws -> ArraySlice<UInt8>? {
             guard let line = try await lines.next() else {
                 if inEvent {
-                    throw APIError(api: api, reason: .invalidResponse(message: "the event stream ended partway through an event"))
+                    throw APIError(api: body.api, reason: .invalidResponse(message: "the event stream ended partway through an event"))
                 }
                 return nil
             }
             // A comment (`:`) is not part of an event.
-            if line.isEmpty { inEvent = false } else if line.first != UInt8(ascii: ":") { inEvent = true }
+            if line.isEmpty {
+                inEvent = false
+                eventLength = 0
+            } else if line.first != UInt8(ascii: ":") {
+                inEvent = true
+                eventLength += line.count
+                if eventLength > body.maxLineBytes {
+                    body.cancel()
+                    throw body.lineTooLong("an event")
+                }
+            }
             return line
         }
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(lines: lines.makeAsyncIterator(), api: api)
+        AsyncIterator(lines: lines.makeAsyncIterator(), body: body)
     }
 }

@@ -135,4 +135,43 @@ struct EventStreamTests {
             #expect(ids == Array(0..<2_000))
         }
     }
+
+    /// A line without its end, and an event of many lines, each past 64 KiB.
+    static let overlongLine = "data: " + String(repeating: "a", count: 200_000)
+    static let overlongEvent = String(repeating: "data: " + String(repeating: "b", count: 1_000) + "\n", count: 200)
+
+    @Test(
+        "A line, or an event, longer than maxStreamLineBytes ends the stream with .invalidResponse, while the server is still sending",
+        .timeLimit(.minutes(1)), arguments: [("a line without its end", Self.overlongLine), ("an event of many lines", Self.overlongEvent)]
+    )
+    func longLine(what: String, text: String) async throws {
+        try await withServer(configure: { $0.maxStreamLineBytes = 64 << 10 }, { _ in
+            // The text, then nothing for a minute: the stream must end on its own account.
+            let chunks = AsyncStream<ByteBuffer> { continuation in
+                continuation.yield(ByteBuffer(string: text))
+            }
+            return Response(status: .ok, headers: [.contentType: "text/event-stream"], body: .init(asyncSequence: chunks))
+        }) { _, manager in
+            let stream = try await UserActivityAPI().using(manager).start()
+            let error = await expectAPIError { for try await _ in stream {} }
+            guard case .invalidResponse(let message)? = error?.reason else {
+                Issue.record("expected .invalidResponse for \(what), got \(String(describing: error))")
+                return
+            }
+            #expect(message.hasSuffix("of the stream is longer than 65536 bytes"), "\(message)")
+        }
+    }
+
+    @Test("A JSON Lines line longer than maxStreamLineBytes ends the stream with .invalidResponse", .timeLimit(.minutes(1)))
+    func longJSONLine() async throws {
+        try await withServer(configure: { $0.maxStreamLineBytes = 64 << 10 }, { _ in
+            let chunks = AsyncStream<ByteBuffer> { continuation in
+                continuation.yield(ByteBuffer(string: #"{"id": 1, "name": ""# + String(repeating: "x", count: 200_000)))
+            }
+            return Response(status: .ok, headers: [.contentType: "application/jsonl"], body: .init(asyncSequence: chunks))
+        }) { _, manager in
+            let error = await expectAPIError { for try await _ in try await ExportUsersAPI().using(manager).start() {} }
+            #expect(error?.reason == .invalidResponse(message: "a line of the stream is longer than 65536 bytes"))
+        }
+    }
 }

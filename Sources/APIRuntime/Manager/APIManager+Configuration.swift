@@ -22,6 +22,9 @@ extension APIManager {
         /// Downloads (`response: file`) larger than this fail with `invalidResponse`, leaving
         /// nothing behind, instead of filling the disk (a small gzip bomb decompresses without end).
         public var maxDownloadBytes: Int64 = 64 << 30
+        /// A line of an event stream or of JSON Lines (and a Server-Sent Event in all) longer than
+        /// this ends the stream with `invalidResponse`, instead of being buffered without end.
+        public var maxStreamLineBytes = 1 << 20
         /// Which redirects HTTP calls follow, and what they keep on the way: by default up to
         /// five, never from https to http, credential headers dropped across origins.
         public var redirects: RedirectPolicy = .standard

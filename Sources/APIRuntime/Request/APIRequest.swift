@@ -104,8 +104,8 @@ public struct APIResponse: Sendable {
     /// The rest of a reply that goes on after its head (a gRPC stream's messages), read by the
     /// API's response decoder after the interceptors have seen the head.
     package var stream: (any ReplyStream)?
-    /// The most a download of `streamedBody` may write (`Configuration.maxDownloadBytes`).
-    package var maxDownloadBytes: Int64 = .max
+    /// How much of `streamedBody` its reader may take (from the manager's configuration).
+    package var limits = ReplyLimits()
 
     /// An HTTP reply.
     public init(status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: Data = Data()) {
@@ -143,6 +143,20 @@ public struct APIResponse: Sendable {
 
     /// The status for logs and metrics: `200`, `grpc UNAVAILABLE`.
     public var statusSummary: String { status.description }
+}
+
+/// The bounds a streamed reply's reader keeps to: `Configuration.maxDownloadBytes` and
+/// `maxStreamLineBytes`.
+package struct ReplyLimits: Sendable {
+    /// The most a download may write.
+    package var maxDownloadBytes: Int64 = .max
+    /// The longest line (and event) an event stream or JSON Lines may send.
+    package var maxLineBytes: Int = .max
+
+    package init(maxDownloadBytes: Int64 = .max, maxLineBytes: Int = .max) {
+        self.maxDownloadBytes = maxDownloadBytes
+        self.maxLineBytes = maxLineBytes
+    }
 }
 
 /// How a server answered a call.

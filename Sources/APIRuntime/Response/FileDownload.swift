@@ -7,7 +7,7 @@ extension ResponseDecoder where Response == URL {
     /// its `Content-Length` removes the temporary file and leaves `destination` as it was.
     public static func download(to destination: URL) -> Self {
         .streaming { response, api in
-            try await FileDownload(destination: destination, api: api, limit: response.maxDownloadBytes)
+            try await FileDownload(destination: destination, api: api, limit: response.limits.maxDownloadBytes)
                 .save(response.streamedBody ?? HTTPBody(response.body))
         }
     }

@@ -10,13 +10,14 @@ import HTTPTypes
 struct HTTPCallTransport: CallTransport {
     let transport: any HTTPTransport
     let maxResponseBytes: Int
-    let maxDownloadBytes: Int64
+    /// What a streamed reply's reader may take.
+    let limits: ReplyLimits
     let redirects: RedirectPolicy
 
-    init(_ transport: any HTTPTransport, maxResponseBytes: Int, maxDownloadBytes: Int64 = .max, redirects: RedirectPolicy = .standard) {
+    init(_ transport: any HTTPTransport, maxResponseBytes: Int, limits: ReplyLimits = ReplyLimits(), redirects: RedirectPolicy = .standard) {
         self.transport = transport
         self.maxResponseBytes = maxResponseBytes
-        self.maxDownloadBytes = maxDownloadBytes
+        self.limits = limits
         self.redirects = redirects
     }
 
@@ -44,7 +45,7 @@ struct HTTPCallTransport: CallTransport {
             if request.streamsResponseBody, response.status.kind == .successful {
                 var reply = APIResponse(status: response.status, headerFields: response.headerFields)
                 reply.streamedBody = body
-                reply.maxDownloadBytes = maxDownloadBytes
+                reply.limits = limits
                 return reply
             }
             let bytes = try await body.collect(upTo: maxResponseBytes)

@@ -35,7 +35,8 @@ public struct TransportFactory: Sendable {
         TransportFactory(name: name, schemes: ["http", "https"]) { key, settings, configuration in
             HTTPCallTransport(
                 try make(key, settings), maxResponseBytes: configuration.maxResponseBytes,
-                maxDownloadBytes: configuration.maxDownloadBytes, redirects: configuration.redirects
+                limits: ReplyLimits(maxDownloadBytes: configuration.maxDownloadBytes, maxLineBytes: configuration.maxStreamLineBytes),
+                redirects: configuration.redirects
             )
         }
     }
