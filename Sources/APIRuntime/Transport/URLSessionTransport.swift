@@ -362,10 +362,35 @@ private struct ResponseChunks: AsyncSequence, Sendable {
     let base: AsyncThrowingStream<Data, any Error>
     /// Told of each chunk read, so that it can let a paused download go on.
     let exchange: Exchange
+    /// Ends the exchange when the body is let go, read or not.
+    private let lifetime: BodyLifetime
+
+    init(base: AsyncThrowingStream<Data, any Error>, exchange: Exchange) {
+        self.base = base
+        self.exchange = exchange
+        self.lifetime = BodyLifetime(exchange: exchange)
+    }
+
+    /// Cancels the exchange once nothing holds its body any more: a reply its reader gave up on
+    /// (too large, a redirect's, a decoder that failed, a loop left early) must not go on
+    /// arriving, which on Linux, where FoundationNetworking cannot pause a transfer, fills memory.
+    /// A body read to its end has nothing left to cancel.
+    fileprivate final class BodyLifetime: Sendable {
+        let exchange: Exchange
+
+        init(exchange: Exchange) {
+            self.exchange = exchange
+        }
+
+        deinit {
+            exchange.cancel()
+        }
+    }
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var base: AsyncThrowingStream<Data, any Error>.AsyncIterator
         let exchange: Exchange
+        fileprivate let lifetime: BodyLifetime
 
         mutating func next() async throws -> Data? {
             if let chunk = try await base.next() {
@@ -378,7 +403,7 @@ private struct ResponseChunks: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: base.makeAsyncIterator(), exchange: exchange)
+        AsyncIterator(base: base.makeAsyncIterator(), exchange: exchange, lifetime: lifetime)
     }
 }
 
