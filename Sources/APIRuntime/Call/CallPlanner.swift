@@ -56,6 +56,12 @@ extension APIManager {
             ))
         }
         let session = SessionKey(transport: transport.name, scheme: base.scheme, host: base.host, port: base.port)
+        let tlsSettings = tls[base.host] ?? .standard
+        guard tlsSettings == .standard || ["https", "grpcs"].contains(base.scheme) else {
+            throw APIError(api: definition.name, reason: .invalidRequest(
+                message: "\(base.host) has TLS settings, and a \(base.scheme) URL would reach it without TLS"
+            ))
+        }
         return CallPlan(
             definition: definition,
             delegate: call.delegate,
@@ -71,7 +77,7 @@ extension APIManager {
             sessionSettings: SessionSettings(
                 maxConnectionsPerHost: maxConnections,
                 connectTimeout: configuration.connectTimeout,
-                tls: configuration.tls[base.host] ?? .standard
+                tls: tlsSettings
             ),
             transport: transport,
             unwrapsReply: true

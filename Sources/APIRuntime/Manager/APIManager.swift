@@ -32,6 +32,8 @@ public final class APIManager: Sendable {
     let clock: any APIClock
     /// `configuration.baseURLOverrides`, each replacement parsed once (nil when it is no base URL).
     let baseURLOverrides: [String: (text: String, parsed: BaseURL?)]
+    /// `configuration.tls`, keyed by host names as requests name them (`TLSSettings.hostKey`).
+    let tls: [String: TLSSettings]
     let running = RunningCalls()
     let deadlines: Deadlines
     let duplicates: DuplicateGate
@@ -45,6 +47,7 @@ public final class APIManager: Sendable {
         self.configuration = configuration
         self.clock = configuration.clock
         self.baseURLOverrides = configuration.baseURLOverrides.mapValues { ($0, BaseURL($0)) }
+        self.tls = TLSSettings.byHost(configuration.tls)
         self.deadlines = Deadlines(clock: clock)
         self.duplicates = DuplicateGate(message: configuration.duplicateRequestMessage)
         self.interceptors = InterceptorChain(interceptors: configuration.interceptors)

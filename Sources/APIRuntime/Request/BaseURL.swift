@@ -9,7 +9,7 @@ struct BaseURL: Sendable, Hashable {
     /// The host and port as a request names them (`api.example.com`, `[::1]:8080`); user info is
     /// never part of it.
     let authority: String
-    /// The host, lowercased, an IPv6 address without its brackets.
+    /// The host, lowercased, without a final dot, an IPv6 address without its brackets.
     let host: String
     /// The port, the scheme's default filled in.
     let port: Int
@@ -28,8 +28,7 @@ struct BaseURL: Sendable, Hashable {
         guard (1...65535).contains(port) else { return nil }
         self.scheme = scheme
         self.authority = components.port.map { "\(encodedHost):\($0)" } ?? encodedHost
-        let host = encodedHost.lowercased()
-        self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        self.host = TLSSettings.hostKey(encodedHost)
         self.port = port
         var path = components.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }

@@ -13,12 +13,22 @@ struct HTTPCallTransport: CallTransport {
     /// What a streamed reply's reader may take.
     let limits: ReplyLimits
     let redirects: RedirectPolicy
+    /// The TLS settings the transport was made with, for its host.
+    let tls: TLSSettings
+    /// Every host's TLS settings, by `TLSSettings.hostKey`: a redirect to a host whose settings
+    /// differ from these is refused, since the transport would reach it with the wrong ones.
+    let tlsByHost: [String: TLSSettings]
 
-    init(_ transport: any HTTPTransport, maxResponseBytes: Int, limits: ReplyLimits = ReplyLimits(), redirects: RedirectPolicy = .standard) {
+    init(
+        _ transport: any HTTPTransport, maxResponseBytes: Int, limits: ReplyLimits = ReplyLimits(), redirects: RedirectPolicy = .standard,
+        tls: TLSSettings = .standard, tlsByHost: [String: TLSSettings] = [:]
+    ) {
         self.transport = transport
         self.maxResponseBytes = maxResponseBytes
         self.limits = limits
         self.redirects = redirects
+        self.tls = tls
+        self.tlsByHost = tlsByHost
     }
 
     func send(_ request: APIRequest) async throws(APIError) -> APIResponse {
@@ -30,6 +40,12 @@ struct HTTPCallTransport: CallTransport {
             while let next = try redirects.next(after: response, to: head, body: outgoing, followed: followed, api: request.api) {
                 // The redirect's own body is read (a little of it) so the connection can be reused.
                 _ = try? await body.collect(upTo: 64 * 1024)
+                // Over TLS, the transport would reach the new host with its first host's settings.
+                if next.request.scheme == "https", let host = next.request.url?.host, (tlsByHost[TLSSettings.hostKey(host)] ?? .standard) != tls {
+                    throw APIError(api: request.api, reason: .invalidResponse(
+                        message: "a redirect to \(host), whose TLS settings differ from those of the host it came from, is refused"
+                    ))
+                }
                 (head, outgoing) = next
                 (response, body) = try await transport.send(head, body: outgoing)
                 followed += 1

@@ -36,7 +36,7 @@ public struct TransportFactory: Sendable {
             HTTPCallTransport(
                 try make(key, settings), maxResponseBytes: configuration.maxResponseBytes,
                 limits: ReplyLimits(maxDownloadBytes: configuration.maxDownloadBytes, maxLineBytes: configuration.maxStreamLineBytes),
-                redirects: configuration.redirects
+                redirects: configuration.redirects, tls: settings.tls, tlsByHost: TLSSettings.byHost(configuration.tls)
             )
         }
     }

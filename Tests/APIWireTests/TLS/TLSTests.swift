@@ -59,6 +59,48 @@ struct HTTPSTests {
         }
     }
 
+    @Test("A host's settings apply whatever the case of its key, and with a final dot")
+    func hostKeys() async throws {
+        let authority = try TestCertificateAuthority()
+        let server = try authority.server()
+        let loopback = try await LoopbackServer.start(tls: try serverTLS(server)) { _ in .json("7") }
+        var configuration = APIManager.Configuration()
+        configuration.httpTransport = .asyncHTTPClient
+        configuration.baseURLOverrides = ["https://api.example.com/v1": loopback.baseURL + "/v1"]
+        configuration.tls["LocalHost."] = TLSSettings(trustRoots: .certificates([try authority.identity.certificatePEM]))
+        try await withManager(configuration) { manager in
+            let count = try await CountUsersAPI().using(manager).start()
+            #expect(count == 7)
+        }
+    }
+
+    @Test("A host with TLS settings is never reached without TLS: an http base URL for it is an invalid request")
+    func noPlaintextWithSettings() async throws {
+        let authority = try TestCertificateAuthority()
+        try await withServer(configure: { $0.tls["127.0.0.1"] = TLSSettings(trustRoots: .certificates([try! authority.identity.certificatePEM])) }, { _ in .json("7") }) { server, manager in
+            let error = await expectAPIError { try await CountUsersAPI().using(manager).start() }
+            #expect(error?.reason == .invalidRequest(message: "127.0.0.1 has TLS settings, and a http URL would reach it without TLS"))
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    @Test("A redirect to a host whose TLS settings differ is refused, never followed with the first host's")
+    func redirectAcrossSettings() async throws {
+        let authority = try TestCertificateAuthority()
+        let server = try authority.server()
+        let loopback = try await LoopbackServer.start(tls: try serverTLS(server)) { _ in
+            Response(status: .found, headers: [.location: "https://127.0.0.1:1/v1/users/count"])
+        }
+        var configuration = APIManager.Configuration()
+        configuration.httpTransport = .asyncHTTPClient
+        configuration.baseURLOverrides = ["https://api.example.com/v1": loopback.baseURL + "/v1"]
+        configuration.tls["localhost"] = TLSSettings(trustRoots: .certificates([try authority.identity.certificatePEM]))
+        try await withManager(configuration) { manager in
+            let error = await expectAPIError { try await CountUsersAPI().using(manager).start() }
+            #expect(error?.reason == .invalidResponse(message: "a redirect to 127.0.0.1, whose TLS settings differ from those of the host it came from, is refused"))
+        }
+    }
+
     @Test("A server signed by a trusted root of the host's own connects; an unknown root fails")
     func trustRoots() async throws {
         let authority = try TestCertificateAuthority()

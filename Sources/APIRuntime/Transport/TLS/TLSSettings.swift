@@ -107,3 +107,25 @@ public enum ClientIdentity: Sendable, Hashable {
     /// A PKCS #12 bundle (a `.p12` file) and its password: the form Apple platforms import.
     case pkcs12(Data, password: String)
 }
+
+extension TLSSettings {
+    /// A host name as `APIManager.Configuration.tls` is keyed and looked up: lowercased, without
+    /// a final dot, an IPv6 address without its brackets (`API.Example.com.` → `api.example.com`).
+    static func hostKey(_ host: String) -> String {
+        var key = host.lowercased()
+        while key.hasSuffix(".") { key.removeLast() }
+        if key.hasPrefix("["), key.hasSuffix("]") { key = String(key.dropFirst().dropLast()) }
+        return key
+    }
+
+    /// `settings` keyed by `hostKey`; of two keys for one host, the settings that are not
+    /// `.standard` are kept.
+    static func byHost(_ settings: [String: TLSSettings]) -> [String: TLSSettings] {
+        var table: [String: TLSSettings] = [:]
+        for (host, settings) in settings.sorted(by: { $0.key < $1.key }) {
+            let key = hostKey(host)
+            if table[key] == nil || table[key] == .standard { table[key] = settings }
+        }
+        return table
+    }
+}
