@@ -60,4 +60,11 @@ struct ConnectionLimitTests {
         // The example workspace says 5, which wins over the manager's 2.
         #expect(try await peakConcurrency(expected: 5, configure: { $0.maxConnectionsPerHost = 2 }) == 5)
     }
+
+    @Test("The manager's setting for a host wins over the workspace's", arguments: ["127.0.0.1", "127.0.0.1."])
+    func hostSetting(host: String) async throws {
+        #expect(try await peakConcurrency(expected: 8, configure: { $0.maxConnectionsByHost[host] = 8 }) == 8)
+        // Another host's setting leaves the workspace's 5.
+        #expect(try await peakConcurrency(expected: 5, configure: { $0.maxConnectionsByHost["localhost"] = 8 }) == 5)
+    }
 }

@@ -14,15 +14,16 @@ extension APIManager {
     /// Every setting is chosen here, and in one order: the call's options (its instance's and
     /// `start(options:)`'s), then its API's manifest, then its workspace's defaults, then this
     /// manager's configuration; the first that sets a value wins. The call's deadline is set
-    /// here too, once, from the timeout so chosen.
+    /// here too, once, from the timeout so chosen. One setting is the app's before any
+    /// manifest's: `maxConnectionsByHost`, for the host the call goes to.
     func plan<Response>(_ call: APICall<Response>) throws(APIError) -> CallPlan {
         let definition = call.definition, defaults = definition.defaults, options = call.options
         let timeout = (options.timeout ?? definition.timeout ?? defaults.timeout ?? configuration.timeout).clampedForWaiting
         let frequency = definition.frequency ?? defaults.frequency ?? configuration.frequency
         let retry = definition.retry ?? defaults.retry ?? configuration.retry
         let rateLimit = definition.rateLimit ?? defaults.rateLimit ?? configuration.rateLimit
-        let maxConnections = defaults.maxConnectionsPerHost ?? configuration.maxConnectionsPerHost
         let (base, declared) = try baseURL(of: definition, options: options)
+        let maxConnections = maxConnectionsByHost[base.host] ?? defaults.maxConnectionsPerHost ?? configuration.maxConnectionsPerHost
 
         let deadline = clock.now + timeout
         var request = try call.parameters.makeRequest(for: definition, at: base, headers: options.headers, timeout: timeout, deadline: deadline)

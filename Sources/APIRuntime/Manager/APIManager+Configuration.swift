@@ -4,9 +4,14 @@ extension APIManager {
     /// and workspace, set none: a call resolves every setting in one order, its own options
     /// first, then its API's manifest, its workspace's defaults and last this configuration.
     public struct Configuration: Sendable {
-        /// For workspaces whose defaults set no `maxConnectionsPerHost`: how many connections each
-        /// session (one per host) opens at most.
+        /// For workspaces whose defaults set no `maxConnectionsPerHost`, to hosts that
+        /// `maxConnectionsByHost` does not name: how many connections each session (one per host)
+        /// opens at most.
         public var maxConnectionsPerHost = 5
+        /// How many connections a session opens at most to the hosts named here
+        /// (`api.example.com`), over what any workspace says: the app knows its load, and the
+        /// host its capacity, better than a manifest shared by every app that calls it.
+        public var maxConnectionsByHost: [String: Int] = [:]
         /// The most sessions (one transport per host) kept open; the least recently used one
         /// closes first, once its calls in flight have finished.
         public var maxSessions = 64
