@@ -78,7 +78,8 @@ extension APIManager {
             sessionSettings: SessionSettings(
                 maxConnectionsPerHost: maxConnections,
                 connectTimeout: configuration.connectTimeout,
-                tls: tlsSettings
+                tls: tlsSettings,
+                cookies: cookies
             ),
             transport: transport,
             unwrapsReply: true

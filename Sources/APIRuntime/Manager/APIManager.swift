@@ -34,6 +34,8 @@ public final class APIManager: Sendable {
     let baseURLOverrides: [String: (text: String, parsed: BaseURL?)]
     /// `configuration.tls`, keyed by host names as requests name them (`TLSSettings.hostKey`).
     let tls: [String: TLSSettings]
+    /// The cookies of this manager's sessions, as `configuration.cookies` says.
+    let cookies: CookieJar
     /// `configuration.maxConnectionsByHost`, keyed as `tls` is; each at least 1.
     let maxConnectionsByHost: [String: Int]
     let running = RunningCalls()
@@ -50,6 +52,7 @@ public final class APIManager: Sendable {
         self.clock = configuration.clock
         self.baseURLOverrides = configuration.baseURLOverrides.mapValues { ($0, BaseURL($0)) }
         self.tls = TLSSettings.byHost(configuration.tls)
+        self.cookies = CookieJar(policy: configuration.cookies)
         self.maxConnectionsByHost = Dictionary(
             configuration.maxConnectionsByHost.map { (TLSSettings.hostKey($0.key), max(1, $0.value)) },
             uniquingKeysWith: max

@@ -32,10 +32,16 @@ public struct SessionSettings: Sendable {
     public var connectTimeout: Duration
     /// The session's host's trust roots, pins and client certificate.
     public var tls: TLSSettings
+    /// The manager's cookies, for transports that keep them.
+    public var cookies: CookieJar
 
-    public init(maxConnectionsPerHost: Int, connectTimeout: Duration = .seconds(10), tls: TLSSettings = .standard) {
+    public init(
+        maxConnectionsPerHost: Int, connectTimeout: Duration = .seconds(10), tls: TLSSettings = .standard,
+        cookies: CookieJar = CookieJar(policy: .perManager)
+    ) {
         self.maxConnectionsPerHost = maxConnectionsPerHost
         self.connectTimeout = connectTimeout
         self.tls = tls
+        self.cookies = cookies
     }
 }

@@ -7,8 +7,9 @@ import HTTPTypesFoundation
 import NIOConcurrencyHelpers
 
 /// The default HTTP transport: one `URLSession` per host, so that calls get the system's proxy
-/// settings, cookies, cache and, on Apple platforms, cellular and VPN on demand. On Linux it is
-/// FoundationNetworking's URLSession.
+/// settings and, on Apple platforms, cellular and VPN on demand. On Linux it is
+/// FoundationNetworking's URLSession. Its cookies are its manager's (`SessionSettings.cookies`),
+/// and it answers nothing from a URL cache.
 ///
 /// A response's body streams: its chunks reach the reader as URLSession delivers them. On Apple
 /// platforms the task is suspended while more than a megabyte waits unread, so that a slow reader
@@ -29,11 +30,20 @@ public final class URLSessionTransport: HTTPTransport {
     /// Where streamed request bodies are written before they are uploaded.
     private let temporaryDirectory: URL
 
-    /// A session of its own with `URLSessionConfiguration.default` and the settings' connection
-    /// cap; streamed request bodies are written to `temporaryDirectory` before they are uploaded.
+    /// A session of its own with `URLSessionConfiguration.default`, the settings' connection cap
+    /// and cookie jar, and no URL cache; streamed request bodies are written to
+    /// `temporaryDirectory` before they are uploaded.
     public convenience init(settings: SessionSettings, temporaryDirectory: URL = FileManager.default.temporaryDirectory) {
         let configuration = URLSessionConfiguration.default
         configuration.httpMaximumConnectionsPerHost = settings.maxConnectionsPerHost
+        let cookies = settings.cookies.storage
+        configuration.httpCookieStorage = cookies
+        configuration.httpShouldSetCookies = cookies != nil
+        if cookies == nil { configuration.httpCookieAcceptPolicy = .never }
+        // URLCache keys a reply by its URL alone: it could answer one account's call with
+        // another's reply, and it knows nothing of the manager's deadlines or coalescing.
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         // The manager owns each call's deadline; URLSession's own idle timeouts would cut a call
         // the manager still allows.
         configuration.timeoutIntervalForRequest = 7 * 24 * 3600
