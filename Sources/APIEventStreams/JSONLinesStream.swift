@@ -7,15 +7,23 @@ import OpenAPIRuntime
 ///
 /// It can be iterated once. Blank lines are skipped; a line that does not decode fails with
 /// `.decoding`, naming the API; a stream that breaks off fails with `.transport`, and
-/// `api.cancel()` and `APIManager.cancel(tag:)` end it with `.cancelled`.
+/// `api.cancel()` and `APIManager.cancel(tag:)` end it with `.cancelled`. Leaving the loop early,
+/// or dropping the stream, ends it and closes its connection.
 public struct JSONLinesStream<Element: Decodable & Sendable>: AsyncSequence, Sendable {
     public typealias Failure = any Error
 
-    let body: ReplyBody
+    let reader: BodyReader
+
+    init(body: ReplyBody) {
+        self.reader = BodyReader(body)
+    }
+
+    var body: ReplyBody { reader.body }
 
     public struct AsyncIterator: AsyncIteratorProtocol {
         var lines: JSONLinesDeserializationSequence<ReplyBody.Bytes>.Iterator<ReplyBody.Bytes.AsyncIterator>
-        let api: String
+        /// Kept so that the stream lives as long as someone iterates it.
+        let reader: BodyReader
 
         public mutating func next() async throws -> Element? {
             while let line = try await lines.next() {
@@ -23,7 +31,8 @@ public struct JSONLinesStream<Element: Decodable & Sendable>: AsyncSequence, Sen
                 do {
                     return try JSONCoding.decoder.decode(Element.self, from: Data(line))
                 } catch {
-                    throw APIError.decoding(error, api: api)
+                    reader.body.cancel()
+                    throw APIError.decoding(error, api: reader.body.api)
                 }
             }
             return nil
@@ -31,6 +40,6 @@ public struct JSONLinesStream<Element: Decodable & Sendable>: AsyncSequence, Sen
     }
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(lines: JSONLinesDeserializationSequence(upstream: body.bytes).makeAsyncIterator(), api: body.api)
+        AsyncIterator(lines: JSONLinesDeserializationSequence(upstream: body.bytes).makeAsyncIterator(), reader: reader)
     }
 }

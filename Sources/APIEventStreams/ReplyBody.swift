@@ -156,3 +156,18 @@ final class ReplyBody: ReplyStream, Sendable {
         }
     }
 }
+
+/// Held by a stream over a reply body and by its iterators: when the last of them goes (a loop
+/// left early, a stream dropped unread), the body is cancelled rather than left receiving for
+/// no one, and its connection is closed.
+final class BodyReader: Sendable {
+    let body: ReplyBody
+
+    init(_ body: ReplyBody) {
+        self.body = body
+    }
+
+    deinit {
+        body.cancel()
+    }
+}

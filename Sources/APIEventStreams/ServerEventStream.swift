@@ -32,19 +32,27 @@ extension ServerEvent: Hashable where Payload: Hashable {}
 /// with `.invalidResponse` rather than dropping or passing off the part it got; one that breaks
 /// off fails with `.transport`; `api.cancel()` and `APIManager.cancel(tag:)` end it with
 /// `.cancelled`. To resume, call the API again with `lastEventID:` set to the last event's `id`,
-/// after its `retry` delay. Leaving the loop early ends the stream; a stream never iterated keeps
-/// its connection, reading no more than a megabyte ahead, until it is cancelled or the server
-/// ends it.
+/// after its `retry` delay. Leaving the loop early, or dropping the stream, ends it and closes its
+/// connection; a stream kept but not read holds its connection, reading no more than a megabyte
+/// ahead, until it is cancelled or the server ends it.
 public struct ServerEventStream<Payload: Sendable>: AsyncSequence, Sendable {
     public typealias Element = ServerEvent<Payload>
     public typealias Failure = any Error
 
-    let body: ReplyBody
+    let reader: BodyReader
     let decode: @Sendable (String) throws -> Payload
+
+    init(body: ReplyBody, decode: @escaping @Sendable (String) throws -> Payload) {
+        self.reader = BodyReader(body)
+        self.decode = decode
+    }
+
+    var body: ReplyBody { reader.body }
 
     public struct AsyncIterator: AsyncIteratorProtocol {
         var events: ServerSentEventsDeserializationSequence<WholeEvents<ServerSentEventsLineDeserializationSequence<ReplyBody.Bytes>>>.Iterator<WholeEvents<ServerSentEventsLineDeserializationSequence<ReplyBody.Bytes>>.AsyncIterator>
-        let api: String
+        /// Kept so that the stream lives as long as someone iterates it.
+        let reader: BodyReader
         let decode: @Sendable (String) throws -> Payload
         var lastEventID: String?
         var retry: Duration?
@@ -57,7 +65,8 @@ public struct ServerEventStream<Payload: Sendable>: AsyncSequence, Sendable {
                 do {
                     return ServerEvent(event: event.event, id: lastEventID, data: try decode(data), retry: retry)
                 } catch {
-                    throw APIError.decoding(error, api: api)
+                    reader.body.cancel()
+                    throw APIError.decoding(error, api: reader.body.api)
                 }
             }
             return nil
@@ -67,7 +76,7 @@ public struct ServerEventStream<Payload: Sendable>: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> AsyncIterator {
         let lines = ServerSentEventsLineDeserializationSequence(upstream: body.bytes)
         let events = ServerSentEventsDeserializationSequence(upstream: WholeEvents(lines: lines, body: body), while: { _ in true })
-        return AsyncIterator(events: events.makeAsyncIterator(), api: body.api, decode: decode)
+        return AsyncIterator(events: events.makeAsyncIterator(), reader: reader, decode: decode)
     }
 }
 

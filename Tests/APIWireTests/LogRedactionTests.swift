@@ -119,7 +119,9 @@ struct LogRedactionTests {
             let api = CountUsersAPI().using(manager)
             // Port 1 on loopback refuses at once.
             api.baseURL = "http://user:PASSWORD-SECRET@127.0.0.1:1/v1"
-            api.timeout = .seconds(10)
+            // Generous: under a full parallel run FoundationNetworking once took over 10 s to
+            // report even a refused connection.
+            api.timeout = .seconds(60)
             let error = await expectAPIError { try await api.start() }
             guard case .transport? = error?.reason else {
                 Issue.record("expected a transport error, got \(String(describing: error))")

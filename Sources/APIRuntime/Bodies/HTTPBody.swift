@@ -67,6 +67,30 @@ public struct HTTPBody: AsyncSequence, Sendable {
         }
     }
 
+    /// This body, with `end` run once: when it has been read to its end or failed, or else when
+    /// nothing holds the body or an iterator of it any more.
+    func onEnd(_ end: EndAction) -> HTTPBody {
+        HTTPBody(length: length, iterationBehavior: iterationBehavior, storage: .chunks {
+            var base = makeAsyncIterator()
+            return Iterator {
+                do {
+                    if let chunk = try await base.next() { return chunk }
+                    end.run()
+                    return nil
+                } catch {
+                    end.run()
+                    throw error
+                }
+            }
+        })
+    }
+
+    private init(length: Length, iterationBehavior: IterationBehavior, storage: Storage) {
+        self.length = length
+        self.iterationBehavior = iterationBehavior
+        self.storage = storage
+    }
+
     /// The whole bytes when the body was made from `Data`; nil when it streams.
     public var data: Data? {
         if case .whole(let data) = storage { return data }

@@ -17,8 +17,23 @@ struct TransportStage: Sendable {
             return stub.response()
         }
         let lease = try acquire(session(of: request, plan: plan), plan: plan, api: request.api)
-        defer { sessions.release(lease) }
-        return try await lease.transport.send(request)
+        var response: APIResponse
+        do {
+            response = try await lease.transport.send(request)
+        } catch {
+            sessions.release(lease)
+            throw error
+        }
+        // A reply that goes on after this returns (a body read as it arrives, a message stream)
+        // keeps its session in use until it ends, so that evicting the session cannot cut it.
+        if let body = response.streamedBody {
+            response.streamedBody = body.onEnd(EndAction { [sessions] in sessions.release(lease) })
+        } else if let stream = response.stream {
+            stream.onEnd { [sessions] in sessions.release(lease) }
+        } else {
+            sessions.release(lease)
+        }
+        return response
     }
 
     /// The plan's session, or the one for where an interceptor sent the request instead.
