@@ -277,6 +277,57 @@ struct JSONRPCBatchTests {
         }
     }
 
+    @Test("Two responses with one id: neither is taken, and the call fails; the others get theirs")
+    func repeatedID() async throws {
+        try await withServer({ request in
+            guard case .array(let calls)? = JSONValue.parse(request.body), case .integer(let a)? = calls[0]["id"], case .integer(let b)? = calls[1]["id"] else { return .json("[]") }
+            return .json(#"[{"jsonrpc": "2.0", "result": 6, "id": \#(a)}, {"jsonrpc": "2.0", "result": 0, "id": \#(b)}, {"jsonrpc": "2.0", "result": 7, "id": \#(a)}]"#)
+        }) { _, manager in
+            let batch = JSONRPCBatch(manager: manager)
+            let a = batch.add(SumAPI(a: 1, b: 2, c: 3))
+            let b = batch.add(SubtractAPI(minuend: 1, subtrahend: 1))
+            try await batch.send()
+            guard case .invalidResponse(let message)? = a.result.failureValue?.reason else {
+                Issue.record("expected an invalid response, got \(a.result)")
+                return
+            }
+            #expect(message.hasPrefix("the batch reply has more than one response with id"))
+            #expect(try b.get() == 0)
+        }
+    }
+
+    @Test("Under an HTTP error status, results are not taken (each call fails with the status) but error objects are")
+    func errorStatus() async throws {
+        try await withServer({ request in
+            guard case .array(let calls)? = JSONValue.parse(request.body) else {
+                // A single call, answered with a result and a 500.
+                let id = JSONValue.parse(request.body)?["id"].map { "\($0)" } ?? "null"
+                return .json(#"{"jsonrpc": "2.0", "result": 6, "id": \#(id)}"#, status: .internalServerError)
+            }
+            guard case .integer(let a)? = calls[0]["id"], case .integer(let b)? = calls[1]["id"] else { return .json("[]") }
+            return .json(
+                #"[{"jsonrpc": "2.0", "result": 6, "id": \#(a)}, {"jsonrpc": "2.0", "error": {"code": -32000, "message": "overloaded"}, "id": \#(b)}]"#,
+                status: .internalServerError
+            )
+        }) { _, manager in
+            let batch = JSONRPCBatch(manager: manager)
+            let a = batch.add(SumAPI(a: 1, b: 2, c: 3))
+            let b = batch.add(SubtractAPI(minuend: 1, subtrahend: 1))
+            try await batch.send()
+            guard case .httpStatus(500, _)? = a.result.failureValue?.reason else {
+                Issue.record("expected HTTP 500, got \(a.result)")
+                return
+            }
+            #expect(b.result.failureValue?.reason == .rpcError(code: -32000, message: "overloaded", data: nil))
+
+            let single = await expectAPIError { _ = try await SumAPI(a: 1, b: 2, c: 3).using(manager).start() }
+            guard case .httpStatus(500, _)? = single?.reason else {
+                Issue.record("expected HTTP 500, got \(String(describing: single))")
+                return
+            }
+        }
+    }
+
     @Test("A batch goes to one endpoint: a call for another fails alone")
     func oneEndpoint() async throws {
         try await withServer(JSONRPCServer.handle) { _, manager in

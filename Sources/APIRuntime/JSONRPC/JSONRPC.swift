@@ -23,15 +23,16 @@ public struct JSONRPC: RPCDelegate {
         } catch {
             throw Self.unreadable(response, for: call)
         }
-        switch Self.outcome(of: members, in: reply, for: call) {
-        case .success(let result):
-            return result
-        case .failure(let error):
-            if case .invalidResponse = error.reason, let status = response.httpStatus, status.kind != .successful {
-                throw APIError(api: call.definition.name, reason: .httpStatus(code: status.code, body: response.body))
-            }
-            throw error
-        }
+        return try Self.checkingStatus(Self.outcome(of: members, in: reply, for: call), of: response, for: call).get()
+    }
+
+    /// `outcome` as the reply's HTTP status allows: under an error status a result is not taken
+    /// (the server said the request failed), nor is a malformed response object; both become
+    /// `.httpStatus`. An error object is the server's word on the call, whatever the status.
+    static func checkingStatus(_ outcome: Result<Data, APIError>, of response: APIResponse, for call: RPCCall) -> Result<Data, APIError> {
+        guard let status = response.httpStatus, status.kind != .successful else { return outcome }
+        if case .failure(let error) = outcome, case .rpcError = error.reason { return outcome }
+        return .failure(APIError(api: call.definition.name, reason: .httpStatus(code: status.code, body: response.body)))
     }
 
     /// `{"jsonrpc":"2.0","method":...,"params":...,"id":...}` plus the API's extra envelope fields.

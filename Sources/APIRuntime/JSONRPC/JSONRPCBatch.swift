@@ -181,7 +181,7 @@ public final class JSONRPCBatch: Sendable {
             // One response object for the whole batch: typically -32700 or -32600 with a null id.
             let members = (try? batch.members()) ?? nil
             func error(for call: RPCCall) -> APIError {
-                if case .failure(let error) = JSONRPC.outcome(of: members, in: batch, for: call) { return error }
+                if case .failure(let error) = JSONRPC.checkingStatus(JSONRPC.outcome(of: members, in: batch, for: call), of: response, for: call) { return error }
                 return call.invalidResponse("a batch must be answered with an array, found a single result")
             }
             failAll(awaiting, with: error, headers)
@@ -190,25 +190,31 @@ public final class JSONRPCBatch: Sendable {
         // Each response object read once, and filed under its id.
         typealias Reply = (object: JSONSlices, members: [JSONSlices.Member]?)
         var byID: [Int64: Reply] = [:]
+        var repeatedIDs: Set<Int64> = []
         var unattributed: [Reply] = []
         for range in elements {
             let object = JSONSlices(batch[range])
             let members = (try? object.members()) ?? nil
             if let id = members?.last(where: { $0.key == "id" }).flatMap({ Int64(object.text(of: $0.value)) }) {
-                byID[id] = (object, members)
+                if byID.updateValue((object, members), forKey: id) != nil { repeatedIDs.insert(id) }
             } else {
                 unattributed.append((object, members))
             }
         }
         for item in awaiting {
-            if let id = item.call.id, let reply = byID[Int64(id)] {
-                item.member.deliver(JSONRPC.outcome(of: reply.members, in: reply.object, for: item.call), headers)
+            let outcome: Result<Data, APIError>
+            if let id = item.call.id, repeatedIDs.contains(Int64(id)) {
+                // Which of two answers is this call's cannot be told: neither is taken.
+                outcome = .failure(item.call.invalidResponse("the batch reply has more than one response with id \(id)"))
+            } else if let id = item.call.id, let reply = byID[Int64(id)] {
+                outcome = JSONRPC.outcome(of: reply.members, in: reply.object, for: item.call)
             } else if let reply = unattributed.first(where: { $0.members?.contains { $0.key == "error" } == true }) {
                 // An error with a null id: the server could not tell which call it was about.
-                item.member.deliver(JSONRPC.outcome(of: reply.members, in: reply.object, for: item.call), headers)
+                outcome = JSONRPC.outcome(of: reply.members, in: reply.object, for: item.call)
             } else {
-                item.member.deliver(.failure(item.call.invalidResponse("the batch reply has no response with id \(item.call.id ?? 0)")), headers)
+                outcome = .failure(item.call.invalidResponse("the batch reply has no response with id \(item.call.id ?? 0)"))
             }
+            item.member.deliver(JSONRPC.checkingStatus(outcome, of: response, for: item.call), headers)
         }
     }
 
