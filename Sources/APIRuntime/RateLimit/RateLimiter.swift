@@ -12,6 +12,9 @@ final class RateLimiter: Sendable {
         var updated: ContinuousClock.Instant
         /// Calls asleep until their promised token is due.
         var waiting = 0
+        /// The limit's size and rate, for telling a full bucket without its limit.
+        let capacity: Double
+        let perSecond: Double
     }
 
     private enum Admission {
@@ -20,8 +23,14 @@ final class RateLimiter: Sendable {
         case refused(String)
     }
 
+    private struct Buckets {
+        var byKey: [String: Bucket] = [:]
+        /// How many buckets there may be before the full ones are dropped.
+        var sweepAbove = 64
+    }
+
     /// Guards every bucket.
-    private let buckets = NIOLockedValueBox<[String: Bucket]>([:])
+    private let buckets = NIOLockedValueBox(Buckets())
     private let clock: any APIClock
 
     init(clock: any APIClock) {
@@ -58,15 +67,21 @@ final class RateLimiter: Sendable {
 
     /// How many calls wait their turn for the bucket `key`.
     func waitingCount(_ key: String) -> Int {
-        buckets.withLockedValue { $0[key]?.waiting ?? 0 }
+        buckets.withLockedValue { $0.byKey[key]?.waiting ?? 0 }
+    }
+
+    /// How many buckets are kept.
+    var count: Int {
+        buckets.withLockedValue { $0.byKey.count }
     }
 
     private func admit(_ limit: RateLimit, key: String, deadline: ContinuousClock.Instant) -> Admission {
         let now = clock.now
         let perSecond = Self.perSecond(limit)
         return buckets.withLockedValue { buckets in
-            var bucket = refilled(buckets[key], limit, now: now)
-            defer { buckets[key] = bucket }
+            if buckets.byKey.count > buckets.sweepAbove { sweep(&buckets, now: now) }
+            var bucket = refilled(buckets.byKey[key], limit, now: now)
+            defer { buckets.byKey[key] = bucket }
             if bucket.tokens >= 1 {
                 bucket.tokens -= 1
                 return .now
@@ -87,17 +102,27 @@ final class RateLimiter: Sendable {
     private func stopWaiting(_ limit: RateLimit, key: String, givingBack: Bool) {
         let now = clock.now
         buckets.withLockedValue { buckets in
-            var bucket = refilled(buckets[key], limit, now: now)
+            var bucket = refilled(buckets.byKey[key], limit, now: now)
             bucket.waiting -= 1
             if givingBack { bucket.tokens = min(Double(limit.calls), bucket.tokens + 1) }
-            buckets[key] = bucket
+            buckets.byKey[key] = bucket
         }
+    }
+
+    /// Drops the buckets that have refilled and have no one waiting: a full bucket is what a
+    /// missing one is made as, so nothing changes but memory (a bucket per host the app has ever
+    /// called would otherwise be kept for good). The next sweep waits until the table has doubled.
+    private func sweep(_ buckets: inout Buckets, now: ContinuousClock.Instant) {
+        buckets.byKey = buckets.byKey.filter { _, bucket in
+            bucket.waiting > 0 || bucket.tokens + (now - bucket.updated).inSeconds * bucket.perSecond < bucket.capacity
+        }
+        buckets.sweepAbove = max(64, 2 * buckets.byKey.count)
     }
 
     /// The bucket with what has dripped in since it was last looked at, never above its size.
     private func refilled(_ bucket: Bucket?, _ limit: RateLimit, now: ContinuousClock.Instant) -> Bucket {
         let capacity = Double(limit.calls)
-        guard var bucket else { return Bucket(tokens: capacity, updated: now) }
+        guard var bucket else { return Bucket(tokens: capacity, updated: now, capacity: capacity, perSecond: Self.perSecond(limit)) }
         let elapsed = now - bucket.updated
         bucket.tokens = min(capacity, bucket.tokens + elapsed.inSeconds * Self.perSecond(limit))
         bucket.updated = now

@@ -198,3 +198,38 @@ struct TimingTests {
         #expect(clock.elapsed == .seconds(5))
     }
 }
+
+/// The rate limiter's table of buckets, on a manual clock.
+@Suite("Rate-limit buckets")
+struct RateLimitBucketTests {
+    @Test("Buckets that have refilled are dropped, so a bucket per host ever called is not kept for good; the rest keep their count")
+    func sweep() async throws {
+        let clock = ManualClock()
+        let limiter = RateLimiter(clock: clock)
+        let limit = RateLimit(calls: 2, per: .seconds(1))
+        let far = clock.now + .seconds(3600)
+        for host in 0..<1000 {
+            try await limiter.acquire(limit, key: "host-\(host)", api: "Call", deadline: far)
+        }
+        #expect(limiter.count == 1000)
+        // One bucket in use: two tokens taken, its limit reached.
+        try await limiter.acquire(limit, key: "busy", api: "Call", deadline: far)
+        try await limiter.acquire(limit, key: "busy", api: "Call", deadline: far)
+
+        clock.advance(by: .seconds(1))
+        try await limiter.acquire(limit, key: "busy", api: "Call", deadline: far)
+        // A second after their one call every host-N bucket is full again: the sweep that comes
+        // once the table has doubled since the last one drops them all.
+        for host in 0..<60 {
+            try await limiter.acquire(limit, key: "later-\(host)", api: "Call", deadline: far)
+        }
+        #expect(limiter.count <= 61)
+
+        // "busy" kept its state: one token left after the refill, then none; the next waits.
+        try await limiter.acquire(limit, key: "busy", api: "Call", deadline: far)
+        let failing = RateLimit(calls: 2, per: .seconds(1), behavior: .fail)
+        await #expect(throws: APIError.self) {
+            try await limiter.acquire(failing, key: "busy", api: "Call", deadline: far)
+        }
+    }
+}
