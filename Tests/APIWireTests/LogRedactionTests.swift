@@ -107,25 +107,48 @@ struct LogRedactionTests {
         #expect(SecretNames.standard.contains(name) == secret)
     }
 
-    @Test("A refused connection to a base URL with a password and a secret query: neither is in the error or the log")
-    func transportFailure() async throws {
+    /// Servers that fail a call before any reply: by refusing the connection, by closing it at
+    /// once, and by presenting a certificate nobody trusts.
+    enum Failure: String, CaseIterable, Sendable {
+        case refused, reset, untrustedCertificate
+
+        /// A base URL with a password, reaching a server that fails this way.
+        func baseURL() async throws -> String {
+            switch self {
+            case .refused:
+                // Port 1 on loopback refuses at once.
+                return "http://user:PASSWORD-SECRET@127.0.0.1:1/v1"
+            case .reset:
+                let server = try await RawServer.start(reply: "")
+                return server.baseURL.replacingOccurrences(of: "http://", with: "http://user:PASSWORD-SECRET@") + "/v1"
+            case .untrustedCertificate:
+                let server = try await LoopbackServer.start(tls: try serverTLS(TestCertificateAuthority.selfSignedServer())) { _ in .json("7") }
+                return server.baseURL.replacingOccurrences(of: "https://", with: "https://user:PASSWORD-SECRET@") + "/v1"
+            }
+        }
+    }
+
+    @Test("A connection refused, reset or untrusted, to a base URL with a password and a secret query: neither is in the error or the log", arguments: Failure.allCases)
+    func transportFailure(failure: Failure) async throws {
         let handler = InMemoryLogHandler()
         var logger = Logger(label: "redaction") { _ in handler }
         logger.logLevel = .trace
         var configuration = APIManager.Configuration()
         configuration.httpTransport = testHTTPTransport
         configuration.interceptors = [SecretPlanter(), LoggingInterceptor(logger: logger, logsBodies: true)]
+        let baseURL = try await failure.baseURL()
         try await withManager(configuration) { manager in
             let api = CountUsersAPI().using(manager)
-            // Port 1 on loopback refuses at once.
-            api.baseURL = "http://user:PASSWORD-SECRET@127.0.0.1:1/v1"
+            api.baseURL = baseURL
             // Generous: under a full parallel run FoundationNetworking once took over 10 s to
             // report even a refused connection.
             api.timeout = .seconds(60)
             let error = await expectAPIError { try await api.start() }
-            guard case .transport? = error?.reason else {
-                Issue.record("expected a transport error, got \(String(describing: error))")
-                return
+            switch (failure, error?.reason) {
+            case (.refused, .transport?), (.reset, .transport?), (.reset, .invalidResponse?), (.untrustedCertificate, .tls?):
+                break
+            default:
+                Issue.record("expected the \(failure) connection to fail as such, got \(String(describing: error))")
             }
             let described = [error.map { "\($0)" } ?? "", error?.detailedDescription ?? "", error?.reason.description ?? ""].joined(separator: "\n")
             for secret in ["PASSWORD-SECRET", "QUERY-SECRET-1", "QUERY-SECRET-2", "QUERY-SECRET-3"] {
