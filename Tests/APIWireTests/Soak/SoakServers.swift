@@ -9,7 +9,7 @@ import WireTestSupport
 /// The faults the soak's REST server acts out, chosen by the client in the user id it asks for
 /// (`id / SoakFault.stride`), so that each call knows what it should end with.
 enum SoakFault: Int, CaseIterable {
-    case none, serverError, notFound, garbage, slow, stalled, stalledBody
+    case none, serverError, notFound, garbage, slow, stalled, stalledBody, oversized
 
     static let stride = 1_000_000
 
@@ -48,6 +48,13 @@ final class SoakTokens: TokenProvider {
 func startSoakServer(tokens: SoakTokens) async throws -> LoopbackServer {
     try await LoopbackServer.start(recording: false) { request in
         if request.path.hasSuffix("/jsonrpc") { return JSONRPCServer.handle(request) }
+        if request.path == "/v1/users/activity" { return endlessEvents() }
+        if request.path.hasPrefix("/v1/documents/") {
+            return Response(
+                status: .ok, headers: [.contentType: "application/pdf", .contentEncoding: "gzip"],
+                body: .init(byteBuffer: ByteBuffer(bytes: soakDocumentGzipped))
+            )
+        }
         guard request.path.hasPrefix("/v1/users/"), let id = Int(request.path.dropFirst("/v1/users/".count)) else {
             return .text("no such path", status: .notFound)
         }
@@ -68,6 +75,9 @@ func startSoakServer(tokens: SoakTokens) async throws -> LoopbackServer {
         case .stalled:
             try await Task.sleep(for: SoakFault.stall)
             return .json(user)
+        case .oversized:
+            // Four times what the soak's manager takes, and more on the way.
+            return .json("[" + String(repeating: "0,", count: SoakTests.maxResponseBytes * 2) + "0]")
         case .stalledBody:
             let body = ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: String(user.prefix(10))))
@@ -78,4 +88,24 @@ func startSoakServer(tokens: SoakTokens) async throws -> LoopbackServer {
             return Response(status: .ok, headers: [.contentType: "application/json"], body: body)
         }
     }
+}
+
+/// The document the soak downloads, and the gzip stream the server sends it as.
+let soakDocument = RequestBodyTests.randomBytes(64 << 10)
+let soakDocumentGzipped = Gzip.stored(soakDocument)
+
+/// A user's activity as Server-Sent Events, one every millisecond, until the client lets go.
+func endlessEvents() -> Response {
+    let (events, continuation) = AsyncStream.makeStream(of: ByteBuffer.self, bufferingPolicy: .bufferingNewest(8))
+    let producer = Task {
+        var id = 0
+        while !Task.isCancelled {
+            id += 1
+            let event = ByteBuffer(string: "id: \(id)\ndata: {\"user_id\": \(id), \"action\": \"soak\", \"at\": \"2024-05-01T12:30:00Z\"}\n\n")
+            guard case .enqueued = continuation.yield(event) else { return }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+    }
+    continuation.onTermination = { _ in producer.cancel() }
+    return Response(status: .ok, headers: [.contentType: "text/event-stream"], body: .init(asyncSequence: events))
 }

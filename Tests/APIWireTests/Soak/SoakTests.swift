@@ -72,9 +72,10 @@ struct SoakServers {
 
 /// Thousands of calls of every kind (REST, JSON-RPC, gRPC unary and streams), 64 at a time,
 /// against loopback servers that fault: 5xx, 404, garbage, slow and stalled replies and bodies,
-/// closed connections, truncated bodies, JSON-RPC error objects, every gRPC status and passed
-/// deadlines; with cancellations, storms of identical calls (coalesced) and a token that expires
-/// every 97 requests mixed in.
+/// replies too large to take, closed connections, truncated bodies, JSON-RPC error objects, every
+/// gRPC status and passed deadlines; with cancellations, event streams left early, gzipped
+/// downloads, storms of identical calls (coalesced) and a token that expires every 97 requests
+/// mixed in.
 ///
 /// Every call must end exactly once, with the outcome its fault calls for (a timeout is
 /// tolerated for a few, as a loaded machine may cause one); afterwards the manager's in-flight
@@ -107,6 +108,7 @@ struct SoakTests {
         ]
         configuration.interceptors = [AuthenticationInterceptor(provider: tokens, maxRefreshes: 3)]
         configuration.rateLimit = RateLimit(calls: 5000, per: .seconds(1))
+        configuration.maxResponseBytes = Self.maxResponseBytes
         // As many connections as calls at once: stalled replies hold theirs until they time out,
         // and with fewer the healthy calls behind them would time out waiting for one.
         configuration.maxConnectionsByHost = ["127.0.0.1": Self.window]
@@ -235,7 +237,7 @@ struct SoakTests {
 
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     static func call(_ index: Int, servers: SoakServers) -> SoakCall {
-        let choice = mix(index, 1) % 20
+        let choice = mix(index, 1) % 22
         let cancelAfter = mix(index, 2) % 16 == 0 ? Duration.microseconds(mix(index, 3) % 3000) : nil
         switch choice {
         case 0..<8:
@@ -246,6 +248,7 @@ struct SoakTests {
             case .notFound: .httpStatus(404)
             case .garbage: .decoding
             case .stalled, .stalledBody: .timeout
+            case .oversized: .invalidResponse
             }
             return SoakCall(label: "GetUser \(fault)", expected: [expected], cancelAfter: cancelAfter) { manager in
                 try await getUser(fault.rawValue * SoakFault.stride + index, baseURL: nil, manager)
@@ -298,6 +301,22 @@ struct SoakTests {
                 for try await _ in try await soakTimeout(ListFeaturesAPI(rectangle(from: 0, to: 4)).using(manager)).start() { count += 1 }
                 guard count == 4 else { throw WrongValue() }
             }
+        case 20:
+            return SoakCall(label: "UserActivity, left after two events", expected: [.value], cancelAfter: cancelAfter) { manager in
+                var count = 0
+                for try await _ in try await soakTimeout(UserActivityAPI().using(manager)).start() {
+                    count += 1
+                    if count == 2 { break }
+                }
+                guard count == 2 else { throw WrongValue() }
+            }
+        case 21:
+            return SoakCall(label: "DownloadDocument, gzipped", expected: [.value], cancelAfter: cancelAfter) { manager in
+                let destination = FileManager.default.temporaryDirectory.appendingPathComponent("soak-\(UUID().uuidString).pdf")
+                defer { try? FileManager.default.removeItem(at: destination) }
+                let saved = try await soakTimeout(DownloadDocumentAPI(name: "report.pdf", destination: destination).using(manager)).start()
+                guard try Data(contentsOf: saved) == soakDocument else { throw WrongValue() }
+            }
         default:
             // Storms: calls in the same block of 256 ask the same sum, and the API coalesces
             // identical calls in flight.
@@ -314,6 +333,9 @@ struct SoakTests {
     /// was set for. Memory measured after the timeouts have passed shows what calls leave behind,
     /// not what is still waiting to be freed.
     static let timeout = Duration.seconds(2)
+
+    /// The largest reply the soak's manager takes: the `oversized` fault sends more.
+    static let maxResponseBytes = 256 << 10
 
     static func soakTimeout<Response, API: BaseAPI<Response>>(_ api: API) -> API {
         api.timeout = timeout
