@@ -8,12 +8,13 @@ import WireTestSupport
 /// Path parameters that would make the path name another resource.
 @Suite("Path parameters on a loopback server")
 struct PathParameterTests {
-    @Test("An empty, '.' or '..' path parameter is an invalid request, and nothing is sent", arguments: ["", ".", ".."])
-    func otherResource(value: String) async throws {
+    @Test("An empty path parameter is an invalid request, and nothing is sent")
+    func empty() async throws {
+        let value = ""
         let destination = FileManager.default.temporaryDirectory.appendingPathComponent("path-parameter-\(UUID().uuidString)")
         try await withServer({ _ in .text("a document") }) { server, manager in
             let error = await expectAPIError { try await DownloadDocumentAPI(name: value, destination: destination).using(manager).start() }
-            #expect(error?.reason == .invalidRequest(message: "path parameter 'name' is '\(value)', which would name another resource"))
+            #expect(error?.reason == .invalidRequest(message: "path parameter 'name' is empty, which would name another resource"))
             #expect(server.requests.isEmpty)
             #expect(!FileManager.default.fileExists(atPath: destination.path))
         }

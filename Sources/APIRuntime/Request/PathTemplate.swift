@@ -42,10 +42,10 @@ struct PathTemplate: Sendable {
                 guard let value = values.last(where: { $0.name == name })?.value else {
                     throw APIError(api: api, reason: .invalidRequest(message: "no value for path parameter '\(name)'"))
                 }
-                // `/users/` is the collection on lenient routers, and `.` and `..` are removed
-                // from a path before it is routed: each would name another resource.
-                guard !["", ".", ".."].contains(value) else {
-                    throw APIError(api: api, reason: .invalidRequest(message: "path parameter '\(name)' is '\(value)', which would name another resource"))
+                // `/users/` is the collection on lenient routers: another resource. (`.` and `..`
+                // are escaped as `%2E` by `pathSegment`, so they stay a name.)
+                guard !value.isEmpty else {
+                    throw APIError(api: api, reason: .invalidRequest(message: "path parameter '\(name)' is empty, which would name another resource"))
                 }
                 result += PercentEncoding.pathSegment(value)
             }

@@ -120,6 +120,10 @@ private final class Exchange: Sendable {
         var tlsFailure: TLSFailure?
         /// Whether the reply was a server's request for credentials, answered with its response.
         var answeredChallenge = false
+        /// The body's chunks until the reader takes them: once handed on, only the reader holds
+        /// them, so a body let go of frees what it had buffered even while URLSession still holds
+        /// this exchange.
+        var chunks: AsyncThrowingStream<Data, any Error>?
     }
 
     /// Past this many unread bytes the download pauses; it goes on once the reader is below
@@ -134,7 +138,6 @@ private final class Exchange: Sendable {
     static let pausesDownloads = false
     #endif
 
-    private let chunks: AsyncThrowingStream<Data, any Error>
     private let chunkSink: AsyncThrowingStream<Data, any Error>.Continuation
     /// Guards the task, the awaited head, whether the call was cancelled, and the flow of its body.
     private let state = NIOLockedValueBox(State())
@@ -146,7 +149,9 @@ private final class Exchange: Sendable {
     init(removingWhenDone temporaryFile: URL?, reportingTo progress: ProgressReporter?) {
         self.temporaryFile = temporaryFile
         self.progress = progress
-        (chunks, chunkSink) = AsyncThrowingStream.makeStream(of: Data.self)
+        let (chunks, chunkSink) = AsyncThrowingStream.makeStream(of: Data.self)
+        self.chunkSink = chunkSink
+        state.withLockedValue { $0.chunks = chunks }
         chunkSink.onTermination = { [state] termination in
             // A reader that stops early (or is cancelled) stops the download.
             if case .cancelled = termination { state.withLockedValue { $0.task }?.cancel() }
@@ -188,16 +193,27 @@ private final class Exchange: Sendable {
             return
         }
         let length: HTTPBody.Length = response.expectedContentLength >= 0 ? .known(response.expectedContentLength) : .unknown
-        head.resume(returning: (httpResponse, HTTPBody(ResponseChunks(base: chunks, exchange: self), length: length)))
+        head.resume(returning: (httpResponse, HTTPBody(ResponseChunks(base: takeChunks(), exchange: self), length: length)))
+    }
+
+    /// The body's chunks, for the one reader; an empty stream if they were taken before.
+    private func takeChunks() -> AsyncThrowingStream<Data, any Error> {
+        state.withLockedValue { state in
+            defer { state.chunks = nil }
+            return state.chunks
+        } ?? AsyncThrowingStream { $0.finish() }
     }
 
     func receive(_ data: Data) {
-        let pause = state.withLockedValue { state in
+        let (cancelled, pause) = state.withLockedValue { state -> (Bool, URLSessionTask?) in
+            // What arrives after a cancel has no reader: dropped, not buffered.
+            guard !state.cancelled else { return (true, nil) }
             state.unread += data.count
-            guard Self.pausesDownloads, !state.paused, state.unread > Self.pauseAbove else { return nil as URLSessionTask? }
+            guard Self.pausesDownloads, !state.paused, state.unread > Self.pauseAbove else { return (false, nil) }
             state.paused = true
-            return state.task
+            return (false, state.task)
         }
+        guard !cancelled else { return }
         chunkSink.yield(data)
         pause?.suspend()
     }
@@ -224,7 +240,7 @@ private final class Exchange: Sendable {
         state.withLockedValue { $0.answeredChallenge = true }
         if let head = takeHead() {
             if let httpResponse = (challengeResponse as? HTTPURLResponse)?.httpResponse {
-                head.resume(returning: (httpResponse, HTTPBody(ResponseChunks(base: chunks, exchange: self), length: .unknown)))
+                head.resume(returning: (httpResponse, HTTPBody(ResponseChunks(base: takeChunks(), exchange: self), length: .unknown)))
             } else {
                 head.resume(throwing: URLError(.userAuthenticationRequired))
             }
