@@ -12,9 +12,16 @@ final class RateLimiter: Sendable {
         var updated: ContinuousClock.Instant
         /// Calls asleep until their promised token is due.
         var waiting = 0
-        /// The limit's size and rate, for telling a full bucket without its limit.
+        /// The size and rate of the limit the bucket was made for, for telling a full bucket
+        /// when no call names its limit (APIs sharing a host's bucket may name different ones).
         let capacity: Double
         let perSecond: Double
+
+        /// The tokens there are at `now` under a limit of `capacity` and `perSecond`: what has
+        /// dripped in since `updated` added, never above `capacity`.
+        func tokens(at now: ContinuousClock.Instant, capacity: Double, perSecond: Double) -> Double {
+            min(capacity, tokens + (now - updated).inSeconds * perSecond)
+        }
     }
 
     private enum Admission {
@@ -114,7 +121,7 @@ final class RateLimiter: Sendable {
     /// called would otherwise be kept for good). The next sweep waits until the table has doubled.
     private func sweep(_ buckets: inout Buckets, now: ContinuousClock.Instant) {
         buckets.byKey = buckets.byKey.filter { _, bucket in
-            bucket.waiting > 0 || bucket.tokens + (now - bucket.updated).inSeconds * bucket.perSecond < bucket.capacity
+            bucket.waiting > 0 || bucket.tokens(at: now, capacity: bucket.capacity, perSecond: bucket.perSecond) < bucket.capacity
         }
         buckets.sweepAbove = max(64, 2 * buckets.byKey.count)
     }
@@ -123,8 +130,7 @@ final class RateLimiter: Sendable {
     private func refilled(_ bucket: Bucket?, _ limit: RateLimit, now: ContinuousClock.Instant) -> Bucket {
         let capacity = Double(limit.calls)
         guard var bucket else { return Bucket(tokens: capacity, updated: now, capacity: capacity, perSecond: Self.perSecond(limit)) }
-        let elapsed = now - bucket.updated
-        bucket.tokens = min(capacity, bucket.tokens + elapsed.inSeconds * Self.perSecond(limit))
+        bucket.tokens = bucket.tokens(at: now, capacity: capacity, perSecond: Self.perSecond(limit))
         bucket.updated = now
         return bucket
     }
