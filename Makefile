@@ -4,7 +4,7 @@ TEMPLATES := $(wildcard templates/*.mustache)
 BUILTIN := Sources/APIGenKit/Rendering/BuiltinTemplates.swift
 BUILTIN_OUT ?= $(BUILTIN)
 
-.PHONY: all generate build test test-tsan soak soak-tsan check rest-only plugin schema builtin-templates imported-fixture protoc protoc-gen-swift clean \
+.PHONY: all generate build test build-tsan test-tsan soak soak-tsan check rest-only plugin schema builtin-templates imported-fixture protoc protoc-gen-swift clean \
 	bench bench-tools bench-generation bench-compile bench-runtime bench-loopback bench-transfers bench-clean-build
 
 all: generate build
@@ -24,10 +24,16 @@ protoc-gen-swift:
 build:
 	$(SWIFT) build
 
+## The tests are built as their own product: a plain `swift test` also builds the tools of the
+## package's plugins for the host (apigen, and protoc's C++ and protoc-gen-swift a second time),
+## which no test runs.
+BUILD_TESTS := $(SWIFT) build --product apigenPackageTests
+
 ## Every test over URLSession (the default transport), then the tests on the wire again over
 ## AsyncHTTPClient.
 test:
-	TEST_HTTP_TRANSPORT=urlsession $(SWIFT) test
+	$(BUILD_TESTS)
+	TEST_HTTP_TRANSPORT=urlsession $(SWIFT) test --skip-build
 	TEST_HTTP_TRANSPORT=asynchttpclient $(SWIFT) test --skip-build --filter "APIWireTests|GeneratedClientTests"
 
 ## The REST-only client package (Tests/Fixtures/RESTOnly) built from clean in a folder of its own;
@@ -44,16 +50,20 @@ rest-only:
 
 ## The plugin fixture (Tests/Fixtures/Plugin), an app's package that depends on this one by path,
 ## built from clean in a folder of its own: its build plugins generate REST, JSON-RPC and gRPC
-## clients with swift-protobuf's protoc; its command plugin must leave its committed code as it
-## is; then it calls a loopback server through all three. Last, a target that uses the plugin
-## without an apis/ folder must fail to build, naming the file to add.
+## clients with swift-protobuf's protoc, and it calls a loopback server through them and through
+## the code the command plugin wrote. The command plugin runs from this package, whose build
+## folder already holds its tools (`make check` builds them), over the example workspace and the
+## fixture's committed one, and must leave both as they are: run from the fixture it would build
+## apigen and protoc's C++ once more, for a check that does not depend on where it runs. Last, a
+## target that uses the plugin without an apis/ folder must fail to build, naming the file to add.
 PLUGIN_PACKAGE := Tests/Fixtures/Plugin
 PLUGIN_SCRATCH := .build-plugin
 plugin:
 	rm -rf $(PLUGIN_SCRATCH)
-	$(SWIFT) build --package-path $(PLUGIN_PACKAGE) --scratch-path $(PLUGIN_SCRATCH)
-	$(SWIFT) package --package-path $(PLUGIN_PACKAGE) --scratch-path $(PLUGIN_SCRATCH) --allow-writing-to-package-directory generate-apis
-	@changed=$$(git status --porcelain -- $(PLUGIN_PACKAGE)/Sources/CommittedClient); \
+	$(SWIFT) build --package-path $(PLUGIN_PACKAGE) --scratch-path $(PLUGIN_SCRATCH) --product plugin-smoke
+	$(SWIFT) package --allow-writing-to-package-directory generate-apis
+	$(SWIFT) package --allow-writing-to-package-directory generate-apis --workspace $(PLUGIN_PACKAGE)/apis/workspace.yaml
+	@changed=$$(git status --porcelain -- Sources/ExampleClient $(PLUGIN_PACKAGE)/Sources/CommittedClient); \
 	if [ -n "$$changed" ]; then echo "error: generate-apis changed the committed code:" >&2; echo "$$changed" >&2; exit 1; fi
 	@python3 $(PLUGIN_PACKAGE)/server.py > $(PLUGIN_SCRATCH)/port & server=$$!; \
 	for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s $(PLUGIN_SCRATCH)/port ] && break; sleep 0.5; done; \
@@ -68,23 +78,30 @@ plugin:
 ## generator's are single-threaded), in a build folder of its own (.build-tsan), one test at a
 ## time: ThreadSanitizer slows each test several times over, and the bulk tests (10,000 events,
 ## multipart forms) run in parallel with the ones that time a deadline would starve them.
-test-tsan:
-	TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/.ci/tsan-suppressions.txt" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --no-parallel --filter "APIRuntimeTests|APIWireTests|APIGRPCTests"
+TSAN := --sanitize=thread --scratch-path .build-tsan
+TSAN_ENV := TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/.ci/tsan-suppressions.txt"
+build-tsan:
+	$(BUILD_TESTS) $(TSAN)
+
+test-tsan: build-tsan
+	$(TSAN_ENV) $(SWIFT) test --skip-build $(TSAN) --no-parallel --filter "APIRuntimeTests|APIWireTests|APIGRPCTests"
 
 ## The soak (Tests/APIWireTests/Soak): 10,000 mixed calls against loopback servers that fault,
 ## over each HTTP transport; each run prints its figures on a line starting "soak:". Swift
 ## Testing's backtrace of every thrown error is off: it would be counted as the runtime's memory.
 SOAK_ENV := SWT_SWIFT_ERROR_BACKTRACING_ENABLED=0
 soak:
-	$(SOAK_ENV) SOAK_CALLS=10000 TEST_HTTP_TRANSPORT=urlsession $(SWIFT) test --filter SoakTests
+	$(BUILD_TESTS)
+	$(SOAK_ENV) SOAK_CALLS=10000 TEST_HTTP_TRANSPORT=urlsession $(SWIFT) test --skip-build --filter SoakTests
 	$(SOAK_ENV) SOAK_CALLS=10000 TEST_HTTP_TRANSPORT=asynchttpclient $(SWIFT) test --skip-build --filter SoakTests
 
-## A short soak, 1,000 calls, under ThreadSanitizer (after test-tsan, whose build it reuses), over
+## A short soak, 1,000 calls, under ThreadSanitizer (in test-tsan's build folder), with
+## a 6 s timeout per call, as ThreadSanitizer slows each call several times over; over
 ## AsyncHTTPClient: over URLSession on Linux, FoundationNetworking crashed once when a finished
 ## task was cancelled ("Trying to access a behaviour for a task that in not in the registry"); the
 ## transport no longer does that (BENCHMARKS.md), and `make soak` still runs URLSession.
-soak-tsan:
-	$(SOAK_ENV) SOAK_CALLS=1000 TEST_HTTP_TRANSPORT=asynchttpclient TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/.ci/tsan-suppressions.txt" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter SoakTests
+soak-tsan: build-tsan
+	$(SOAK_ENV) SOAK_CALLS=1000 SOAK_TIMEOUT=6 TEST_HTTP_TRANSPORT=asynchttpclient $(TSAN_ENV) $(SWIFT) test --skip-build $(TSAN) --filter SoakTests
 
 ## Exit 1 when the committed generated code, built-in templates or schema are stale, when a
 ## committed manifest does not validate against the schema (python3 with jsonschema and PyYAML),

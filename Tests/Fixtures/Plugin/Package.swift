@@ -2,9 +2,9 @@
 import PackageDescription
 
 // An app's package that depends on apigen by path and generates its clients with apigen's
-// plugins. CI builds it from clean with no protoc installed (`make plugin`), runs the command
-// plugin and checks that it leaves the committed code as it is, then calls a loopback server
-// through what the plugins generated.
+// plugins. CI builds it from clean with no protoc installed (`make plugin`), checks that the
+// command plugin leaves its committed code as it is, then calls a loopback server through what the
+// plugins generated.
 let package = Package(
     name: "PluginApp",
     platforms: [.macOS(.v15), .iOS(.v18)],
