@@ -43,7 +43,7 @@ struct BadInputTests {
                 path: /ping
                 respone: Int
             """])
-        #expect(lines == ["apis/api.yaml:5:5: error: unknown key 'respone' in API 'Ping' (did you mean 'response'?); expected one of: kind, description, method, path, baseURL, parameters, body, response, responses, responseHeaders, headers, timeout, frequency, retry, rateLimit, significantHeaders, tags, skipInterceptors, sample"])
+        #expect(lines == ["apis/api.yaml:5:5: error: unknown key 'respone' in API 'Ping' (did you mean 'response'?); expected one of: kind, description, method, path, baseURL, parameters, body, response, responses, responseHeaders, headers, timeout, frequency, retry, rateLimit, significantHeaders, tags, skipInterceptors, authenticated, sample"])
     }
 
     @Test("A path parameter missing from the parameters")
@@ -614,7 +614,7 @@ extension BadInputTests {
             "apis/api.yaml:17:15: error: a notification gets no reply: remove 'response:' (or set 'notification: false')",
             "apis/api.yaml:19:7: error: 'id' is a JSON-RPC member apigen writes itself; it cannot be an extra envelope field",
             "apis/api.yaml:22:27: error: RPC parameters travel in the envelope; remove 'in: query'",
-            "apis/api.yaml:23:5: error: unknown key 'path' in API 'Ping'; expected one of: kind, description, baseURL, parameters, response, headers, timeout, frequency, retry, rateLimit, significantHeaders, tags, skipInterceptors, sample, url, method, params, notification, envelope, errorData",
+            "apis/api.yaml:23:5: error: unknown key 'path' in API 'Ping'; expected one of: kind, description, baseURL, parameters, response, headers, timeout, frequency, retry, rateLimit, significantHeaders, tags, skipInterceptors, authenticated, sample, url, method, params, notification, envelope, errorData",
         ])
     }
 }

@@ -78,6 +78,7 @@ struct ManifestReadingTests {
                 headers: { Accept: application/json }
                 timeout: 2.5
                 frequency: reject
+                authenticated: true
             """)
         #expect(errors.isEmpty)
         let api = try #require(file?.apis.first)
@@ -94,6 +95,7 @@ struct ManifestReadingTests {
         #expect(api.headers.map { "\($0.name.value): \($0.value.value)" } == ["Accept: application/json"])
         #expect(api.timeout?.value == 2.5)
         #expect(api.frequency?.value == .reject)
+        #expect(api.authenticated?.value == true)
     }
 
     @Test("response: none, or no response key, means no response body")
@@ -115,6 +117,7 @@ struct ManifestReadingTests {
                 method: get
                 path: [/a]
                 timeout: soon
+                authenticated: yes please
               C:
                 kind: grpcc
               B:
@@ -130,12 +133,13 @@ struct ManifestReadingTests {
             "api.yaml:3:13: error: unknown HTTP method 'get' (did you mean 'GET'?); expected one of: GET, POST, PUT, PATCH, DELETE, HEAD",
             "api.yaml:4:11: error: path must be a string, found a list",
             "api.yaml:5:14: error: timeout must be a number of seconds, found 'soon'",
-            "api.yaml:7:11: error: unknown API kind 'grpcc' (did you mean 'grpc'?); expected one of: rest, jsonrpc, rpc, grpc",
-            "api.yaml:8:3: error: API 'B' needs 'method:' (GET, POST, PUT, PATCH, DELETE or HEAD)",
-            "api.yaml:11:27: error: unknown parameter location 'cookie'; expected one of: path, query, header, body",
-            "api.yaml:13:3: error: type 'T' has 'fields:' and 'enum:'; a type is one of 'fields:' (a model), 'enum:' (an enum), 'oneOf:' (a union), 'swift:' (a Swift type of the app's)",
-            "api.yaml:14:28: error: 'mutable:' is for a model ('fields:'); type 'E' is an enum",
-            "api.yaml:15:37: error: mutable must be true or false, found 'maybe'",
+            "api.yaml:6:20: error: authenticated must be true or false, found 'yes please'",
+            "api.yaml:8:11: error: unknown API kind 'grpcc' (did you mean 'grpc'?); expected one of: rest, jsonrpc, rpc, grpc",
+            "api.yaml:9:3: error: API 'B' needs 'method:' (GET, POST, PUT, PATCH, DELETE or HEAD)",
+            "api.yaml:12:27: error: unknown parameter location 'cookie'; expected one of: path, query, header, body",
+            "api.yaml:14:3: error: type 'T' has 'fields:' and 'enum:'; a type is one of 'fields:' (a model), 'enum:' (an enum), 'oneOf:' (a union), 'swift:' (a Swift type of the app's)",
+            "api.yaml:15:28: error: 'mutable:' is for a model ('fields:'); type 'E' is an enum",
+            "api.yaml:16:37: error: mutable must be true or false, found 'maybe'",
         ])
     }
 

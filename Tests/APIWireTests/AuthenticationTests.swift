@@ -63,7 +63,7 @@ struct AuthenticationTests {
     }
 
     @Test("The token goes only to the origin the manifest declares, not to a base URL set elsewhere at run time, unless its host is named", arguments: [
-        (AuthenticationInterceptor.Hosts.declared, nil as String?), (.named(["127.0.0.1"]), "Bearer token-0"), (.any, "Bearer token-0"),
+        (AuthenticationInterceptor.Hosts.workspace, nil as String?), (.declared, nil), (.named(["127.0.0.1"]), "Bearer token-0"), (.any, "Bearer token-0"),
     ])
     func credentialsStayWithDeclaredHosts(hosts: AuthenticationInterceptor.Hosts, sentElsewhere: String?) async throws {
         let elsewhere = try await LoopbackServer.start { _ in .json("1") }
@@ -75,6 +75,43 @@ struct AuthenticationTests {
             _ = try await away.start()
             #expect(elsewhere.requests.count == 1)
             #expect(elsewhere.requests.last?.headers[.authorization] == sentElsewhere)
+        }
+    }
+
+    @Test("A third party's API in the workspace gets no token by default; the app's own server on another host gets it when its manifest says authenticated: true", arguments: [
+        (AuthenticationInterceptor.Hosts.workspace, nil as String?), (.declared, "Bearer token-0"),
+    ])
+    func thirdPartyAPI(hosts: AuthenticationInterceptor.Hosts, sentToThirdParty: String?) async throws {
+        let weather = try await LoopbackServer.start { _ in .json(#"{"city": "Oslo", "temperature": -3.5}"#) }
+        let signIn = try await LoopbackServer.start { _ in .json("{}") }
+        let configure = { (configuration: inout APIManager.Configuration) in
+            configuration.interceptors = [AuthenticationInterceptor(provider: CountingTokenProvider(), hosts: hosts)]
+            configuration.baseURLOverrides["https://weather.example.net/v2"] = weather.baseURL + "/v2"
+            configuration.baseURLOverrides["https://auth.example.com"] = signIn.baseURL
+        }
+        try await withServer(configure: configure, { _ in .json("1") }) { home, manager in
+            _ = try await CountUsersAPI().using(manager).start()
+            let forecast = try await GetForecastAPI(city: "Oslo", apiKey: "weather-key").using(manager).start()
+            try await SignOutAPI().using(manager).start()
+
+            #expect(forecast.temperature == -3.5)
+            #expect(home.requests.last?.headers[.authorization] == "Bearer token-0")
+            #expect(weather.requests.count == 1)
+            #expect(weather.requests.last?.headers[.authorization] == sentToThirdParty)
+            #expect(weather.requests.last?.headers[HTTPField.Name("X-Weather-Key")!] == "weather-key")
+            #expect(signIn.requests.last?.target == "/oauth/revoke")
+            #expect(signIn.requests.last?.headers[.authorization] == "Bearer token-0")
+        }
+    }
+
+    @Test("authenticated: false keeps the token off an API on the workspace's own server, whatever the hosts")
+    func authenticatedFalse() async throws {
+        let definition = APIDefinition(name: "Public", wire: .http(.get, path: "/users/count"), authenticated: false, defaults: CountUsersAPI.definition.defaults)
+        final class PublicCountAPI: BaseAPI<Int>, @unchecked Sendable {}
+        try await withServer(configure: { $0.interceptors = [AuthenticationInterceptor(provider: CountingTokenProvider(), hosts: .any)] }, { _ in .json("1") }) { home, manager in
+            _ = try await CountUsersAPI().using(manager).start()
+            _ = try await PublicCountAPI(definition: definition, response: .json).using(manager).start()
+            #expect(home.requests.map { $0.headers[.authorization] } == ["Bearer token-0", nil])
         }
     }
 

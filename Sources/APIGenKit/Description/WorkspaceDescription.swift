@@ -196,6 +196,8 @@ public struct APIDescription: Sendable {
     public var significantHeaders: [String]?
     public var tags: [String]
     public var skippedInterceptors: [String]
+    /// `authenticated:`; nil when the manifest does not say.
+    public var authenticated: Bool? = nil
     public var sample: SampleDescription?
     /// Error bodies by status (`responses:`).
     public var errorResponses: [ErrorBodyDescription] = []

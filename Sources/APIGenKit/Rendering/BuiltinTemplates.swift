@@ -362,6 +362,9 @@ import {{.}}
 {{#skippedInterceptors}}
         skippedInterceptors: {{{.}}},
 {{/skippedInterceptors}}
+{{#authenticated}}
+        authenticated: {{{.}}},
+{{/authenticated}}
 {{#sample}}
         sample: {{{.}}},
 {{/sample}}

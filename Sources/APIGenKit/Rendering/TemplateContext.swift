@@ -58,6 +58,7 @@ enum TemplateContext {
         context["significantHeaders"] = api.significantHeaders.map { .string(arrayLiteral($0)) }
         context["tags"] = stringArray(api.tags)
         context["skippedInterceptors"] = stringArray(api.skippedInterceptors)
+        context["authenticated"] = api.authenticated.map { .string(String($0)) }
         context["sample"] = api.sample.map { .string(sampleExpression($0)) }
         context["errorResponses"] = errorResponsesExpression(api.errorResponses)
         context["hasResponseHeaders"] = .bool(!api.responseHeaders.isEmpty)

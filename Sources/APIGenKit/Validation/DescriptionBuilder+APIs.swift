@@ -137,6 +137,7 @@ extension DescriptionBuilder {
             skippedInterceptors: api.skipInterceptors.map(\.value), sample: sample,
             baseURL: baseURL, rest: rest, rpc: rpc, grpc: grpc
         )
+        description.authenticated = api.authenticated?.value
         description.errorResponses = declaredResponses.errors
         if !api.responseHeaders.isEmpty {
             if api.kind.value != .rest {

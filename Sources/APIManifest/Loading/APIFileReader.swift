@@ -10,16 +10,16 @@ enum APIFileReader {
     static let fieldKeys = ["type", "json", "default", "format", "description"]
     static let commonAPIKeys = [
         "kind", "description", "baseURL", "parameters", "response", "headers", "timeout", "frequency",
-        "retry", "rateLimit", "significantHeaders", "tags", "skipInterceptors", "sample",
+        "retry", "rateLimit", "significantHeaders", "tags", "skipInterceptors", "authenticated", "sample",
     ]
 
     /// The keys an API of each kind may have, in the order messages list them.
     static func apiKeys(for kind: APIKind?) -> [String] {
         switch kind {
-        case .rest: return ["kind", "description", "method", "path", "baseURL", "parameters", "body", "response", "responses", "responseHeaders", "headers", "timeout", "frequency", "retry", "rateLimit", "significantHeaders", "tags", "skipInterceptors", "sample"]
+        case .rest: return ["kind", "description", "method", "path", "baseURL", "parameters", "body", "response", "responses", "responseHeaders", "headers", "timeout", "frequency", "retry", "rateLimit", "significantHeaders", "tags", "skipInterceptors", "authenticated", "sample"]
         case .jsonrpc: return commonAPIKeys + ["url", "method", "params", "notification", "envelope", "errorData"]
         case .rpc: return commonAPIKeys + ["url", "method", "params", "notification", "envelope", "delegate", "errorData"]
-        case .grpc: return ["kind", "description", "rpc", "service", "deadline", "metadata", "frequency", "retry", "rateLimit", "significantHeaders", "tags", "skipInterceptors"]
+        case .grpc: return ["kind", "description", "rpc", "service", "deadline", "metadata", "frequency", "retry", "rateLimit", "significantHeaders", "tags", "skipInterceptors", "authenticated"]
         case nil: return commonAPIKeys + ["method", "path", "body", "responses", "responseHeaders", "url", "params", "notification", "envelope", "errorData", "delegate", "rpc", "service", "deadline", "metadata"]
         }
     }
@@ -283,6 +283,7 @@ enum APIFileReader {
         let tags = mapping["tags"].map { PolicyReader.strings($0, "tags", into: &diagnostics) } ?? []
         let skipInterceptors = mapping["skipInterceptors"].map { PolicyReader.strings($0, "skipInterceptors", into: &diagnostics) } ?? []
         let sample = mapping["sample"].flatMap { PolicyReader.sample($0, into: &diagnostics) }
+        let authenticated = mapping["authenticated"]?.boolean("authenticated", into: &diagnostics)
 
         guard let kind else { return nil }
         var api = APIDeclaration(
@@ -293,6 +294,7 @@ enum APIFileReader {
             baseURL: baseURL, parametersAreListed: parameters?.listed, rest: nil, rpc: nil
         )
         api.responseStream = responseStream
+        api.authenticated = authenticated
         api.responses = mapping["responses"].map { readResponses($0, into: &diagnostics) } ?? []
         api.errorData = mapping["errorData"].flatMap { typeExpression($0, what: "errorData", into: &diagnostics) }
         api.responseHeaders = mapping["responseHeaders"].map { readResponseHeaders($0, into: &diagnostics) } ?? []

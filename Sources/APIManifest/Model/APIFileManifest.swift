@@ -146,6 +146,10 @@ public struct APIDeclaration: Sendable {
     public var significantHeaders: [Located<String>]?
     public var tags: [Located<String>]
     public var skipInterceptors: [Located<String>]
+    /// Whether the authentication interceptor's token goes with this API's calls
+    /// (`authenticated: true` for one of the app's own servers on another host); nil when the
+    /// manifest does not say: only when the API's origin is its workspace's.
+    public var authenticated: Located<Bool>? = nil
     public var sample: SampleDeclaration?
     public var baseURL: Located<String>?
     /// Whether `parameters:` was written as a list (order explicit) rather than a mapping.

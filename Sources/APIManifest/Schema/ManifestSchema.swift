@@ -95,7 +95,7 @@ public enum ManifestSchema {
         var schema: [String: Any]
         switch key {
         case "timeout", "deadline": schema = ["type": "number", "exclusiveMinimum": 0]
-        case "tls", "mutable", "mutableModels", "frozen", "additionalProperties": schema = ["type": "boolean"]
+        case "tls", "mutable", "mutableModels", "frozen", "additionalProperties", "authenticated": schema = ["type": "boolean"]
         case "format": schema = keywords(DateFormat.self)
         case "default": schema = ["type": ["string", "number", "boolean"]]
         case "oneOf": schema = ["type": "array", "minItems": 2, "items": ["$ref": "#/definitions/typeExpression"]]
@@ -224,6 +224,7 @@ public enum ManifestSchema {
         "significantHeaders": "The only headers whose values make two calls different for the frequency policy ([] for none); without it, every header counts.",
         "tags": "Groups for APIManager.cancel(tag:).",
         "skipInterceptors": "Global interceptors this API goes without, by name: logging, metrics, authentication, or your own.",
+        "authenticated": "Whether the authentication interceptor's token goes with this API's calls. Without it, only an API on its workspace's default base URL's origin carries it; true for one of the app's own servers elsewhere, false for none.",
         "sample": "What the API answers when the manager answers from samples: { status, body, delay }.",
         "types": "Models (fields:), enums (enum:), unions (oneOf:) and the app's own types (swift:).",
         "apis": "APIs by name; each becomes <prefix><Name>API.",

@@ -30,6 +30,11 @@ public final class APIDefinition: Sendable {
     public let tags: [String]
     /// Names of global interceptors this API goes without (a sign-in call skips `authentication`).
     public let skippedInterceptors: [String]
+    /// Whether the authentication interceptor's token goes with this API's calls, as its manifest
+    /// says (`authenticated:`): true to the origin it declares even when that is not its
+    /// workspace's (one of the app's own servers elsewhere), false never; nil when the manifest
+    /// does not say, and the interceptor's `hosts` decide.
+    public let authenticated: Bool?
     /// What the API answers when the manager answers from samples instead of the network.
     public let sample: StubResponse?
     /// The bodies of error statuses the API declares (`responses:`), before the workspace's.
@@ -62,7 +67,7 @@ public final class APIDefinition: Sendable {
     public convenience init(name: String, method: HTTPRequest.Method, path: String, defaults: APIDefaults) {
         self.init(
             name: name, wire: .http(method, path: path), baseURL: nil, headers: [], timeout: nil, frequency: nil,
-            retry: nil, rateLimit: nil, significantHeaders: nil, tags: [], skippedInterceptors: [], sample: nil,
+            retry: nil, rateLimit: nil, significantHeaders: nil, tags: [], skippedInterceptors: [], authenticated: nil, sample: nil,
             errorResponses: [], defaults: defaults
         )
     }
@@ -79,6 +84,7 @@ public final class APIDefinition: Sendable {
         significantHeaders: [String]? = nil,
         tags: [String] = [],
         skippedInterceptors: [String] = [],
+        authenticated: Bool? = nil,
         sample: StubResponse? = nil,
         errorResponses: [ErrorResponse] = [],
         defaults: APIDefaults
@@ -95,6 +101,7 @@ public final class APIDefinition: Sendable {
         self.significantHeaders = significantHeaders
         self.tags = tags
         self.skippedInterceptors = skippedInterceptors
+        self.authenticated = authenticated
         self.sample = sample
         self.errorResponses = errorResponses
         self.defaults = defaults

@@ -68,7 +68,10 @@ extension APIManager {
             delegate: call.delegate,
             rpc: rpc,
             request: request,
-            context: APICallContext(definition: definition, rpc: rpc, kind: kind, attempt: 1, declaredBaseURL: declared),
+            context: APICallContext(
+                definition: definition, rpc: rpc, kind: kind, attempt: 1,
+                declaredBaseURL: declared, workspaceBaseURL: defaults.baseURL.map { baseURLOverrides[$0]?.text ?? $0 }
+            ),
             deadline: deadline,
             timeout: timeout,
             duplicates: duplicates,

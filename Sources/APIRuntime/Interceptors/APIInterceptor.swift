@@ -79,12 +79,20 @@ public struct APICallContext: Sendable {
     /// manager maps it (`baseURLOverrides`): where the servers the workspace names are, for
     /// interceptors that trust only them with credentials. nil when none is declared.
     public var declaredBaseURL: String?
+    /// The default base URL of the API's workspace, as this call's manager maps it: where the
+    /// app's own server is, the one the authentication interceptor trusts by default. nil when
+    /// the workspace declares none.
+    public var workspaceBaseURL: String?
 
-    public init(definition: APIDefinition, rpc: RPCCall?, kind: CallKind, attempt: Int, declaredBaseURL: String? = nil) {
+    public init(
+        definition: APIDefinition, rpc: RPCCall?, kind: CallKind, attempt: Int,
+        declaredBaseURL: String? = nil, workspaceBaseURL: String? = nil
+    ) {
         self.definition = definition
         self.rpc = rpc
         self.kind = kind
         self.attempt = attempt
         self.declaredBaseURL = declaredBaseURL
+        self.workspaceBaseURL = workspaceBaseURL
     }
 }

@@ -16,15 +16,24 @@ public protocol TokenProvider: Sendable {
 /// interceptor sees. After `maxRefreshes` refreshes for one call, the call fails with
 /// `.unauthorized`. Calls to other hosts go through untouched.
 ///
+/// By default the token goes only to the app's own server: the origin of the workspace's default
+/// base URL. An API that declares a base URL elsewhere (a maps or payments provider described in
+/// the same workspace) is sent without it, unless its manifest says `authenticated: true`; an API
+/// whose manifest says `authenticated: false` never carries it.
+///
 /// A call whose request cannot be sent again (an upload streamed from a sequence, a gRPC client
 /// stream) is not: after the refresh it fails with `.unauthorized`, and the app starts it again
 /// with a new body, which goes out with the new token.
 public struct AuthenticationInterceptor: APIInterceptor {
     /// Which calls carry the token.
     public enum Hosts: Sendable, Equatable {
-        /// Calls to the origin (scheme, host and port) of the base URL their manifest declares,
-        /// as the manager's `baseURLOverrides` map it: never a base URL set on an instance at run
-        /// time to somewhere else. The default.
+        /// Calls to the origin (scheme, host and port) of their workspace's default base URL, as
+        /// the manager's `baseURLOverrides` map it, and calls of APIs whose manifest says
+        /// `authenticated: true` to the origin of the base URL they declare. Never a base URL set
+        /// on an instance at run time to somewhere else. The default.
+        case workspace
+        /// Calls to the origin of the base URL their manifest declares, whichever it is, as the
+        /// manager's `baseURLOverrides` map it: every server the workspace describes.
         case declared
         /// Calls to these host names (`api.example.com`), over any scheme and port.
         case named(Set<String>)
@@ -46,7 +55,7 @@ public struct AuthenticationInterceptor: APIInterceptor {
         rejectingRPCCodes: Set<Int> = [],
         headerName: HTTPField.Name = .authorization,
         scheme: String = "Bearer",
-        hosts: Hosts = .declared
+        hosts: Hosts = .workspace
     ) {
         self.tokens = TokenStore(provider: provider)
         self.maxRefreshes = maxRefreshes
@@ -58,6 +67,10 @@ public struct AuthenticationInterceptor: APIInterceptor {
 
     /// Whether `request` goes where the token may go.
     func trusts(_ request: APIRequest, context: APICallContext) -> Bool {
+        if context.definition.authenticated == false { return false }
+        func origin(_ text: String?) -> Origin? {
+            text.flatMap(URL.init(string:)).flatMap(Origin.init)
+        }
         switch hosts {
         case .any:
             return true
@@ -65,8 +78,11 @@ public struct AuthenticationInterceptor: APIInterceptor {
             guard let host = request.url?.host?.lowercased() else { return false }
             return names.contains { $0.lowercased() == host }
         case .declared:
-            guard let declared = context.declaredBaseURL.flatMap(URL.init(string:)).flatMap(Origin.init) else { return false }
+            guard let declared = origin(context.declaredBaseURL) else { return false }
             return declared == request.url.flatMap(Origin.init)
+        case .workspace:
+            guard let declared = origin(context.declaredBaseURL), declared == request.url.flatMap(Origin.init) else { return false }
+            return context.definition.authenticated == true || declared == origin(context.workspaceBaseURL)
         }
     }
 

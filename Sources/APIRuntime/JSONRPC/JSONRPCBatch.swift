@@ -122,9 +122,12 @@ public final class JSONRPCBatch: Sendable {
         // The whole batch is sent again only when every member allows it, under one policy.
         let retry = members.allSatisfy({ $0.retry == first.retry }) ? first.retry : RetryPolicy.none
         let skipped = members.dropFirst().reduce(Set(first.definition.skippedInterceptors)) { $0.intersection($1.definition.skippedInterceptors) }
+        // The token goes with the batch only as every member's manifest would let it go alone.
+        let authenticated: Bool? = members.contains { $0.definition.authenticated == false } ? false
+            : members.allSatisfy { $0.definition.authenticated == true } ? true : nil
         let definition = APIDefinition(
             name: Self.api, wire: .jsonRPC(JSONRPCMethod("batch", path: first.definition.path)), retry: retry,
-            skippedInterceptors: skipped.sorted(), defaults: first.definition.defaults
+            skippedInterceptors: skipped.sorted(), authenticated: authenticated, defaults: first.definition.defaults
         )
         let earliest = members.min { $0.deadline < $1.deadline } ?? first
         var request = first.request
@@ -139,7 +142,10 @@ public final class JSONRPCBatch: Sendable {
         for bucket in members.flatMap(\.rateLimits) { buckets[bucket.key] = bucket }
         return CallPlan(
             definition: definition, delegate: nil, rpc: nil, request: request,
-            context: APICallContext(definition: definition, rpc: nil, kind: .jsonRPC, attempt: 1, declaredBaseURL: first.context.declaredBaseURL),
+            context: APICallContext(
+                definition: definition, rpc: nil, kind: .jsonRPC, attempt: 1,
+                declaredBaseURL: first.context.declaredBaseURL, workspaceBaseURL: first.context.workspaceBaseURL
+            ),
             deadline: earliest.deadline, timeout: earliest.timeout, duplicates: .allow, retry: retry,
             rateLimits: buckets.keys.sorted().compactMap { buckets[$0] },
             session: first.session, sessionSettings: first.sessionSettings, transport: first.transport,

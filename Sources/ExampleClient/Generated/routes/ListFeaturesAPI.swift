@@ -14,6 +14,7 @@ public nonisolated final class ListFeaturesAPI: APIRuntime.BaseAPI<APIGRPC.GRPCR
         baseURL: "grpc://localhost:50052",
         timeout: .seconds(30),
         tags: ["routes"],
+        authenticated: true,
         defaults: .workspace
     )
 

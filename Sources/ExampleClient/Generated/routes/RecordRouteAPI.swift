@@ -14,6 +14,7 @@ public nonisolated final class RecordRouteAPI: APIRuntime.BaseAPI<Routeguide_Rou
         baseURL: "grpc://localhost:50052",
         timeout: .seconds(30),
         tags: ["routes"],
+        authenticated: true,
         defaults: .workspace
     )
 
