@@ -79,7 +79,7 @@ public struct CalendarDate: Hashable, Comparable, Sendable, Codable, LosslessStr
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let value = CalendarDate(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not a calendar date (YYYY-MM-DD)")
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected a calendar date (YYYY-MM-DD)")
         }
         self = value
     }

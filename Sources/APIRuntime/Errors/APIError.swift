@@ -48,17 +48,25 @@ public struct APIError: Error, CustomStringConvertible {
         self.serverError = serverError
     }
 
-    /// `GetUser: HTTP 404 (27-byte body)`: what failed, never what the server's body says, which
-    /// may hold personal data or secrets and would reach every log that prints the error.
+    /// `GetUser: HTTP 404 (27-byte body)`: what failed, never what the server wrote (a body, an
+    /// RPC error's or a gRPC status's message, a value that did not decode), which may hold
+    /// personal data or secrets and would reach every log that prints the error.
     public var description: String { "\(api): \(reason)" }
 
-    /// `description` with the first 200 bytes of an error reply's body quoted, for a developer
-    /// reading one error: `GetUser: HTTP 404: {"error": "no such user"}`.
+    /// `description` with what the server wrote quoted, for a developer reading one error: the
+    /// first 200 bytes of an error reply's body (`GetUser: HTTP 404: {"error": "no such user"}`),
+    /// or the message of an RPC error or a gRPC status.
     public var detailedDescription: String {
-        guard case .httpStatus(let code, let body) = reason, !body.isEmpty else { return description }
-        let limit = 200
-        let text = String(decoding: body.prefix(limit), as: UTF8.self)
-        return "\(api): HTTP \(code): " + text + (body.count > limit ? "…" : "")
+        switch reason {
+        case .httpStatus(let code, let body) where !body.isEmpty:
+            let limit = 200
+            let text = String(decoding: body.prefix(limit), as: UTF8.self)
+            return "\(api): HTTP \(code): " + text + (body.count > limit ? "…" : "")
+        case .rpcError(_, let message, _) where !message.isEmpty, .grpcStatus(_, let message) where !message.isEmpty:
+            return "\(description): \(message)"
+        default:
+            return description
+        }
     }
 }
 
@@ -77,10 +85,10 @@ extension APIError.Reason: CustomStringConvertible {
             return "invalid request: \(message)"
         case .invalidResponse(let message):
             return "invalid response: \(message)"
-        case .rpcError(let code, let message, _):
-            return "server error \(code): \(message)"
-        case .grpcStatus(let code, let message):
-            return "gRPC status \(code) (\(code.rawValue))\(message.isEmpty ? "" : ": " + message)"
+        case .rpcError(let code, _, _):
+            return "RPC error \(JSONRPCErrorCode(rawValue: code))"
+        case .grpcStatus(let code, _):
+            return "gRPC status \(code) (\(code.rawValue))"
         case .duplicateRequest(let message):
             return "duplicate request: \(message)"
         case .cancelled:

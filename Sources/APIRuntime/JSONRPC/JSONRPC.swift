@@ -68,7 +68,7 @@ public struct JSONRPC: RPCDelegate {
         func member(_ key: String) -> Range<Int>? { members.last { $0.key == key }?.value }
         let version = member("jsonrpc")
         guard let version, reply.string(at: version) == "2.0" else {
-            return .failure(call.invalidResponse(#"the reply's "jsonrpc" member must be "2.0", found \#(version.map(reply.text(of:)) ?? "none")"#))
+            return .failure(call.invalidResponse(#"the reply's "jsonrpc" member must be "2.0", found \#(version.map { reply.kind(at: $0) } ?? "none")"#))
         }
         let id = member("id").map(reply.text(of:)) ?? "null"
         let expectedID = call.id.map(String.init) ?? "null"
@@ -76,13 +76,13 @@ public struct JSONRPC: RPCDelegate {
         switch (member("result"), member("error")) {
         case (let result?, nil):
             guard idMatches else {
-                return .failure(call.invalidResponse("the reply's id \(clipped(id)) does not match the request's id \(expectedID)"))
+                return .failure(call.invalidResponse("the reply's id (\(reply.kind(at: member("id")))) does not match the request's id \(expectedID)"))
             }
             return .success(reply[result])
         case (nil, let error?):
             // A server that could not read the request's id answers with a null id (spec, section 5).
             guard idMatches || id == "null" else {
-                return .failure(call.invalidResponse("the reply's id \(clipped(id)) does not match the request's id \(expectedID)"))
+                return .failure(call.invalidResponse("the reply's id (\(reply.kind(at: member("id")))) does not match the request's id \(expectedID)"))
             }
             return .failure(errorObject(JSONSlices(reply[error]), for: call))
         case (.some, .some):
@@ -98,7 +98,7 @@ public struct JSONRPC: RPCDelegate {
         let members = (try? error.members()) ?? nil
         func member(_ key: String) -> Range<Int>? { members?.last { $0.key == key }?.value }
         guard let code = member("code").flatMap({ Int(error.text(of: $0)) }), let message = member("message").flatMap(error.string) else {
-            return call.invalidResponse(#"the error object needs an integer "code" and a string "message", found \#(clipped(error.text(of: 0..<error.bytes.count)))"#)
+            return call.invalidResponse(#"the error object needs an integer "code" and a string "message""#)
         }
         let data = member("data").map { error[$0] }
         // `errorData:` in the manifest: the data member decoded into its type.
@@ -114,13 +114,7 @@ public struct JSONRPC: RPCDelegate {
         if response.body.isEmpty {
             return call.invalidResponse("the reply is empty; expected a JSON-RPC response")
         }
-        let preview = String(decoding: response.body.prefix(80), as: UTF8.self)
-        return call.invalidResponse("the reply is not JSON: \(preview)")
-    }
-
-    /// Short JSON text for messages.
-    static func clipped(_ text: String) -> String {
-        text.count > 80 ? String(text.prefix(80)) + "…" : text
+        return call.invalidResponse("the reply is not JSON (\(response.body.count) bytes)")
     }
 }
 
@@ -128,6 +122,20 @@ extension JSONSlices {
     /// The JSON text at `range`, as it was written.
     func text(of range: Range<Int>) -> String {
         String(decoding: self[range], as: UTF8.self)
+    }
+
+    /// What kind of JSON value is at `range` (`a string`, `a number`), for messages that must not
+    /// quote what the server wrote; nil is `none`.
+    func kind(at range: Range<Int>?) -> String {
+        guard let range, !range.isEmpty else { return "none" }
+        switch bytes[range.lowerBound] {
+        case UInt8(ascii: "\""): return "a string"
+        case UInt8(ascii: "{"): return "an object"
+        case UInt8(ascii: "["): return "an array"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
+        case UInt8(ascii: "n"): return "null"
+        default: return "a number"
+        }
     }
 
     /// The string at `range`, escapes resolved; nil when it holds no string.

@@ -26,7 +26,7 @@ public enum JSONCoding {
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
             guard let date = date(from: text) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not an ISO 8601 date")
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected an ISO 8601 date")
             }
             return date
         }
