@@ -4,7 +4,7 @@ TEMPLATES := $(wildcard templates/*.mustache)
 BUILTIN := Sources/APIGenKit/Rendering/BuiltinTemplates.swift
 BUILTIN_OUT ?= $(BUILTIN)
 
-.PHONY: all generate build test build-tsan test-tsan soak soak-tsan check rest-only plugin schema builtin-templates imported-fixture protoc protoc-gen-swift clean \
+.PHONY: all generate build peers test build-tsan test-tsan soak soak-tsan check rest-only plugin schema builtin-templates imported-fixture protoc protoc-gen-swift clean \
 	bench bench-tools bench-generation bench-compile bench-runtime bench-loopback bench-transfers bench-clean-build
 
 all: generate build
@@ -29,9 +29,14 @@ build:
 ## which no test runs.
 BUILD_TESTS := $(SWIFT) build --product apigenPackageTests
 
+## Servers written by others that tests call (Tests/Peers: grpcio with trustme's certificates),
+## installed from PyPI when missing.
+peers:
+	@python3 -c "import grpc, trustme" 2>/dev/null || python3 -m pip install --quiet -r Tests/Peers/requirements.txt
+
 ## Every test over URLSession (the default transport), then the tests on the wire again over
 ## AsyncHTTPClient.
-test:
+test: peers
 	$(BUILD_TESTS)
 	TEST_HTTP_TRANSPORT=urlsession $(SWIFT) test --skip-build
 	TEST_HTTP_TRANSPORT=asynchttpclient $(SWIFT) test --skip-build --filter "APIWireTests|GeneratedClientTests"
@@ -83,7 +88,7 @@ TSAN_ENV := TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/.ci/tsan-suppre
 build-tsan:
 	$(BUILD_TESTS) $(TSAN)
 
-test-tsan: build-tsan
+test-tsan: build-tsan peers
 	$(TSAN_ENV) $(SWIFT) test --skip-build $(TSAN) --no-parallel --filter "APIRuntimeTests|APIWireTests|APIGRPCTests"
 
 ## The soak (Tests/APIWireTests/Soak): 10,000 mixed calls against loopback servers that fault,

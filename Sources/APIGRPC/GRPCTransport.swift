@@ -8,6 +8,7 @@ import GRPCNIOTransportHTTP2TransportServices
 import GRPCNIOTransportHTTP2Posix
 #endif
 import HTTPTypes
+import NIOSSL
 
 /// The transport of a `grpc://` or `grpcs://` session: one grpc-swift client per target, its
 /// HTTP/2 connection reused by every call to that target, shut down gracefully (calls in flight,
@@ -29,16 +30,19 @@ final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes
     private let maxMessageBytes: Int
     /// The host of the session, named in TLS failures.
     private let host: String
+    /// Whether the session is `grpcs://`.
+    private let usesTLS: Bool
     /// What checked the server's certificate chain, when the session pins; it knows why a
     /// handshake it failed failed.
     private let verifier: ChainVerifier?
     /// The manager's clock, which the call's deadline is on.
     private let clock: any APIClock
 
-    init(_ wire: Wire, host: String, verifier: ChainVerifier? = nil, configuration: APIManager.Configuration) {
+    init(_ wire: Wire, host: String, usesTLS: Bool, verifier: ChainVerifier? = nil, configuration: APIManager.Configuration) {
         let client = GRPCClient(transport: wire)
         self.client = client
         self.host = host
+        self.usesTLS = usesTLS
         self.verifier = verifier
         self.maxMessageBytes = configuration.maxResponseBytes
         self.clock = configuration.clock
@@ -262,7 +266,18 @@ final class GRPCTransport<Wire: ClientTransport>: CallTransport where Wire.Bytes
     /// A connection that failed its TLS handshake, which grpc-swift reports as UNAVAILABLE.
     private func tlsFailure(_ error: any Error) -> TLSFailure? {
         guard (error as? RPCError)?.code == .unavailable || !(error is RPCError) else { return nil }
-        return TLSFailure(nioSSLError: error, host: host, verifier: verifier)
+        return clientCertificateRefusal(error) ?? TLSFailure(nioSSLError: error, host: host, verifier: verifier)
+    }
+
+    /// Under TLS 1.3 a server checks the client's certificate after the client has finished its
+    /// handshake. One that refuses it, or wanted one and got none, may close the connection at
+    /// once, unread data and all, and the reset loses its alert: grpcio's servers do. grpc-swift
+    /// then reports a TLS connection closed without close_notify before the HTTP/2 connection
+    /// preface, which a server that accepted the client begins with its SETTINGS frame.
+    private func clientCertificateRefusal(_ error: any Error) -> TLSFailure? {
+        guard usesTLS, let error = error as? RPCError, error.message.contains("connection preface"),
+              case .uncleanShutdown? = error.cause as? NIOSSLError else { return nil }
+        return TLSFailure(kind: .clientCertificateRefused, host: host, message: "the server closed the connection after the TLS handshake, before HTTP/2 began: it refused the client's certificate, or the lack of one")
     }
 }
 
@@ -280,14 +295,14 @@ extension TransportFactory {
                 target: Self.grpcTarget(key),
                 transportSecurity: .session(key, settings: settings.tls)
             )
-            return GRPCTransport(wire, host: key.host, configuration: configuration)
+            return GRPCTransport(wire, host: key.host, usesTLS: key.scheme == "grpcs", configuration: configuration)
             #else
             let verifier = key.scheme == "grpcs" && !settings.tls.pins.isEmpty ? try ChainVerifier(settings: settings.tls, host: key.host) : nil
             let wire = try HTTP2ClientTransport.Posix(
                 target: Self.grpcTarget(key),
                 transportSecurity: .session(key, settings: settings.tls, verifier: verifier)
             )
-            return GRPCTransport(wire, host: key.host, verifier: verifier, configuration: configuration)
+            return GRPCTransport(wire, host: key.host, usesTLS: key.scheme == "grpcs", verifier: verifier, configuration: configuration)
             #endif
         }
     }

@@ -8,7 +8,8 @@ import SwiftASN1
 import X509
 
 /// Verifies a server's certificate chain for one host with swift-certificates (RFC 5280 path
-/// validation to the host's trust roots, and the host's name), then checks the host's pins
+/// validation to the host's trust roots, the host's name, and the certificates' extended key
+/// usages), then checks the host's pins
 /// against the verified chain. It is a NIOSSL custom verification callback, which replaces
 /// BoringSSL's own verification, so it must do all of it.
 ///
@@ -67,6 +68,7 @@ package final class ChainVerifier: Sendable {
         var verifier = Verifier(rootCertificates: roots) {
             RFC5280Policy()
             ServerIdentityPolicy(serverHostname: address == nil ? host : nil, serverIP: address?.text)
+            ServerAuthenticationPolicy()
         }
         let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore(parsed.dropFirst()))
         guard case .validCertificate(let chain) = result else {

@@ -88,7 +88,8 @@ public final class APIManager: Sendable {
     public func cancelAll() -> Int { running.cancel(tag: nil) }
 
     /// Refuses new calls at once, lets the calls in flight (reply streams included) finish for up
-    /// to `gracePeriod`, cancels those still running after it, then closes every session.
+    /// to `gracePeriod`, cancels those still running after it, then closes every session. It
+    /// returns within `gracePeriod` plus `sessionCloseLimit`, whatever the calls and the servers do.
     public func shutdown(gracePeriod: Duration = .seconds(30)) async {
         running.close()
         await withTaskGroup(of: Bool.self) { group in
@@ -110,7 +111,33 @@ public final class APIManager: Sendable {
             // Stops the sleep once idle; otherwise waits for the cancelled calls to end.
             group.cancelAll()
         }
-        await transports.sessions.shutdown()
+        await closeSessions()
+    }
+
+    /// How long `shutdown` waits for its sessions to close once their calls have ended. Closing a
+    /// TLS connection waits for the server's close_notify, which some servers never send
+    /// (grpcio's); SwiftNIO's TLS gives up on it after 5 s. Past this limit the manager returns and
+    /// the closes end on their own.
+    public static let sessionCloseLimit = Duration.seconds(1)
+
+    /// Closes every session, waiting for them at most `sessionCloseLimit` of real time (the
+    /// sockets' time, not the manager's clock).
+    private func closeSessions() async {
+        let closed = OnceResult<Void>()
+        Task { [sessions = transports.sessions] in
+            await sessions.shutdown()
+            closed.resolve(.success(()))
+        }
+        let limit = Task {
+            try? await Task.sleep(for: Self.sessionCloseLimit)
+            closed.resolve(.success(()))
+        }
+        try? await withTaskCancellationHandler {
+            try await closed.value
+        } onCancel: {
+            closed.resolve(.success(()))
+        }
+        limit.cancel()
     }
 
     // MARK: Sending
