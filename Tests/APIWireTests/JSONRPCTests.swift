@@ -238,6 +238,28 @@ struct JSONRPCBatchTests {
         }
     }
 
+    @Test("A batch answered with one object under an HTTP error status: an error object fails every call with it, a result fails them with the status", arguments: [
+        (#"{"jsonrpc": "2.0", "error": {"code": -32603, "message": "Internal error"}, "id": null}"#, "rpcError -32603"),
+        (#"{"jsonrpc": "2.0", "result": 6, "id": null}"#, "httpStatus 503"),
+    ])
+    func singleObjectUnderErrorStatus(reply: String, expected: String) async throws {
+        try await withServer({ _ in .json(reply, status: .serviceUnavailable) }) { _, manager in
+            let batch = JSONRPCBatch(manager: manager)
+            let a = batch.add(SumAPI(a: 1, b: 2, c: 3))
+            let b = batch.add(SubtractAPI(minuend: 1, subtrahend: 1))
+            let error = await expectAPIError { try await batch.send() }
+            for failure in [error, a.result.failureValue, b.result.failureValue] {
+                let summary = switch failure?.reason {
+                case .rpcError(let code, _, _)?: "rpcError \(code)"
+                case .httpStatus(let code, _)?: "httpStatus \(code)"
+                default: "\(String(describing: failure))"
+                }
+                #expect(summary == expected)
+            }
+            #expect(b.result.failureValue?.api == "Subtract")
+        }
+    }
+
     @Test("Replies with null ids (spec examples 9 and 10) go to the calls left without a reply")
     func nullIDsInBatch() async throws {
         try await withServer({ request in
