@@ -274,6 +274,35 @@ struct GRPCTests {
     }
 
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    @Test("An open bidirectional stream goes on when its session is the least recently used and another host is called")
+    func openStreamIsNotEvicted() async throws {
+        let other = try await LoopbackServer.start { _ in .text("other") }
+        try await withGRPCServer(configure: { $0.maxSessions = 1 }) { _, manager in
+            let (words, sender) = AsyncStream.makeStream(of: String.self)
+            let stream = try await RouteChatAPI(producing: { writer in
+                for await word in words {
+                    var note = Routeguide_RouteNote()
+                    note.message = word
+                    try await writer.write(note)
+                }
+            }).using(manager).start()
+            var answers = stream.makeAsyncIterator()
+            sender.yield("one")
+            #expect(try await answers.next()?.message == "echo: one")
+
+            // A second host, with room for one session: the stream's session is the one to go.
+            let definition = APIDefinition(name: "Other", method: .get, path: "/other", defaults: APIDefaults(baseURL: other.baseURL))
+            #expect(try await BaseAPI(definition: definition, response: .text).using(manager).start() == "other")
+            #expect(manager.sessionCount == 1)
+
+            sender.yield("two")
+            #expect(try await answers.next()?.message == "echo: two")
+            sender.finish()
+            #expect(try await answers.next() == nil)
+        }
+    }
+
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     @Test("One client per target, reused by every call and kind of call")
     func oneSessionPerTarget() async throws {
         try await withGRPCServer { server, manager in
