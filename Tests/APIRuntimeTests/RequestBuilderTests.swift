@@ -59,6 +59,8 @@ struct RequestBuilderTests {
     func parsesBaseURLs() throws {
         let base = try #require(BaseURL("HTTPS://API.Example.com/v1/"))
         #expect(base.scheme == "https" && base.authority == "API.Example.com" && base.host == "api.example.com")
+        let international = try #require(BaseURL("https://Bücher.example./v1"))
+        #expect(international.authority == "xn--bcher-kva.example." && international.host == "xn--bcher-kva.example")
         #expect(base.port == 443 && base.path == "/v1")
         let loopback = try #require(BaseURL("http://[::1]:8080"))
         #expect(loopback.authority == "[::1]:8080" && loopback.host == "::1" && loopback.port == 8080 && loopback.path == "")

@@ -20,7 +20,7 @@ struct BaseURL: Sendable, Hashable {
     init?(_ text: String) {
         guard let components = URLComponents(string: text),
               let scheme = components.scheme?.lowercased(),
-              let encodedHost = components.percentEncodedHost, !encodedHost.isEmpty,
+              let encodedHost = components.encodedHost, !encodedHost.isEmpty,
               components.percentEncodedQuery == nil, components.percentEncodedFragment == nil
         else { return nil }
         let defaultPort = scheme == "https" || scheme == "grpcs" ? 443 : 80

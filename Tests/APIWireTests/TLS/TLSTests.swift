@@ -74,6 +74,27 @@ struct HTTPSTests {
         }
     }
 
+    @Test("An internationalized host's settings apply whether key and URL write it in Unicode or in Punycode", arguments: [
+        ("BÜCHER.example.", "https://xn--bcher-kva.example/v1"), ("xn--bcher-kva.example", "https://Bücher.example/v1"),
+    ])
+    func internationalizedHostKeys(key: String, baseURL: String) async throws {
+        // Pins, which neither HTTP transport here can check: the session is refused before any
+        // name is resolved, which shows the settings were found for the host.
+        var configuration = APIManager.Configuration()
+        configuration.httpTransport = testHTTPTransport
+        configuration.baseURLOverrides = ["https://api.example.com/v1": baseURL]
+        configuration.tls[key] = TLSSettings(pins: [.publicKey(sha256: Data(repeating: 7, count: 32).base64EncodedString())])
+        try await withManager(configuration) { manager in
+            let error = await expectAPIError { try await CountUsersAPI().using(manager).start() }
+            guard case .tls(let failure) = error?.reason else {
+                Issue.record("expected a TLS failure, got \(String(describing: error))")
+                return
+            }
+            #expect(failure.kind == .unsupported)
+            #expect(failure.host == "xn--bcher-kva.example")
+        }
+    }
+
     @Test("A host with TLS settings is never reached without TLS: an http base URL for it is an invalid request")
     func noPlaintextWithSettings() async throws {
         let authority = try TestCertificateAuthority()

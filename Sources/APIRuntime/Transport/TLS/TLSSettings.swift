@@ -110,11 +110,19 @@ public enum ClientIdentity: Sendable, Hashable {
 
 extension TLSSettings {
     /// A host name as `APIManager.Configuration.tls` is keyed and looked up: lowercased, without
-    /// a final dot, an IPv6 address without its brackets (`API.Example.com.` → `api.example.com`).
+    /// a final dot, an IPv6 address without its brackets (`API.Example.com.` → `api.example.com`),
+    /// an internationalized name as DNS carries it (`Bücher.example` → `xn--bcher-kva.example`,
+    /// Foundation's IDNA mapping, as URLs make it).
     static func hostKey(_ host: String) -> String {
-        var key = host.lowercased()
-        while key.hasSuffix(".") { key.removeLast() }
+        var key = host
         if key.hasPrefix("["), key.hasSuffix("]") { key = String(key.dropFirst().dropLast()) }
+        if !key.allSatisfy(\.isASCII) {
+            var components = URLComponents()
+            components.host = key
+            key = components.encodedHost ?? key
+        }
+        key = key.lowercased()
+        while key.hasSuffix(".") { key.removeLast() }
         return key
     }
 
