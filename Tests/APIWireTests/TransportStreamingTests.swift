@@ -17,6 +17,30 @@ struct TransportStreamingTests {
         return name == "URLSession" ? URLSessionTransport(settings: settings) : try! AsyncHTTPClientTransport(host: "127.0.0.1", settings: settings)
     }
 
+    @Test("URLSession: requests cancelled at any moment around their start leave none in flight")
+    func cancelledAroundStart() async throws {
+        let server = try await LoopbackServer.start(recording: false) { _ in .json("1") }
+        let transport = URLSessionTransport(settings: SessionSettings(maxConnectionsPerHost: 4))
+        let head = HTTPRequest(method: .get, url: URL(string: server.baseURL + "/v1/users/count")!)
+        for round in 0..<600 {
+            let call = Task { try await transport.send(head, body: nil) }
+            // At once, after the task had a turn, or some microseconds later.
+            switch round % 3 {
+            case 0: break
+            case 1: await Task.yield()
+            default: try await Task.sleep(for: .microseconds(round % 150))
+            }
+            call.cancel()
+            if let (_, body) = try? await call.value { _ = try? await body.collect(upTo: 1024) }
+        }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while transport.requestsInFlight > 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(transport.requestsInFlight == 0)
+        await transport.shutdown()
+    }
+
     /// FoundationNetworking cannot pause a download (see `URLSessionTransport`), so on Linux only
     /// AsyncHTTPClient is held to this.
     static let transportsThatPause: [String] = {

@@ -101,12 +101,16 @@ public final class URLSessionTransport: HTTPTransport {
     public func shutdown() async {
         session.finishTasksAndInvalidate()
     }
+
+    /// How many requests are in flight: sent, and their end not yet reported by URLSession.
+    package var requestsInFlight: Int { exchanges.count }
 }
 
 /// One request in flight: its head is awaited once, then its body streams to the reader.
 ///
 /// Cancelling fails the awaited head at once rather than waiting for URLSession to report the
-/// cancelled task: FoundationNetworking never reports a task cancelled before it was resumed.
+/// cancelled task; URLSession reports it later, even one cancelled before it was resumed, and
+/// the exchange leaves the table then.
 private final class Exchange: Sendable {
     private struct State {
         var task: URLSessionTask?
@@ -303,6 +307,9 @@ private final class ExchangeTable: NSObject, URLSessionDataDelegate, Sendable {
     func add(_ exchange: Exchange, for task: URLSessionTask) {
         exchanges.withLockedValue { $0[task.taskIdentifier] = exchange }
     }
+
+    /// How many exchanges are in flight: URLSession has not yet reported their end.
+    var count: Int { exchanges.withLockedValue { $0.count } }
 
     private func exchange(for task: URLSessionTask) -> Exchange? {
         exchanges.withLockedValue { $0[task.taskIdentifier] }
