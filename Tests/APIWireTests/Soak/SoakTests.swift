@@ -2,6 +2,7 @@
 import APITestSupport
 import ExampleClient
 import Foundation
+import Hummingbird
 import NIOConcurrencyHelpers
 import Testing
 import WireTestSupport
@@ -11,7 +12,7 @@ let soakCalls = ProcessInfo.processInfo.environment["SOAK_CALLS"].flatMap(Int.in
 
 /// What a soak call ended with.
 enum SoakOutcome: Hashable, CustomStringConvertible {
-    case value, wrongValue, cancelled, timeout, transport, invalidResponse, decoding, unauthorized
+    case value, wrongValue, cancelled, timeout, transport, tls, invalidResponse, decoding, unauthorized
     case httpStatus(Int), rpcError(Int), grpcStatus(Int), other(String)
 
     init(_ error: any Error) {
@@ -23,6 +24,7 @@ enum SoakOutcome: Hashable, CustomStringConvertible {
         case .cancelled: self = .cancelled
         case .timeout: self = .timeout
         case .transport: self = .transport
+        case .tls: self = .tls
         case .invalidResponse: self = .invalidResponse
         case .decoding: self = .decoding
         case .unauthorized: self = .unauthorized
@@ -44,6 +46,7 @@ enum SoakOutcome: Hashable, CustomStringConvertible {
         case .cancelled: "cancelled"
         case .timeout: "timeout"
         case .transport: "transport error"
+        case .tls: "TLS error"
         case .invalidResponse: "invalid response"
         case .decoding: "decoding error"
         case .unauthorized: "unauthorized"
@@ -68,13 +71,16 @@ struct SoakServers {
     let reset: RawServer
     let truncated: RawServer
     let grpc: GRPCTestServer
+    /// A TLS server at `localhost` (whose settings trust its authority) that redirects every call
+    /// to 127.0.0.1, whose settings are the standard ones.
+    let redirecting: LoopbackServer
 }
 
 /// Thousands of calls of every kind (REST, JSON-RPC, gRPC unary and streams), 64 at a time,
 /// against loopback servers that fault: 5xx, 404, garbage, slow and stalled replies and bodies,
 /// replies too large to take, closed connections, truncated bodies, JSON-RPC error objects, every
-/// gRPC status and passed deadlines; with cancellations, event streams left early, gzipped
-/// downloads, storms of identical calls (coalesced) and a token that expires every 97 requests
+/// gRPC status and passed deadlines, redirects to a host of other TLS settings; with
+/// cancellations, event streams left early, gzipped downloads, storms of identical calls (coalesced) and a token that expires every 97 requests
 /// mixed in.
 ///
 /// Every call must end exactly once, with the outcome its fault calls for (a timeout is
@@ -92,11 +98,15 @@ struct SoakTests {
     @Test("Every call ends once with a typed result; the manager returns to its baseline", .timeLimit(.minutes(10)))
     func soak() async throws {
         let tokens = SoakTokens(lifetime: 97)
+        let authority = try TestCertificateAuthority()
         let servers = SoakServers(
             http: try await startSoakServer(tokens: tokens),
             reset: try await RawServer.start(reply: ""),
             truncated: try await RawServer.start(reply: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"id\": 1"),
-            grpc: try await GRPCTestServer.start(recording: false)
+            grpc: try await GRPCTestServer.start(recording: false),
+            redirecting: try await LoopbackServer.start(tls: try serverTLS(try authority.server()), recording: false) { request in
+                Response(status: .found, headers: [.location: "https://127.0.0.1:1" + request.target])
+            }
         )
         var configuration = APIManager.Configuration()
         configuration.httpTransport = testHTTPTransport
@@ -112,6 +122,7 @@ struct SoakTests {
         // As many connections as calls at once: stalled replies hold theirs until they time out,
         // and with fewer the healthy calls behind them would time out waiting for one.
         configuration.maxConnectionsByHost = ["127.0.0.1": Self.window]
+        configuration.tls["localhost"] = TLSSettings(trustRoots: .certificates([try authority.identity.certificatePEM]))
         let plan = (0..<Self.calls).map { Self.call($0, servers: servers) }
 
         try await withManager(configuration) { manager in
@@ -237,7 +248,7 @@ struct SoakTests {
 
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     static func call(_ index: Int, servers: SoakServers) -> SoakCall {
-        let choice = mix(index, 1) % 22
+        let choice = mix(index, 1) % 23
         let cancelAfter = mix(index, 2) % 16 == 0 ? Duration.microseconds(mix(index, 3) % 3000) : nil
         switch choice {
         case 0..<8:
@@ -309,6 +320,17 @@ struct SoakTests {
                     if count == 2 { break }
                 }
                 guard count == 2 else { throw WrongValue() }
+            }
+        case 22:
+            // Refused before it is followed, as the transport would reach 127.0.0.1 with
+            // localhost's settings; Linux's URLSession refuses localhost's settings themselves.
+            #if canImport(FoundationNetworking)
+            let expected: Set<SoakOutcome> = testHTTPTransport.name == "urlsession" ? [.tls] : [.invalidResponse]
+            #else
+            let expected: Set<SoakOutcome> = [.invalidResponse]
+            #endif
+            return SoakCall(label: "GetUser, redirected across TLS settings", expected: expected, cancelAfter: cancelAfter) { manager in
+                try await getUser(index, baseURL: servers.redirecting.baseURL + "/v1", manager)
             }
         case 21:
             return SoakCall(label: "DownloadDocument, gzipped", expected: [.value], cancelAfter: cancelAfter) { manager in
