@@ -32,7 +32,7 @@ public final class APIManager: Sendable {
     let clock: any APIClock
     /// `configuration.baseURLOverrides`, each replacement parsed once (nil when it is no base URL).
     let baseURLOverrides: [String: (text: String, parsed: BaseURL?)]
-    /// `configuration.tls`, keyed by host names as requests name them (`TLSSettings.hostKey`).
+    /// `configuration.tls`, keyed by host names as requests name them (`HostName.key`).
     let tls: [String: TLSSettings]
     /// The cookies of this manager's sessions, as `configuration.cookies` says.
     let cookies: CookieJar
@@ -54,7 +54,7 @@ public final class APIManager: Sendable {
         self.tls = TLSSettings.byHost(configuration.tls)
         self.cookies = CookieJar(policy: configuration.cookies)
         self.maxConnectionsByHost = Dictionary(
-            configuration.maxConnectionsByHost.map { (TLSSettings.hostKey($0.key), max(1, $0.value)) },
+            configuration.maxConnectionsByHost.map { (HostName.key($0.key), max(1, $0.value)) },
             uniquingKeysWith: max
         )
         self.deadlines = Deadlines(clock: clock)

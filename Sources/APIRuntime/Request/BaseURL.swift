@@ -28,7 +28,7 @@ struct BaseURL: Sendable, Hashable {
         guard (1...65535).contains(port) else { return nil }
         self.scheme = scheme
         self.authority = components.port.map { "\(encodedHost):\($0)" } ?? encodedHost
-        self.host = TLSSettings.hostKey(encodedHost)
+        self.host = HostName.key(encodedHost)
         self.port = port
         var path = components.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }

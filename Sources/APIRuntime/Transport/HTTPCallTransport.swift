@@ -15,7 +15,7 @@ struct HTTPCallTransport: CallTransport {
     let redirects: RedirectPolicy
     /// The TLS settings the transport was made with, for its host.
     let tls: TLSSettings
-    /// Every host's TLS settings, by `TLSSettings.hostKey`: a redirect to a host whose settings
+    /// Every host's TLS settings, by `HostName.key`: a redirect to a host whose settings
     /// differ from these is refused, since the transport would reach it with the wrong ones.
     let tlsByHost: [String: TLSSettings]
 
@@ -41,7 +41,7 @@ struct HTTPCallTransport: CallTransport {
                 // The redirect's own body is read (a little of it) so the connection can be reused.
                 _ = try? await body.collect(upTo: 64 * 1024)
                 // Over TLS, the transport would reach the new host with its first host's settings.
-                if next.request.scheme == "https", let host = next.request.url?.host, (tlsByHost[TLSSettings.hostKey(host)] ?? .standard) != tls {
+                if next.request.scheme == "https", let host = next.request.url?.host, (tlsByHost[HostName.key(host)] ?? .standard) != tls {
                     throw APIError(api: request.api, reason: .invalidResponse(
                         message: "a redirect to \(host), whose TLS settings differ from those of the host it came from, is refused"
                     ))

@@ -109,29 +109,12 @@ public enum ClientIdentity: Sendable, Hashable {
 }
 
 extension TLSSettings {
-    /// A host name as `APIManager.Configuration.tls` is keyed and looked up: lowercased, without
-    /// a final dot, an IPv6 address without its brackets (`API.Example.com.` → `api.example.com`),
-    /// an internationalized name as DNS carries it (`Bücher.example` → `xn--bcher-kva.example`,
-    /// Foundation's IDNA mapping, as URLs make it).
-    static func hostKey(_ host: String) -> String {
-        var key = host
-        if key.hasPrefix("["), key.hasSuffix("]") { key = String(key.dropFirst().dropLast()) }
-        if !key.allSatisfy(\.isASCII) {
-            var components = URLComponents()
-            components.host = key
-            key = components.encodedHost ?? key
-        }
-        key = key.lowercased()
-        while key.hasSuffix(".") { key.removeLast() }
-        return key
-    }
-
-    /// `settings` keyed by `hostKey`; of two keys for one host, the settings that are not
+    /// `settings` keyed by `HostName.key`; of two keys for one host, the settings that are not
     /// `.standard` are kept.
     static func byHost(_ settings: [String: TLSSettings]) -> [String: TLSSettings] {
         var table: [String: TLSSettings] = [:]
         for (host, settings) in settings.sorted(by: { $0.key < $1.key }) {
-            let key = hostKey(host)
+            let key = HostName.key(host)
             if table[key] == nil || table[key] == .standard { table[key] = settings }
         }
         return table
