@@ -28,8 +28,8 @@ struct GRPCPeerTLSTests {
         ] {
             #expect(try await peer.sayHello(TLSSettings(trustRoots: roots, pins: pins)).get() == "Hello Ada", "pins: \(pins)")
         }
-        #expect(failure(try await peer.sayHello(TLSSettings(trustRoots: roots, pins: [.publicKey(sha256: backup)]))) == .pinMismatch)
-        #expect(failure(try await peer.sayHello(TLSSettings(pins: [.publicKey(sha256: try Self.publicKeyPin(ofPEM: peer.leaf))]))) == .untrustedCertificate)
+        #expect(tlsFailureKind(try await peer.sayHello(TLSSettings(trustRoots: roots, pins: [.publicKey(sha256: backup)]))) == .pinMismatch)
+        #expect(tlsFailureKind(try await peer.sayHello(TLSSettings(pins: [.publicKey(sha256: try Self.publicKeyPin(ofPEM: peer.leaf))]))) == .untrustedCertificate)
     }
 
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
@@ -39,8 +39,8 @@ struct GRPCPeerTLSTests {
         defer { peer.stop() }
         let roots = TLSSettings.TrustRoots.certificates([peer.authority])
         let pin = CertificatePin.publicKey(sha256: try Self.publicKeyPin(ofPEM: peer.leaf))
-        #expect(failure(try await peer.sayHello(TLSSettings(trustRoots: roots))) == .clientCertificateRefused)
-        #expect(failure(try await peer.sayHello(TLSSettings(trustRoots: roots, pins: [pin]))) == .clientCertificateRefused)
+        #expect(tlsFailureKind(try await peer.sayHello(TLSSettings(trustRoots: roots))) == .clientCertificateRefused)
+        #expect(tlsFailureKind(try await peer.sayHello(TLSSettings(trustRoots: roots, pins: [pin]))) == .clientCertificateRefused)
         let identity = try #require(peer.clientIdentity)
         #expect(try await peer.sayHello(TLSSettings(trustRoots: roots, clientIdentity: identity)).get() == "Hello Ada")
         #expect(try await peer.sayHello(TLSSettings(trustRoots: roots, pins: [pin], clientIdentity: identity)).get() == "Hello Ada")
@@ -62,14 +62,6 @@ struct GRPCPeerTLSTests {
         let took = ContinuousClock.now - started
         // Without the limit it takes the 5 s SwiftNIO's TLS waits for the server's close_notify.
         #expect(took < APIManager.sessionCloseLimit + .seconds(2), "shutdown took \(took)")
-    }
-
-    func failure(_ result: Result<String, APIError>, sourceLocation: SourceLocation = #_sourceLocation) -> TLSFailure.Kind? {
-        guard case .failure(let error) = result, case .tls(let failure) = error.reason else {
-            Issue.record("expected a TLS failure, got \(result)", sourceLocation: sourceLocation)
-            return nil
-        }
-        return failure.kind
     }
 
     static func publicKeyPin(ofPEM pem: Data) throws -> String {
@@ -144,18 +136,7 @@ struct GRPCIOPeer {
     /// Calls SayHello over `grpcs://localhost:<port>` with `settings` for localhost.
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     func sayHello(_ settings: TLSSettings) async throws -> Result<String, APIError> {
-        var configuration = APIManager.Configuration()
-        configuration.tls["localhost"] = settings
-        return try await withManager(configuration) { manager in
-            let api = SayHelloAPI { $0.name = "Ada" }.using(manager)
-            api.baseURL = "grpcs://localhost:\(port)"
-            api.timeout = .seconds(30)
-            do {
-                return .success(try await api.start().message)
-            } catch let error as APIError {
-                return .failure(error)
-            }
-        }
+        try await sayHelloOverTLS(port: port, settings: settings)
     }
 
     func stop() {

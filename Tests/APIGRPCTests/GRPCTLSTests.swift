@@ -30,39 +30,19 @@ struct GRPCTLSTests {
         to security: HTTP2ServerTransport.Posix.TransportSecurity, settings: TLSSettings?, host: String = "localhost"
     ) async throws -> Result<String, APIError> {
         let server = try await GRPCTestServer.start(security: security)
-        var configuration = APIManager.Configuration()
-        configuration.tls[host] = settings
-        return try await withManager(configuration) { manager in
-            let api = SayHelloAPI { $0.name = "Ada" }.using(manager)
-            api.baseURL = "grpcs://\(host):\(server.port)"
-            api.timeout = .seconds(30)
-            do {
-                return .success(try await api.start().message)
-            } catch let error as APIError {
-                return .failure(error)
-            }
-        }
-    }
-
-    func kind(_ result: Result<String, APIError>, sourceLocation: SourceLocation = #_sourceLocation) -> TLSFailure.Kind? {
-        guard case .failure(let error) = result, case .tls(let failure) = error.reason else {
-            Issue.record("expected a TLS failure, got \(result)", sourceLocation: sourceLocation)
-            return nil
-        }
-        #expect(error.api == "SayHello", sourceLocation: sourceLocation)
-        return failure.kind
+        return try await sayHelloOverTLS(port: server.port, host: host, settings: settings)
     }
 
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     @Test("A self-signed server fails by default; one signed by the host's own root connects; an unknown root fails")
     func trustRoots() async throws {
-        #expect(kind(try await sayHello(to: try Self.security(try TestCertificateAuthority.selfSignedServer()), settings: nil)) == .untrustedCertificate)
+        #expect(tlsFailureKind(try await sayHello(to: try Self.security(try TestCertificateAuthority.selfSignedServer()), settings: nil)) == .untrustedCertificate)
         let authority = try TestCertificateAuthority()
         let server = try Self.security(try authority.server())
         let trusted = TLSSettings(trustRoots: .certificates([try authority.identity.certificatePEM]))
         #expect(try await sayHello(to: server, settings: trusted).get() == "Hello Ada")
         let stranger = TLSSettings(trustRoots: .certificates([try TestCertificateAuthority(name: "another CA").identity.certificatePEM]))
-        #expect(kind(try await sayHello(to: server, settings: stranger)) == .untrustedCertificate)
+        #expect(tlsFailureKind(try await sayHello(to: server, settings: stranger)) == .untrustedCertificate)
     }
 
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
@@ -80,12 +60,12 @@ struct GRPCTLSTests {
         // A server reached by its address is checked against the address its certificate names.
         #expect(try await sayHello(to: server, settings: keyPin, host: "127.0.0.1").get() == "Hello Ada")
         let mismatch = TLSSettings(trustRoots: roots, pins: [.publicKey(sha256: try other.publicKeyPin)])
-        #expect(kind(try await sayHello(to: server, settings: mismatch)) == .pinMismatch)
+        #expect(tlsFailureKind(try await sayHello(to: server, settings: mismatch)) == .pinMismatch)
         // A pin of the presented key does not make an untrusted chain trusted.
         let untrusted = TLSSettings(pins: [.publicKey(sha256: try leaf.publicKeyPin)])
-        #expect(kind(try await sayHello(to: server, settings: untrusted)) == .untrustedCertificate)
+        #expect(tlsFailureKind(try await sayHello(to: server, settings: untrusted)) == .untrustedCertificate)
         let malformed = TLSSettings(trustRoots: roots, pins: [.publicKey(sha256: "not a digest")])
-        #expect(kind(try await sayHello(to: server, settings: malformed)) == .invalidSettings)
+        #expect(tlsFailureKind(try await sayHello(to: server, settings: malformed)) == .invalidSettings)
     }
 
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
@@ -94,7 +74,7 @@ struct GRPCTLSTests {
         let authority = try TestCertificateAuthority()
         let server = try Self.security(try authority.server(), clientsSignedBy: authority)
         let roots = TLSSettings.TrustRoots.certificates([try authority.identity.certificatePEM])
-        #expect(kind(try await sayHello(to: server, settings: TLSSettings(trustRoots: roots))) == .clientCertificateRefused)
+        #expect(tlsFailureKind(try await sayHello(to: server, settings: TLSSettings(trustRoots: roots))) == .clientCertificateRefused)
         let client = try authority.client()
         let identity = ClientIdentity.pem(certificateChain: try client.certificatePEM, privateKey: client.keyPEM)
         #expect(try await sayHello(to: server, settings: TLSSettings(trustRoots: roots, clientIdentity: identity)).get() == "Hello Ada")

@@ -249,18 +249,24 @@ struct GRPCTests {
         }
     }
 
+    /// RouteChat sending each of `words` as a note, as they come.
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    static func routeChat(sending words: AsyncStream<String>) -> RouteChatAPI {
+        RouteChatAPI(producing: { writer in
+            for await word in words {
+                var note = Routeguide_RouteNote()
+                note.message = word
+                try await writer.write(note)
+            }
+        })
+    }
+
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     @Test("Bidirectional streaming: each note answered while the client still writes")
     func bidirectional() async throws {
         try await withGRPCServer { _, manager in
             let (words, sender) = AsyncStream.makeStream(of: String.self)
-            let stream = try await RouteChatAPI(producing: { writer in
-                for await word in words {
-                    var note = Routeguide_RouteNote()
-                    note.message = word
-                    try await writer.write(note)
-                }
-            }).using(manager).start()
+            let stream = try await Self.routeChat(sending: words).using(manager).start()
             var answers: [String] = []
             sender.yield("one")
             for try await note in stream {
@@ -279,13 +285,7 @@ struct GRPCTests {
         let other = try await LoopbackServer.start { _ in .text("other") }
         try await withGRPCServer(configure: { $0.maxSessions = 1 }) { _, manager in
             let (words, sender) = AsyncStream.makeStream(of: String.self)
-            let stream = try await RouteChatAPI(producing: { writer in
-                for await word in words {
-                    var note = Routeguide_RouteNote()
-                    note.message = word
-                    try await writer.write(note)
-                }
-            }).using(manager).start()
+            let stream = try await Self.routeChat(sending: words).using(manager).start()
             var answers = stream.makeAsyncIterator()
             sender.yield("one")
             #expect(try await answers.next()?.message == "echo: one")
