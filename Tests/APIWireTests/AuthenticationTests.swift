@@ -78,14 +78,19 @@ struct AuthenticationTests {
         }
     }
 
-    @Test("A third party's API in the workspace gets no token by default; the app's own server on another host gets it when its manifest says authenticated: true", arguments: [
+    @Test("A third party's API in the workspace gets no token by default, and its 401 refreshes nothing; the app's own server on another host gets it when its manifest says authenticated: true", arguments: [
         (AuthenticationInterceptor.Hosts.workspace, nil as String?), (.declared, "Bearer token-0"),
     ])
     func thirdPartyAPI(hosts: AuthenticationInterceptor.Hosts, sentToThirdParty: String?) async throws {
-        let weather = try await LoopbackServer.start { _ in .json(#"{"city": "Oslo", "temperature": -3.5}"#) }
+        let weather = try await LoopbackServer.start { request in
+            request.target.contains("Nowhere")
+                ? .json(#"{"error": "bad key"}"#, status: .unauthorized)
+                : .json(#"{"city": "Oslo", "temperature": -3.5}"#)
+        }
         let signIn = try await LoopbackServer.start { _ in .json("{}") }
+        let provider = CountingTokenProvider(delay: .milliseconds(1))
         let configure = { (configuration: inout APIManager.Configuration) in
-            configuration.interceptors = [AuthenticationInterceptor(provider: CountingTokenProvider(), hosts: hosts)]
+            configuration.interceptors = [AuthenticationInterceptor(provider: provider, maxRefreshes: 1, hosts: hosts)]
             configuration.baseURLOverrides["https://weather.example.net/v2"] = weather.baseURL + "/v2"
             configuration.baseURLOverrides["https://auth.example.com"] = signIn.baseURL
         }
@@ -101,6 +106,18 @@ struct AuthenticationTests {
             #expect(weather.requests.last?.headers[HTTPField.Name("X-Weather-Key")!] == "weather-key")
             #expect(signIn.requests.last?.target == "/oauth/revoke")
             #expect(signIn.requests.last?.headers[.authorization] == "Bearer token-0")
+
+            // The third party's own 401 is its reply, not a reason to refresh the app's token.
+            let refused = await expectAPIError { try await GetForecastAPI(city: "Nowhere", apiKey: "wrong").using(manager).start() }
+            if sentToThirdParty == nil {
+                guard case .httpStatus(401, _)? = refused?.reason else {
+                    Issue.record("expected HTTP 401, got \(String(describing: refused))")
+                    return
+                }
+                #expect(provider.refreshes.withLockedValue { $0 } == 0)
+            } else {
+                #expect(provider.refreshes.withLockedValue { $0 } == 1)
+            }
         }
     }
 
