@@ -9,14 +9,18 @@ BUILTIN_OUT ?= $(BUILTIN)
 
 all: generate build
 
-## Regenerate Sources/ExampleClient/Generated from apis/ (gRPC APIs need protoc and protoc-gen-swift).
-generate: protoc protoc-gen-swift
+## Regenerate Sources/ExampleClient/Generated from apis/. The gRPC messages come from the committed
+## record of their protos (Generated/Protos/.protoc-record.json) while no proto changed; after
+## changing one, `make protoc` first.
+generate:
 	$(SWIFT) run apigen
 
 ## protoc and protoc-gen-swift, both built from the swift-protobuf dependency into .build/debug,
 ## where apigen looks first: nothing to install, and messages that match the runtime's version.
+## Compiling protoc's C++ takes a few minutes; only a changed proto needs it.
 protoc:
 	$(SWIFT) build --product protoc
+	$(SWIFT) build --product protoc-gen-swift
 
 protoc-gen-swift:
 	$(SWIFT) build --product protoc-gen-swift
@@ -53,43 +57,45 @@ rest-only:
 	unwanted=$$(printf '%s\n' $$compiled | grep -E '^(GRPC|SwiftProtobuf|AsyncHTTPClient|NIOPosix|NIOHTTP|NIOSSL|CNIOBoringSSL|NIOCore$$)' || true); \
 	if [ -n "$$unwanted" ]; then echo "error: the REST-only client compiled" $$unwanted >&2; exit 1; fi
 
-## The plugin fixture (Tests/Fixtures/Plugin), an app's package that depends on this one by path,
-## built from clean in a folder of its own: its build plugins generate REST, JSON-RPC and gRPC
-## clients with swift-protobuf's protoc, and it calls a loopback server through them and through
-## the code the command plugin wrote. The command plugin runs from this package, whose build
-## folder already holds its tools (`make check` builds them), over the example workspace and the
-## fixture's committed one, and must leave both as they are: run from the fixture it would build
-## apigen and protoc's C++ once more, for a check that does not depend on where it runs. Last, a
+## The plugin fixture (Tests/Fixtures/Plugin), an app's package that depends on this one by path:
+## its build plugins generate REST, JSON-RPC and gRPC clients with swift-protobuf's protoc, and it
+## calls a loopback server through them and through the code the command plugin wrote. It builds
+## in this package's build folder, whose dependencies it shares: in a folder of its own it would
+## compile SwiftNIO, grpc-swift and BoringSSL again. CI runs it on a clean clone, where its build
+## is the one that compiles protoc. The command plugin then runs from this package, whose build
+## folder now holds its tools (apigen, protoc and protoc-gen-swift built for the host), over the
+## example workspace and the fixture's committed one, and must leave both as they are. Last, a
 ## target that uses the plugin without an apis/ folder must fail to build, naming the file to add.
 PLUGIN_PACKAGE := Tests/Fixtures/Plugin
-PLUGIN_SCRATCH := .build-plugin
+PLUGIN_LOGS := .build/plugin-fixture
 plugin:
-	rm -rf $(PLUGIN_SCRATCH)
-	$(SWIFT) build --package-path $(PLUGIN_PACKAGE) --scratch-path $(PLUGIN_SCRATCH) --product plugin-smoke
+	$(SWIFT) build --package-path $(PLUGIN_PACKAGE) --scratch-path .build --product plugin-smoke
 	$(SWIFT) package --allow-writing-to-package-directory generate-apis
 	$(SWIFT) package --allow-writing-to-package-directory generate-apis --workspace $(PLUGIN_PACKAGE)/apis/workspace.yaml
 	@changed=$$(git status --porcelain -- Sources/ExampleClient $(PLUGIN_PACKAGE)/Sources/CommittedClient); \
 	if [ -n "$$changed" ]; then echo "error: generate-apis changed the committed code:" >&2; echo "$$changed" >&2; exit 1; fi
-	@python3 $(PLUGIN_PACKAGE)/server.py > $(PLUGIN_SCRATCH)/port & server=$$!; \
-	for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s $(PLUGIN_SCRATCH)/port ] && break; sleep 0.5; done; \
-	$(PLUGIN_SCRATCH)/debug/plugin-smoke http://127.0.0.1:$$(cat $(PLUGIN_SCRATCH)/port); status=$$?; \
+	@mkdir -p $(PLUGIN_LOGS) && rm -f $(PLUGIN_LOGS)/port
+	@python3 $(PLUGIN_PACKAGE)/server.py > $(PLUGIN_LOGS)/port & server=$$!; \
+	for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s $(PLUGIN_LOGS)/port ] && break; sleep 0.5; done; \
+	.build/debug/plugin-smoke http://127.0.0.1:$$(cat $(PLUGIN_LOGS)/port); status=$$?; \
 	kill $$server; exit $$status
-	@if APIGEN_FIXTURE_BROKEN=1 $(SWIFT) build --package-path $(PLUGIN_PACKAGE) --scratch-path $(PLUGIN_SCRATCH) --target NoAPIs > $(PLUGIN_SCRATCH)/no-apis.log 2>&1; then \
+	@if APIGEN_FIXTURE_BROKEN=1 $(SWIFT) build --package-path $(PLUGIN_PACKAGE) --scratch-path .build --target NoAPIs > $(PLUGIN_LOGS)/no-apis.log 2>&1; then \
 	  echo "error: a target using the plugin without apis/ built" >&2; exit 1; fi
-	@grep "error: target 'NoAPIs' uses apigen's plugin but has no .*/Sources/NoAPIs/apis/workspace.yaml: add that file" $(PLUGIN_SCRATCH)/no-apis.log | head -1 \
-	  || { cat $(PLUGIN_SCRATCH)/no-apis.log >&2; echo "error: the plugin's message for a target without apis/ is missing" >&2; exit 1; }
+	@grep "error: target 'NoAPIs' uses apigen's plugin but has no .*/Sources/NoAPIs/apis/workspace.yaml: add that file" $(PLUGIN_LOGS)/no-apis.log | head -1 \
+	  || { cat $(PLUGIN_LOGS)/no-apis.log >&2; echo "error: the plugin's message for a target without apis/ is missing" >&2; exit 1; }
 
-## The runtime's tests under ThreadSanitizer (the manager, the transports, streams, gRPC; the
-## generator's are single-threaded), in a build folder of its own (.build-tsan), one test at a
-## time: ThreadSanitizer slows each test several times over, and the bulk tests (10,000 events,
-## multipart forms) run in parallel with the ones that time a deadline would starve them.
+## The runtime's tests under ThreadSanitizer (the manager, the transports, streams, gRPC), in a
+## build folder of its own (.build-tsan), one test at a time: ThreadSanitizer slows each test
+## several times over, and the bulk tests (10,000 events, multipart forms) run in parallel with the
+## ones that time a deadline would starve them. The test product holds the runtime's test targets
+## alone (APIGEN_TESTS=runtime in Package.swift): the generator's tests are single-threaded.
 TSAN := --sanitize=thread --scratch-path .build-tsan
-TSAN_ENV := TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/.ci/tsan-suppressions.txt"
+TSAN_ENV := APIGEN_TESTS=runtime TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/.ci/tsan-suppressions.txt"
 build-tsan:
-	$(BUILD_TESTS) $(TSAN)
+	APIGEN_TESTS=runtime $(BUILD_TESTS) $(TSAN)
 
 test-tsan: build-tsan peers
-	$(TSAN_ENV) $(SWIFT) test --skip-build $(TSAN) --no-parallel --filter "APIRuntimeTests|APIWireTests|APIGRPCTests"
+	$(TSAN_ENV) $(SWIFT) test --skip-build $(TSAN) --no-parallel
 
 ## The soak (Tests/APIWireTests/Soak): 10,000 mixed calls against loopback servers that fault,
 ## over each HTTP transport; each run prints its figures on a line starting "soak:". Swift
@@ -108,11 +114,12 @@ soak:
 soak-tsan: build-tsan
 	$(SOAK_ENV) SOAK_CALLS=1000 SOAK_TIMEOUT=6 TEST_HTTP_TRANSPORT=asynchttpclient $(TSAN_ENV) $(SWIFT) test --skip-build $(TSAN) --filter SoakTests
 
-## Exit 1 when the committed generated code, built-in templates or schema are stale, when a
+## Exit 1 when the committed generated code (gRPC messages by the record of their protos, so no
+## protoc is built), built-in templates or schema are stale, when a
 ## committed manifest does not validate against the schema (python3 with jsonschema and PyYAML),
 ## or when a workspace's exported OpenAPI document (openapi-spec-validator) or OpenRPC document
 ## (.ci/validate-openrpc.py: python-openrpc's models and jsonschema) is not valid.
-check: protoc protoc-gen-swift
+check:
 	$(SWIFT) run apigen check
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/Reference/apis/workspace.yaml
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/Init/apis/workspace.yaml

@@ -394,3 +394,12 @@ let package = Package(
         ),
     ]
 )
+
+// The runtime's tests alone (`APIGEN_TESTS=runtime`), for the ThreadSanitizer build: the
+// generator's tests and the generated clients' are single-threaded, and leaving them out keeps
+// their dependencies (OpenAPIKit, the Mustache checker, the compile-check fixtures) out of a build
+// that instruments every target.
+if Context.environment["APIGEN_TESTS"] == "runtime" {
+    let runtimeTests: Set = ["APIRuntimeTests", "APIWireTests", "APIGRPCTests"]
+    package.targets.removeAll { $0.type == .test && !runtimeTests.contains($0.name) }
+}

@@ -5,7 +5,7 @@ import Testing
 
 /// gRPC manifests through the real protoc and protoc-gen-swift: what they generate, and what a
 /// bad proto, an unknown method or a missing protoc do (an error, exit 1, nothing written).
-@Suite("gRPC generation", .enabled(if: Generator.grpcToolsMissing == nil, "needs protoc and protoc-gen-swift (make protoc-gen-swift); CI has both"))
+@Suite("gRPC generation", .needsProtoTools)
 struct GRPCGenerationTests {
     static let proto = """
         syntax = "proto3";
@@ -116,7 +116,7 @@ struct GRPCGenerationTests {
         #expect(workspace.snapshot().isEmpty)
     }
 
-    @Test("protoc's output is reused until a proto it read changes or is found elsewhere; check always runs protoc")
+    @Test("protoc's output is reused until a proto it read changes or is found elsewhere; check uses the committed record, never the cache")
     func protoCache() throws {
         let workspace = try Self.workspace(api: Self.shopAPI.replacingOccurrences(of: "importPaths: [protos]", with: "importPaths: [overrides, protos]"))
         defer { workspace.remove() }
@@ -125,7 +125,7 @@ struct GRPCGenerationTests {
         let protoc = try #require(Self.builtTool("protoc") ?? ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
             .map { "\($0)/protoc" }.first(where: FileManager.default.isExecutableFile(atPath:)))
         let log = workspace.root.appendingPathComponent("protoc-runs").path
-        try workspace.write("bin/protoc", "#!/bin/sh\necho run >> '\(log)'\nexec '\(protoc)' \"$@\"\n")
+        try workspace.write("bin/protoc", "#!/bin/sh\n[ \"$1\" = --version ] || echo run >> '\(log)'\nexec '\(protoc)' \"$@\"\n")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: workspace.root.appendingPathComponent("bin/protoc").path)
         var environment: [String: String?] = [
             "PROTOC": workspace.root.appendingPathComponent("bin/protoc").path,
@@ -175,10 +175,90 @@ struct GRPCGenerationTests {
         _ = try generate()
         #expect(protocRuns() == 10)
 
-        // `check` trusts no cache.
+        // `check` trusts no cache: with the proto still unsettled, nothing is recorded for it.
         let check = try generate(["check"])
         #expect(check.stdout.contains("apigen: generated code is up to date"), "\(check.stdout)")
         #expect(protocRuns() == 12)
+
+        // Once it has settled, a run records it, and `check` takes the record, with no protoc.
+        try settle("apis/protos/shop.proto")
+        _ = try generate()
+        #expect(protocRuns() == 14)
+        let recorded = try generate(["check"])
+        #expect(recorded.stdout.contains("apigen: generated code is up to date"), "\(recorded.stdout)")
+        #expect(protocRuns() == 14)
+    }
+
+    @Test("With the committed record, generate, check and lint need no protoc until a proto, a message or the plugin's version changes")
+    func committedRecord() throws {
+        let workspace = try Self.workspace(api: Self.shopAPI)
+        defer { workspace.remove() }
+        var tools: [String: String?] = ["APIGEN_CACHE_DIR": workspace.root.appendingPathComponent("cache").path]
+        if let plugin = Self.builtPlugin { tools["PROTOC_GEN_SWIFT"] = plugin }
+        for proto in ["apis/protos/shop.proto", "apis/protos/common/money.proto"] { try settle(proto) }
+        let none: [String: String?] = ["PROTOC": "/nonexistent/protoc", "PROTOC_GEN_SWIFT": "/nonexistent/protoc-gen-swift", "APIGEN_CACHE_DIR": workspace.root.appendingPathComponent("cache").path]
+        func apigen(_ arguments: [String], _ environment: [String: String?], executable: URL? = nil) throws -> APIGenBinary.Result {
+            try APIGenBinary.run(arguments + ["--workspace", "apis/workspace.yaml"], in: workspace.root, environment: environment, executable: executable)
+        }
+        func settle(_ proto: String) throws {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: workspace.root.appendingPathComponent(proto).path)
+        }
+        #expect(try apigen([], tools).status == 0)
+        let record = try #require(workspace.read("Generated/Protos/.protoc-record.json"))
+        #expect(record.contains("\"protocGenSwift\" : \"protoc-gen-swift 1."), "\(record)")
+        #expect(record.contains("\"manifest\" : \"shop.yaml\""), "\(record)")
+        let generated = workspace.snapshot()
+
+        // No protoc anywhere: the record stands in for it.
+        for arguments in [["check"], [], ["lint"]] {
+            let run = try apigen(arguments, none)
+            #expect(run.status == 0, "apigen \(arguments): \(run.stderr)")
+        }
+        #expect(workspace.snapshot().mapValues(\.contents) == generated.mapValues(\.contents))
+
+        // A message edited by hand: protoc is needed to say what it should be, and `check` with
+        // protoc names the file.
+        let messages = "Generated/Protos/shop.pb.swift"
+        try workspace.write(messages, try #require(workspace.read(messages)) + "// edited\n")
+        let edited = try apigen(["check"], none)
+        #expect(edited.status == 1)
+        #expect(edited.stderr.contains("apis/shop.yaml:2:3: error: PROTOC names '/nonexistent/protoc'"), "\(edited.stderr)")
+        let named = try apigen(["check"], tools)
+        #expect(named.status == 1)
+        #expect(named.stderr.contains("Protos/shop.pb.swift: stale"), "\(named.stderr)")
+        #expect(try apigen([], tools).status == 0)
+
+        // A proto changed: generating without protoc fails, saying why, and writes nothing.
+        let before = workspace.snapshot()
+        try workspace.write("apis/protos/common/money.proto", Self.money.replacingOccurrences(of: "string currency = 2;", with: "string currency = 2; int32 scale = 3;"))
+        let copy = try alone()
+        defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
+        let changed = try apigen([], ["PATH": "/nonexistent", "PROTOC": nil, "PROTOC_GEN_SWIFT": nil], executable: copy)
+        #expect(changed.status == 1)
+        #expect(changed.stderr.contains("error: gRPC APIs need protoc (the protos or their messages are no longer as Protos/.protoc-record.json in the output folder records them), which is not on this machine"), "\(changed.stderr)")
+        #expect(workspace.snapshot().mapValues(\.contents) == before.mapValues(\.contents))
+        try workspace.write("apis/protos/common/money.proto", Self.money)
+        try settle("apis/protos/common/money.proto")
+
+        // Messages from another protoc-gen-swift: made again by this package's.
+        try workspace.write("Generated/Protos/.protoc-record.json", record.replacingOccurrences(of: "\"protoc-gen-swift 1.", with: "\"protoc-gen-swift 0."))
+        #expect(try apigen(["check"], none).status == 1)
+        #expect(try apigen([], tools).status == 0)
+        #expect(workspace.read("Generated/Protos/.protoc-record.json") == record)
+
+        // A workspace without gRPC any more: the record goes with the messages.
+        try FileManager.default.removeItem(at: workspace.root.appendingPathComponent("apis/shop.yaml"))
+        #expect(try apigen([], none).status == 0)
+        #expect(workspace.read("Generated/Protos/.protoc-record.json") == nil)
+    }
+
+    /// A copy of apigen alone in a folder: run with an empty PATH, it finds no protoc beside it.
+    private func alone() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apigen-alone-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let copy = folder.appendingPathComponent("apigen")
+        try FileManager.default.copyItem(at: try #require(APIGenBinary.url), to: copy)
+        return copy
     }
 
     /// Generates the good workspace, breaks it with `edit`, runs the apigen binary: exit 1, the
@@ -202,9 +282,10 @@ struct GRPCGenerationTests {
     /// The package's own protoc-gen-swift, for apigen runs whose working folder is elsewhere.
     static var builtPlugin: String? { builtTool("protoc-gen-swift") }
 
-    /// swift-protobuf's `name` as this package builds it (`make protoc protoc-gen-swift`).
+    /// swift-protobuf's `name` as this package builds it (`make protoc protoc-gen-swift`), or as
+    /// SwiftPM builds it for a plugin (`name-tool`).
     static func builtTool(_ name: String) -> String? {
-        [".build/release/\(name)", ".build/debug/\(name)"]
+        [".build/release/\(name)", ".build/debug/\(name)", ".build/debug/\(name)-tool"]
             .map { FileManager.default.currentDirectoryPath + "/" + $0 }
             .first(where: FileManager.default.isExecutableFile(atPath:))
     }
@@ -247,11 +328,8 @@ struct GRPCGenerationTests {
     func noProtoc() throws {
         // apigen looks beside itself first, where `swift build` put swift-protobuf's protoc: a
         // copy of it alone in a folder, run with an empty PATH, finds none.
-        let alone = FileManager.default.temporaryDirectory.appendingPathComponent("apigen-alone-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: alone) }
-        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
-        let copy = alone.appendingPathComponent("apigen")
-        try FileManager.default.copyItem(at: try #require(APIGenBinary.url), to: copy)
+        let copy = try alone()
+        defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
         let stderr = try failure({ _ in }, environment: ["PATH": "/nonexistent", "PROTOC": nil], executable: copy)
         #expect(stderr.contains("apis/shop.yaml:2:3: error: gRPC APIs need protoc, which is not on this machine: build swift-protobuf's with 'swift build --product protoc'"), "\(stderr)")
     }

@@ -95,7 +95,7 @@ struct OutputLayoutTests {
 }
 
 /// Protos in the file-per-manifest layout, through the real protoc.
-@Suite("File-per-manifest layout: protos", .enabled(if: Generator.grpcToolsMissing == nil, "needs protoc and protoc-gen-swift (make protoc protoc-gen-swift); CI has both"))
+@Suite("File-per-manifest layout: protos", .needsProtoTools)
 struct OutputLayoutProtoTests {
     static let greeter = """
         grpc:

@@ -65,17 +65,22 @@ struct ProtoCache {
         return compiled
     }
 
-    /// Saves an entry made by a protoc started at `started`; failing to is harmless (the next run
-    /// compiles again). An entry is not saved when one of its protos changed while protoc ran or
-    /// shortly before (file times can be coarse): its bytes now may not be the ones protoc read.
-    func save(_ compiled: Compiled, compiledAt started: Date) {
-        let settled = Int64((started.timeIntervalSince1970 - 2) * 1_000_000_000)
-        for case let path? in compiled.inputs.map(\.path) {
-            guard let stamp = FileStamp(of: path), stamp.modified < settled else { return }
-        }
+    /// Saves an entry; failing to is harmless (the next run compiles again). Only entries whose
+    /// protos had `settled` are saved.
+    func save(_ compiled: Compiled) {
         guard let data = try? JSONEncoder().encode(compiled) else { return }
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? data.write(to: file, options: .atomic)
+    }
+
+    /// Whether the protos protoc read, started at `started`, are surely the bytes it read: none
+    /// changed while protoc ran or shortly before (file times can be coarse). What protoc made from
+    /// a proto being edited is used, but neither cached nor recorded.
+    static func settled(_ inputs: [Input], since started: Date) -> Bool {
+        let settled = Int64((started.timeIntervalSince1970 - 2) * 1_000_000_000)
+        return inputs.compactMap(\.path).allSatisfy { path in
+            FileStamp(of: path).map { $0.modified < settled } ?? false
+        }
     }
 
     /// The proto imported as `name` as it is now: the first import path holding it, as protoc

@@ -50,7 +50,7 @@ public enum Generator {
     /// descriptors alone.
     public static func describe(workspaceFile: String, into diagnostics: inout Diagnostics) -> (LoadedWorkspace, WorkspaceDescription)? {
         guard let loaded = WorkspaceLoader.load(workspaceFile: workspaceFile, into: &diagnostics) else { return nil }
-        let compiler = ProtoCompiler(generatesSources: false, access: loaded.manifest.access?.value ?? .public)
+        let compiler = ProtoCompiler(generatesSources: false, access: loaded.manifest.access?.value ?? .public, recordFolder: loaded.outputDirectory)
         guard let protos = compiler.compile(loaded, into: &diagnostics),
               let description = DescriptionBuilder.build(loaded, protos: protos.catalogs, into: &diagnostics)
         else { return nil }
@@ -64,12 +64,15 @@ public enum Generator {
         guard var loaded = WorkspaceLoader.load(workspaceFile: workspaceFile, into: &report.diagnostics) else { return report }
         loaded.override(output: options.output, sources: options.sources)
         stages.lap("load")
-        let compiler = ProtoCompiler(generatesSources: mode != .validate, cachesOutput: mode == .write, access: loaded.manifest.access?.value ?? .public)
+        let compiler = ProtoCompiler(
+            generatesSources: mode != .validate, cachesOutput: mode == .write, access: loaded.manifest.access?.value ?? .public,
+            recordFolder: options.layout == .filePerAPI ? loaded.outputDirectory : nil
+        )
         guard let protos = compiler.compile(loaded, into: &report.diagnostics) else { return report }
         stages.lap("protos")
         guard var description = DescriptionBuilder.build(loaded, protos: protos.catalogs, into: &report.diagnostics) else { return report }
         stages.lap("validate")
-        description.protoSources = protos.sources
+        description.protoSources = protos.sources + [protos.record].compactMap { $0 }
         report.counts = (loaded.files.count + 1, description.apis.count, description.models.count)
         if let folder = description.templatesDirectory, let declared = loaded.manifest.templates {
             var isDirectory: ObjCBool = false

@@ -16,46 +16,55 @@ struct ProtoCompiler {
         var sources: [GeneratedFile] = []
         /// The path of the proto each of `sources` came from, by its generated path.
         var origins: [String: String] = [:]
+        /// What the messages were made from (`ProtoRecord`), when they go in a `recordFolder`.
+        var record: GeneratedFile?
     }
 
     /// The `.pb.swift` files are needed (generate, check); `lint` needs only descriptors.
     var generatesSources: Bool
     /// Whether protoc's output is taken from and kept in the proto cache (`apigen` itself;
-    /// `check` and `lint` always run protoc).
+    /// `check` and `lint` trust no cache).
     var cachesOutput = false
     /// The access level of the messages' Swift, the workspace's `access:`.
     var access: AccessLevel = .public
+    /// The output folder whose committed messages and `ProtoRecord` are taken while the protos
+    /// are as recorded, with no protoc run; nil to always run protoc (the file-per-manifest layout,
+    /// whose output is never committed).
+    var recordFolder: URL?
+
+    /// What one manifest's protos made, and where it came from.
+    private struct Compiled {
+        var catalog: ProtoCatalog
+        var sources: [GeneratedFile]
+        var origins: [String: String]
+        /// For the new record: nil when protoc read a proto that may have been changing.
+        var entry: ProtoRecord.Entry?
+    }
 
     func compile(_ workspace: LoadedWorkspace, into diagnostics: inout Diagnostics) -> Output? {
         var output = Output()
         let files = workspace.files.filter { $0.grpc != nil }
         guard !files.isEmpty else { return output }
-        guard let protoc = ProtoTools.findProtoc() else {
-            diagnostics.error("gRPC APIs need protoc, which is not on this machine: \(ProtoTools.protocHelp)", at: files[0].grpc!.location)
-            return nil
-        }
-        var tools = ProtoTools(protoc: protoc)
-        if generatesSources {
-            guard let plugin = ProtoTools.findSwiftPlugin() else {
-                diagnostics.error("gRPC APIs need protoc-gen-swift, which was not found: \(ProtoTools.pluginHelp)", at: files[0].grpc!.location)
-                return nil
-            }
-            tools.swiftPlugin = plugin
-        }
-        // Only a path from PROTOC or PROTOC_GEN_SWIFT can name something that is not a program.
-        for (tool, variable) in [(tools.protoc, "PROTOC"), (tools.swiftPlugin, "PROTOC_GEN_SWIFT")] {
-            if let tool, !FileManager.default.isExecutableFile(atPath: tool.path) {
-                diagnostics.error("\(variable) names '\(tool.path)', which is not an executable file", at: files[0].grpc!.location)
-                return nil
-            }
-        }
+        let record = recordFolder.flatMap(ProtoRecord.load(from:))
+        // Found when a manifest's protos are not as recorded; .some(nil) once that failed.
+        var tools: ProtoTools??
         var sources: [String: (contents: String, from: String)] = [:]
         var origins: [String: String] = [:]
+        var entries: [ProtoRecord.Entry] = []
         for file in files {
             guard let settings = file.grpc, !settings.protos.isEmpty else { continue }
-            guard let compiled = compile(file: file.file, settings, tools: tools, into: &diagnostics) else { continue }
+            let key = ProtoRecord.Key(
+                manifest: workspace.relativePath(file.file), importPaths: settings.importPaths.map(\.value),
+                protos: settings.protos.map(\.value), access: access.rawValue
+            )
+            let needsTools = { (diagnostics: inout Diagnostics) -> ProtoTools? in
+                if tools == nil { tools = .some(findTools(at: settings.location, recorded: record != nil, into: &diagnostics)) }
+                return tools!
+            }
+            guard let compiled = compile(file: file.file, settings, key: key, record: record, tools: needsTools, into: &diagnostics) else { continue }
             output.catalogs[file.file] = compiled.catalog
             origins.merge(compiled.origins) { first, _ in first }
+            if let entry = compiled.entry { entries.append(entry) }
             for source in compiled.sources {
                 if let earlier = sources[source.path], earlier.contents != source.contents {
                     diagnostics.error("'\(source.path)' is generated from protos of '\(earlier.from)' and of this file, which differ: two protos share a name", at: settings.location)
@@ -65,10 +74,42 @@ struct ProtoCompiler {
         }
         output.sources = sources.keys.sorted().map { GeneratedFile(path: $0, contents: sources[$0]!.contents) }
         output.origins = origins
+        if generatesSources, recordFolder != nil, !entries.isEmpty {
+            output.record = ProtoRecord(entries: entries).generatedFile()
+        }
         return diagnostics.hasErrors ? nil : output
     }
 
-    private func compile(file: String, _ settings: GRPCSettings, tools: ProtoTools, into diagnostics: inout Diagnostics) -> (catalog: ProtoCatalog, sources: [GeneratedFile], origins: [String: String])? {
+    /// protoc, and protoc-gen-swift when sources are generated; nil after saying which is missing
+    /// (and, when the output folder has a record, that the protos changed since).
+    private func findTools(at location: SourceLocation, recorded: Bool, into diagnostics: inout Diagnostics) -> ProtoTools? {
+        let stale = recorded ? " (the protos or their messages are no longer as \(ProtoRecord.path) in the output folder records them)" : ""
+        guard let protoc = ProtoTools.findProtoc() else {
+            diagnostics.error("gRPC APIs need protoc\(stale), which is not on this machine: \(ProtoTools.protocHelp)", at: location)
+            return nil
+        }
+        var tools = ProtoTools(protoc: protoc)
+        if generatesSources {
+            guard let plugin = ProtoTools.findSwiftPlugin() else {
+                diagnostics.error("gRPC APIs need protoc-gen-swift\(stale), which was not found: \(ProtoTools.pluginHelp)", at: location)
+                return nil
+            }
+            tools.swiftPlugin = plugin
+        }
+        // Only a path from PROTOC or PROTOC_GEN_SWIFT can name something that is not a program.
+        for (tool, variable) in [(tools.protoc, "PROTOC"), (tools.swiftPlugin, "PROTOC_GEN_SWIFT")] {
+            if let tool, !FileManager.default.isExecutableFile(atPath: tool.path) {
+                diagnostics.error("\(variable) names '\(tool.path)', which is not an executable file", at: location)
+                return nil
+            }
+        }
+        return tools
+    }
+
+    private func compile(
+        file: String, _ settings: GRPCSettings, key: ProtoRecord.Key, record: ProtoRecord?,
+        tools findTools: (inout Diagnostics) -> ProtoTools?, into diagnostics: inout Diagnostics
+    ) -> Compiled? {
         let manifestFolder = (file as NSString).deletingLastPathComponent
         let importPaths = settings.importPaths.isEmpty
             ? [Located(manifestFolder.isEmpty ? "." : manifestFolder, at: settings.location)]
@@ -82,16 +123,28 @@ struct ProtoCompiler {
         guard !diagnostics.hasErrors else { return nil }
 
         let paths = importPaths.map(\.value)
-        let cache = cachesOutput ? ProtoCache(tools: tools, importPaths: paths, protos: settings.protos.map(\.value), access: access) : nil
         do {
             let compiled: ProtoCache.Compiled
-            if let cached = cache?.load() {
-                compiled = cached
+            var entry: ProtoRecord.Entry?
+            if let folder = recordFolder, let recorded = record?.compiled(for: key, importPaths: paths, outputFolder: folder) {
+                compiled = recorded
+                entry = record?.entries.first { $0.key == key }
             } else {
-                let started = Date()
-                guard let fresh = try run(tools, importPaths: paths, settings, into: &diagnostics) else { return nil }
-                cache?.save(fresh, compiledAt: started)
-                compiled = fresh
+                guard let tools = findTools(&diagnostics) else { return nil }
+                let cache = cachesOutput ? ProtoCache(tools: tools, importPaths: paths, protos: settings.protos.map(\.value), access: access) : nil
+                var settled = true
+                if let cached = cache?.load() {
+                    compiled = cached
+                } else {
+                    let started = Date()
+                    guard let fresh = try run(tools, importPaths: paths, settings, into: &diagnostics) else { return nil }
+                    settled = ProtoCache.settled(fresh.inputs, since: started)
+                    if settled { cache?.save(fresh) }
+                    compiled = fresh
+                }
+                if recordFolder != nil, settled, let versions = tools.versions() {
+                    entry = ProtoRecord.entry(for: key, compiled, importPaths: paths, versions: versions)
+                }
             }
             let set = try Google_Protobuf_FileDescriptorSet(serializedBytes: compiled.descriptors)
             let ownProtos = Self.ownProtos(set)
@@ -102,7 +155,7 @@ struct ProtoCompiler {
                 origins[path] = compiled.inputs.first { $0.name == proto }?.path
                 return GeneratedFile(path: path, contents: "\(Renderer.marker) from \(SwiftLiteral.commentLine(proto)) with protoc-gen-swift. Do not edit.\n" + file.contents)
             }
-            return (ProtoCatalog(DescriptorSet(proto: set)), sources, origins)
+            return Compiled(catalog: ProtoCatalog(DescriptorSet(proto: set)), sources: sources, origins: origins, entry: entry)
         } catch {
             diagnostics.error("cannot compile the protos: \(error)", at: settings.location)
             return nil

@@ -26,15 +26,17 @@ struct ProtoTools: Sendable {
 
     /// The program the `variable` environment variable names, else `name` beside apigen itself
     /// (`swift build` puts a package's executables together), else in the working directory's
-    /// `.build/debug` or `.build/release`, else on the PATH.
+    /// `.build/debug` or `.build/release`, else on the PATH. In each folder `name-tool` serves
+    /// too: the same product, built by SwiftPM for a plugin that runs it.
     private static func find(_ name: String, environment variable: String) -> URL? {
         if let path = ProcessInfo.processInfo.environment[variable], !path.isEmpty { return URL(fileURLWithPath: path) }
-        var candidates: [String] = []
+        var folders: [String] = []
         if let apigen = Bundle.main.executableURL {
-            candidates.append(apigen.deletingLastPathComponent().appendingPathComponent(name).path)
+            folders.append(apigen.deletingLastPathComponent().path)
         }
         let cwd = FileManager.default.currentDirectoryPath
-        candidates += [".build/debug", ".build/release"].map { "\(cwd)/\($0)/\(name)" }
+        folders += [".build/debug", ".build/release"].map { "\(cwd)/\($0)" }
+        let candidates = folders.flatMap { ["\($0)/\(name)", "\($0)/\(name)-tool"] }
         if let found = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) {
             return URL(fileURLWithPath: found)
         }
@@ -50,17 +52,42 @@ struct ProtoTools: Sendable {
         return nil
     }
 
+    /// What `protoc --version` and `protoc-gen-swift --version` print (`libprotoc 31.1`,
+    /// `protoc-gen-swift 1.39.0`), for the record of what made the messages.
+    struct Versions: Sendable {
+        var protoc: String
+        var protocGenSwift: String
+    }
+
+    /// The tools' versions; nil without protoc-gen-swift.
+    func versions() -> Versions? {
+        guard let swiftPlugin,
+              let protocVersion = try? Self.run(protoc, ["--version"]), protocVersion.status == 0,
+              let pluginVersion = try? Self.run(swiftPlugin, ["--version"]), pluginVersion.status == 0
+        else { return nil }
+        let line = { (text: String) in text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "" }
+        return Versions(protoc: line(protocVersion.output), protocGenSwift: line(pluginVersion.output))
+    }
+
     /// Runs `protoc` with `arguments`; returns its exit status and what it wrote to stderr.
     func runProtoc(_ arguments: [String]) throws -> (status: Int32, errors: String) {
+        let run = try Self.run(protoc, arguments, reading: \.standardError)
+        return (run.status, run.output)
+    }
+
+    /// Runs `program`; returns its exit status and what it wrote to standard output (or to
+    /// `reading`), the other stream discarded.
+    private static func run(_ program: URL, _ arguments: [String], reading stream: ReferenceWritableKeyPath<Process, Any?> = \.standardOutput) throws -> (status: Int32, output: String) {
         let process = Process()
-        process.executableURL = protoc
+        process.executableURL = program
         process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
+        process.standardError = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
+        let pipe = Pipe()
+        process[keyPath: stream] = pipe
         try process.run()
-        // Read before waiting: a full pipe would block protoc.
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        // Read before waiting: a full pipe would block the program.
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return (process.terminationStatus, text)
     }

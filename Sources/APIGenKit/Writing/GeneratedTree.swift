@@ -139,17 +139,19 @@ public struct GeneratedTree {
         root.path + "/" + relative
     }
 
-    /// The Swift files under the root whose first line is apigen's marker, by root-relative path,
-    /// with their contents; `skipped` paths are left out unread. Symbolic links are never followed.
+    /// The Swift files under the root whose first line is apigen's marker, and the record of what
+    /// the gRPC messages were made from (`ProtoRecord`), by root-relative path, with their
+    /// contents; `skipped` paths are left out unread. Symbolic links are never followed.
     func generatedContents(skipping skipped: Set<String> = []) -> [String: Data] {
         guard let enumerator = fileManager.enumerator(atPath: root.path) else { return [:] }
         let marker = Data(Renderer.marker.utf8)
         var files: [String: Data] = [:]
         while let relative = enumerator.nextObject() as? String {
-            guard relative.hasSuffix(".swift"), !skipped.contains(relative),
+            let isRecord = relative == ProtoRecord.path
+            guard relative.hasSuffix(".swift") || isRecord, !skipped.contains(relative),
                   enumerator.fileAttributes?[.type] as? FileAttributeType == .typeRegular,
                   let data = fileManager.contents(atPath: path(relative)),
-                  data.starts(with: marker)
+                  data.starts(with: marker) || isRecord
             else { continue }
             files[relative] = data
         }
