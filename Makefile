@@ -29,9 +29,10 @@ build:
 	$(SWIFT) build
 
 ## The tests are built as their own product: a plain `swift test` also builds the tools of the
-## package's plugins for the host (apigen, and protoc's C++ and protoc-gen-swift a second time),
-## which no test runs.
-BUILD_TESTS := $(SWIFT) build --product apigenPackageTests
+## package's plugins for the host (apigen-generate, and protoc's C++ and protoc-gen-swift a second
+## time), which no test runs. The build description is made anew, as `make plugin` may have left
+## the plugin fixture's in the build folder.
+BUILD_TESTS := $(SWIFT) build --disable-build-manifest-caching --product apigenPackageTests
 
 ## Servers written by others that tests call (Tests/Peers: grpcio with trustme's certificates),
 ## installed from PyPI when missing.
@@ -59,30 +60,33 @@ rest-only:
 
 ## The plugin fixture (Tests/Fixtures/Plugin), an app's package that depends on this one by path:
 ## its build plugins generate REST, JSON-RPC and gRPC clients with swift-protobuf's protoc, and it
-## calls a loopback server through them and through the code the command plugin wrote. It builds
-## in this package's build folder, whose dependencies it shares: in a folder of its own it would
-## compile SwiftNIO, grpc-swift and BoringSSL again. CI runs it on a clean clone, where its build
-## is the one that compiles protoc. The command plugin then runs from this package, whose build
-## folder now holds its tools (apigen, protoc and protoc-gen-swift built for the host), over the
-## example workspace and the fixture's committed one, and must leave both as they are. Last, a
-## target that uses the plugin without an apis/ folder must fail to build, naming the file to add.
+## calls a loopback server through them. It builds in this package's build folder, whose
+## dependencies it shares: in a folder of its own it would compile SwiftNIO, grpc-swift and
+## BoringSSL again. SwiftPM keeps one build description per folder and would take the other
+## package's as current, so every build here makes it anew. CI runs this on a clean clone, where
+## the fixture's build is the one that compiles protoc. A target that uses the plugin without an
+## apis/ folder must fail to build, naming the file to add. Last, the command plugin runs from this
+## package, whose build folder now holds its tools, over the example workspace and the fixture's
+## committed one, and must leave both as they are.
 PLUGIN_PACKAGE := Tests/Fixtures/Plugin
 PLUGIN_LOGS := .build/plugin-fixture
+PLUGIN_BUILD := $(SWIFT) build --package-path $(PLUGIN_PACKAGE) --scratch-path .build --disable-build-manifest-caching
+GENERATE_APIS := $(SWIFT) package --disable-build-manifest-caching --allow-writing-to-package-directory generate-apis
 plugin:
-	$(SWIFT) build --package-path $(PLUGIN_PACKAGE) --scratch-path .build --product plugin-smoke
-	$(SWIFT) package --allow-writing-to-package-directory generate-apis
-	$(SWIFT) package --allow-writing-to-package-directory generate-apis --workspace $(PLUGIN_PACKAGE)/apis/workspace.yaml
-	@changed=$$(git status --porcelain -- Sources/ExampleClient $(PLUGIN_PACKAGE)/Sources/CommittedClient); \
-	if [ -n "$$changed" ]; then echo "error: generate-apis changed the committed code:" >&2; echo "$$changed" >&2; exit 1; fi
+	$(PLUGIN_BUILD) --product plugin-smoke
 	@mkdir -p $(PLUGIN_LOGS) && rm -f $(PLUGIN_LOGS)/port
 	@python3 $(PLUGIN_PACKAGE)/server.py > $(PLUGIN_LOGS)/port & server=$$!; \
 	for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s $(PLUGIN_LOGS)/port ] && break; sleep 0.5; done; \
 	.build/debug/plugin-smoke http://127.0.0.1:$$(cat $(PLUGIN_LOGS)/port); status=$$?; \
 	kill $$server; exit $$status
-	@if APIGEN_FIXTURE_BROKEN=1 $(SWIFT) build --package-path $(PLUGIN_PACKAGE) --scratch-path .build --target NoAPIs > $(PLUGIN_LOGS)/no-apis.log 2>&1; then \
+	@if APIGEN_FIXTURE_BROKEN=1 $(PLUGIN_BUILD) --target NoAPIs > $(PLUGIN_LOGS)/no-apis.log 2>&1; then \
 	  echo "error: a target using the plugin without apis/ built" >&2; exit 1; fi
 	@grep "error: target 'NoAPIs' uses apigen's plugin but has no .*/Sources/NoAPIs/apis/workspace.yaml: add that file" $(PLUGIN_LOGS)/no-apis.log | head -1 \
 	  || { cat $(PLUGIN_LOGS)/no-apis.log >&2; echo "error: the plugin's message for a target without apis/ is missing" >&2; exit 1; }
+	$(GENERATE_APIS)
+	$(GENERATE_APIS) --workspace $(PLUGIN_PACKAGE)/apis/workspace.yaml
+	@changed=$$(git status --porcelain -- Sources/ExampleClient $(PLUGIN_PACKAGE)/Sources/CommittedClient); \
+	if [ -n "$$changed" ]; then echo "error: generate-apis changed the committed code:" >&2; echo "$$changed" >&2; exit 1; fi
 
 ## The runtime's tests under ThreadSanitizer (the manager, the transports, streams, gRPC), in a
 ## build folder of its own (.build-tsan), one test at a time: ThreadSanitizer slows each test
@@ -207,8 +211,9 @@ bench-loopback:
 bench-transfers:
 	$(SWIFT) run -c release --package-path Benchmarks TransferBench
 
-## Clean debug builds of a REST-only client (Tests/Fixtures/RESTOnly, then apigen) against the
-## same client made with swift-openapi-generator's build plugin and its URLSession transport.
+## Clean debug builds of a REST-only client (its committed code, then apigen; and generated by
+## apigen's build plugin) against the same client made with swift-openapi-generator's build plugin
+## and its URLSession transport; then the plugin fixture's REST, JSON-RPC and gRPC app, once.
 bench-clean-build:
 	bash Benchmarks/CleanBuild/bench.sh
 

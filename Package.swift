@@ -96,11 +96,31 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The commands that generate (generate, check, lint), shared by the two executables.
+        .target(
+            name: "APIGenCommands",
+            dependencies: ["APIGenKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSettings
+        ),
+        // The command line: generation and the commands around it (init, template, schema,
+        // import, export).
         .executableTarget(
             name: "apigen",
             dependencies: [
+                "APIGenCommands",
                 "APIGenKit",
                 "OpenAPIImport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // What the plugins run: generation alone, so that an app building with them never
+        // compiles `import openapi` and OpenAPIKit.
+        .executableTarget(
+            name: "apigen-generate",
+            dependencies: [
+                "APIGenCommands",
+                "APIGenKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -110,13 +130,13 @@ let package = Package(
         .plugin(
             name: "APIGenPlugin",
             capability: .buildTool(),
-            dependencies: ["apigen"]
+            dependencies: ["apigen-generate"]
         ),
         .plugin(
             name: "APIGenGRPCPlugin",
             capability: .buildTool(),
             dependencies: [
-                "apigen",
+                "apigen-generate",
                 .product(name: "protoc", package: "swift-protobuf"),
                 .product(name: "protoc-gen-swift", package: "swift-protobuf"),
             ]
@@ -128,7 +148,7 @@ let package = Package(
                 permissions: [.writeToPackageDirectory(reason: "To write the generated Swift files into the folders the workspaces name as their output.")]
             ),
             dependencies: [
-                "apigen",
+                "apigen-generate",
                 .product(name: "protoc", package: "swift-protobuf"),
                 .product(name: "protoc-gen-swift", package: "swift-protobuf"),
             ]
@@ -280,7 +300,7 @@ let package = Package(
         .testTarget(
             name: "APIGenKitTests",
             dependencies: [
-                "APIGenKit", "APIManifest", "OpenAPIImport", "apigen",
+                "APIGenKit", "APIManifest", "OpenAPIImport", "apigen", "apigen-generate",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Yams", package: "Yams"),
             ],

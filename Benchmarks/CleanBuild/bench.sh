@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Clean debug builds of a REST-only client, dependencies included (BENCHMARKS.md):
-#   ours: Tests/Fixtures/RESTOnly (committed generated code on APIRuntime), then apigen itself;
+#   ours, committed: Tests/Fixtures/RESTOnly (committed generated code on APIRuntime), then apigen;
+#   ours, plugin: the NotesClient target of Tests/Fixtures/Plugin, the same four endpoints
+#     generated at build time by APIGenPlugin (its tool, apigen-generate, included);
 #   peer: Benchmarks/CleanBuild/Peer (swift-openapi-generator's build plugin, URLSession transport).
+# Then, once, the whole plugin fixture: REST, JSON-RPC and gRPC clients through both plugins, with
+# protoc built from source (plugin-smoke).
 # Each build starts from an empty scratch folder; the packages' sources are resolved first, untimed.
 #     bash Benchmarks/CleanBuild/bench.sh [runs]      (default 3, the sides alternating)
 set -euo pipefail
@@ -14,6 +18,7 @@ trap 'rm -rf "$scratch"' EXIT
 swift package --package-path Tests/Fixtures/RESTOnly --scratch-path "$scratch/ours" resolve >/dev/null
 swift package --package-path Benchmarks/CleanBuild/Peer --scratch-path "$scratch/peer" resolve >/dev/null
 swift package --scratch-path "$scratch/apigen" resolve >/dev/null
+swift package --package-path Tests/Fixtures/Plugin --scratch-path "$scratch/plugin" resolve >/dev/null
 
 timed() {  # timed NAME BUILD-ARGS...: prints the whole wall seconds of a build from an empty .build
     local folder="$scratch/$1"; shift
@@ -23,16 +28,21 @@ timed() {  # timed NAME BUILD-ARGS...: prints the whole wall seconds of a build 
     echo $(( ($(date +%s%N) - start) / 1000000000 ))
 }
 
-printf '| run | REST-only client | apigen | ours, both | peer (plugin + URLSession) |\n|---:|---:|---:|---:|---:|\n'
+printf '| run | REST-only client, committed code | apigen | both | REST-only client through the plugin | peer (plugin + URLSession) |\n|---:|---:|---:|---:|---:|---:|\n'
 for run in $(seq "$runs"); do
     if [ $((run % 2)) = 1 ]; then
         peer=$(timed peer --package-path Benchmarks/CleanBuild/Peer)
+        plugin=$(timed plugin --package-path Tests/Fixtures/Plugin --target NotesClient)
         ours=$(timed ours --package-path Tests/Fixtures/RESTOnly)
         apigen=$(timed apigen --product apigen)
     else
         ours=$(timed ours --package-path Tests/Fixtures/RESTOnly)
         apigen=$(timed apigen --product apigen)
+        plugin=$(timed plugin --package-path Tests/Fixtures/Plugin --target NotesClient)
         peer=$(timed peer --package-path Benchmarks/CleanBuild/Peer)
     fi
-    printf '| %d | %d s | %d s | %d s | %d s |\n' "$run" "$ours" "$apigen" $((ours + apigen)) "$peer"
+    printf '| %d | %d s | %d s | %d s | %d s | %d s |\n' "$run" "$ours" "$apigen" $((ours + apigen)) "$plugin" "$peer"
 done
+compiled=$(cd "$scratch/plugin/debug" && for module in *.build; do ls "$module"/*.o >/dev/null 2>&1 && echo "${module%.build}"; done; true)
+echo "the REST-only client through the plugin compiled OpenAPIKit: $(printf '%s\n' $compiled | grep -q '^OpenAPIKit' && echo yes || echo no); protoc: $(printf '%s\n' $compiled | grep -q '^protoc' && echo yes || echo no)"
+echo "REST, JSON-RPC and gRPC through both plugins, protoc built from source (plugin-smoke): $(timed plugin --package-path Tests/Fixtures/Plugin --product plugin-smoke) s"

@@ -18,7 +18,7 @@ struct APIGenGRPCPlugin: BuildToolPlugin {
         let plan = try BuildPlan(targetName: targetName, targetDirectory: directory, outputFolder: output)
         return try [plan.command(
             targetName: targetName, targetDirectory: directory,
-            apigen: tool("apigen").url, outputFolder: output, cacheFolder: workDirectory.appending(path: "cache"),
+            apigen: tool("apigen-generate").url, outputFolder: output, cacheFolder: workDirectory.appending(path: "cache"),
             protoc: tool("protoc").url, protocGenSwift: tool("protoc-gen-swift").url
         )]
     }

@@ -9,7 +9,7 @@ struct APIGenPlugin: BuildToolPlugin {
         guard let target = target as? SwiftSourceModuleTarget else {
             throw PluginFailure("apigen's plugin generates Swift, but '\(target.name)' is not a Swift target")
         }
-        return try commands(for: target.name, in: target.directoryURL, workDirectory: context.pluginWorkDirectoryURL, apigen: context.tool(named: "apigen").url)
+        return try commands(for: target.name, in: target.directoryURL, workDirectory: context.pluginWorkDirectoryURL, apigen: context.tool(named: "apigen-generate").url)
     }
 
     func commands(for targetName: String, in directory: URL, workDirectory: URL, apigen: URL) throws -> [Command] {
@@ -27,7 +27,7 @@ import XcodeProjectPlugin
 
 extension APIGenPlugin: XcodeBuildToolPlugin {
     func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
-        try commands(for: target.displayName, in: BuildPlan.targetDirectory(of: target), workDirectory: context.pluginWorkDirectoryURL, apigen: context.tool(named: "apigen").url)
+        try commands(for: target.displayName, in: BuildPlan.targetDirectory(of: target), workDirectory: context.pluginWorkDirectoryURL, apigen: context.tool(named: "apigen-generate").url)
     }
 }
 #endif

@@ -37,7 +37,7 @@ struct GenerateAPIs: CommandPlugin {
             throw PluginFailure("\(workspace.path) does not exist: add it (`apigen init` writes one), or name another with --workspace")
         }
 
-        let apigen = try context.tool(named: "apigen").url
+        let apigen = try context.tool(named: "apigen-generate").url
         var environment = ProcessInfo.processInfo.environment
         environment["PROTOC"] = try environment["PROTOC"] ?? context.tool(named: "protoc").url.path
         environment["PROTOC_GEN_SWIFT"] = try context.tool(named: "protoc-gen-swift").url.path

@@ -1,6 +1,9 @@
+import APIGenCommands
 import APIGenKit
 import ArgumentParser
 
+/// The command line: generation (`APIGenCommands`, which the plugins run alone as
+/// `apigen-generate`) and the commands around it.
 @main
 struct APIGenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,31 +14,3 @@ struct APIGenCommand: ParsableCommand {
         defaultSubcommand: Generate.self
     )
 }
-
-/// Options every command that reads a workspace shares.
-struct WorkspaceOptions: ParsableArguments {
-    @Option(name: [.short, .long], help: "The workspace file; other .yaml files beside and below it are API files.")
-    var workspace = "apis/workspace.yaml"
-
-    @Flag(name: [.short, .long], help: "Print errors and warnings only.")
-    var quiet = false
-}
-
-/// Where `generate` and `check` write, in place of what the workspace file says: how the SwiftPM
-/// build plugin sends the code into its build folder.
-struct OutputOptions: ParsableArguments {
-    @Option(help: "The output folder, in place of the workspace's 'output:'.")
-    var output: String?
-
-    @Option(help: "The folder of hand-written sources ('swift:' types, custom delegates), in place of the workspace's 'sources:'.")
-    var sources: String?
-
-    @Option(help: "file-per-api (a folder per manifest, a file per API) or file-per-manifest (the build plugin's: one file per manifest and per proto).")
-    var layout: OutputLayout = .filePerAPI
-
-    var generatorOptions: Generator.Options {
-        Generator.Options(output: output, sources: sources, layout: layout)
-    }
-}
-
-extension OutputLayout: ExpressibleByArgument {}

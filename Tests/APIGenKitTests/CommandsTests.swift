@@ -3,7 +3,7 @@ import APIManifest
 import Foundation
 import Testing
 
-/// `apigen lint`, `init`, `template` and `schema`, run as the built binary.
+/// `apigen lint`, `init`, `template` and `schema`, run as the built binary, and the plugins' tool.
 @Suite("apigen commands")
 struct CommandsTests {
     @Test("lint reports errors like generate, writes nothing, and summarizes a clean workspace")
@@ -24,6 +24,29 @@ struct CommandsTests {
 
             """)
         #expect(workspace.snapshot().isEmpty)
+    }
+
+    @Test("The plugins' apigen-generate writes what apigen writes, checks and lints, and has no import command")
+    func pluginTool() throws {
+        let tool = try #require(APIGenBinary.url?.deletingLastPathComponent().appendingPathComponent("apigen-generate"))
+        let ours = try TemporaryWorkspace(api: WritingTests.twoAPIs)
+        let theirs = try TemporaryWorkspace(api: WritingTests.twoAPIs)
+        defer { ours.remove(); theirs.remove() }
+        #expect(try APIGenBinary.run(["generate", "-q"], in: ours.root, executable: tool).status == 0)
+        #expect(try APIGenBinary.run(["-q"], in: theirs.root).status == 0)
+        #expect(!ours.snapshot().isEmpty)
+        #expect(ours.snapshot().mapValues(\.contents) == theirs.snapshot().mapValues(\.contents))
+        // As the build plugin runs it: the default command, the file-per-manifest layout.
+        let plugin = ours.root.appendingPathComponent("plugin-output")
+        let layout = try APIGenBinary.run(["--quiet", "--output", plugin.path, "--layout", "file-per-manifest"], in: ours.root, executable: tool)
+        #expect(layout.status == 0, "\(layout.stderr)")
+        #expect(FileManager.default.fileExists(atPath: plugin.appendingPathComponent("api.generated.swift").path))
+        #expect(try APIGenBinary.run(["check"], in: ours.root, executable: tool).stdout.contains("generated code is up to date"))
+        #expect(try APIGenBinary.run(["lint"], in: ours.root, executable: tool).status == 0)
+
+        let imported = try APIGenBinary.run(["import", "openapi", "openapi.yaml"], in: ours.root, executable: tool)
+        #expect(imported.status != 0)
+        #expect(imported.stderr.contains("import"), "\(imported.stderr)")
     }
 
     @Test("init scaffolds exactly the committed Tests/Fixtures/Init, which the package compiles as InitClient")

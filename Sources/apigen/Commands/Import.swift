@@ -1,3 +1,4 @@
+import APIGenCommands
 import APIGenKit
 import APIManifest
 import ArgumentParser

@@ -2,32 +2,33 @@ import APIGenKit
 import ArgumentParser
 import Foundation
 
-enum Console {
+/// What the commands print: diagnostics on stderr, paths and durations as people read them.
+package enum Console {
     /// Runs the pipeline, prints its diagnostics, and exits with status 1 when any was an error.
-    static func run(_ workspaceFile: String, mode: Generator.Mode, options: Generator.Options = Generator.Options(), progress: ((Int, Int) -> Void)? = nil) throws -> Generator.Report {
+    package static func run(_ workspaceFile: String, mode: Generator.Mode, options: Generator.Options = Generator.Options(), progress: ((Int, Int) -> Void)? = nil) throws -> Generator.Report {
         let report = Generator.run(workspaceFile: workspaceFile, mode: mode, options: options, progress: progress)
         printDiagnostics(report)
         guard report.succeeded else { throw ExitCode.failure }
         return report
     }
 
-    static func printDiagnostics(_ report: Generator.Report) {
+    package static func printDiagnostics(_ report: Generator.Report) {
         for diagnostic in report.diagnostics.sorted { error(diagnostic.description) }
     }
 
-    static func error(_ line: String) {
+    package static func error(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
     /// A path relative to the working directory when it is inside it.
-    static func displayPath(_ url: URL?) -> String {
+    package static func displayPath(_ url: URL?) -> String {
         guard let url else { return "" }
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).resolvingSymlinksInPath().path
         let prefix = cwd.hasSuffix("/") ? cwd : cwd + "/"
         return url.path.hasPrefix(prefix) ? String(url.path.dropFirst(prefix.count)) : url.path
     }
 
-    static func format(_ duration: Duration) -> String {
+    package static func format(_ duration: Duration) -> String {
         let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
         return milliseconds < 1000 ? "\(Int(milliseconds.rounded())) ms" : String(format: "%.2f s", milliseconds / 1000)
     }
@@ -35,17 +36,17 @@ enum Console {
 
 /// "apigen: rendering 512/2000" on one terminal line, redrawn in place; only on a terminal,
 /// only for workspaces big enough to take a moment, and gone once the run is done.
-final class ProgressLine {
+package final class ProgressLine {
     private let enabled: Bool
     private var shown = false
     private var lastPercent = -1
     static let threshold = 500
 
-    init(enabled: Bool) {
+    package init(enabled: Bool) {
         self.enabled = enabled && isatty(STDERR_FILENO) == 1
     }
 
-    func update(_ done: Int, _ total: Int) {
+    package func update(_ done: Int, _ total: Int) {
         guard enabled, total >= Self.threshold else { return }
         let percent = done * 100 / max(total, 1)
         guard percent != lastPercent else { return }
@@ -54,7 +55,7 @@ final class ProgressLine {
         FileHandle.standardError.write(Data("\r\u{1B}[2Kapigen: rendering \(done)/\(total) (\(percent)%)".utf8))
     }
 
-    func finish() {
+    package func finish() {
         if shown { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
     }
 }

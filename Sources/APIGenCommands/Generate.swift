@@ -2,15 +2,17 @@ import APIGenKit
 import ArgumentParser
 import Foundation
 
-struct Generate: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Generate: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         abstract: "Validate the workspace and write its generated code (the default)."
     )
 
     @OptionGroup var options: WorkspaceOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
+    package init() {}
+
+    package func run() throws {
         let clock = ContinuousClock()
         let start = clock.now
         let progress = ProgressLine(enabled: !options.quiet)
@@ -23,15 +25,17 @@ struct Generate: ParsableCommand {
     }
 }
 
-struct Check: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Check: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         abstract: "Exit 1 and list the files that differ when the generated code is stale. Writes nothing."
     )
 
     @OptionGroup var options: WorkspaceOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
+    package init() {}
+
+    package func run() throws {
         let report = try Console.run(options.workspace, mode: .check, options: output.generatorOptions)
         let plan = report.plan
         guard plan.isEmpty else {
@@ -46,14 +50,16 @@ struct Check: ParsableCommand {
     }
 }
 
-struct Lint: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Lint: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         abstract: "Validate the workspace and report every error and warning. Writes nothing."
     )
 
     @OptionGroup var options: WorkspaceOptions
 
-    func run() throws {
+    package init() {}
+
+    package func run() throws {
         let report = try Console.run(options.workspace, mode: .validate)
         if !options.quiet {
             let warnings = report.diagnostics.all.filter { $0.severity == .warning }.count
