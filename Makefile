@@ -25,8 +25,12 @@ protoc:
 protoc-gen-swift:
 	$(SWIFT) build --product protoc-gen-swift
 
+## The libraries an app imports, built as the example client uses them, and the AsyncHTTPClient
+## transport. Not a plain `swift build`: that also builds the plugins' tools, protoc's C++ among
+## them, twice (CONTRIBUTING.md), and the compile-check fixtures, which `make test` builds.
 build:
-	$(SWIFT) build
+	$(SWIFT) build --target ExampleClient
+	$(SWIFT) build --target APIAsyncHTTPClient
 
 ## The tests are built as their own product: a plain `swift test` also builds the tools of the
 ## package's plugins for the host (apigen-generate, and protoc's C++ and protoc-gen-swift a second

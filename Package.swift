@@ -147,11 +147,7 @@ let package = Package(
                 intent: .custom(verb: "generate-apis", description: "Write the generated code of the package's API workspaces into its source tree."),
                 permissions: [.writeToPackageDirectory(reason: "To write the generated Swift files into the folders the workspaces name as their output.")]
             ),
-            dependencies: [
-                "apigen-generate",
-                .product(name: "protoc", package: "swift-protobuf"),
-                .product(name: "protoc-gen-swift", package: "swift-protobuf"),
-            ]
+            dependencies: ["apigen-generate"]
         ),
 
         // Runtime half: what generated code and apps import. It links no networking library

@@ -38,9 +38,11 @@ struct GenerateAPIs: CommandPlugin {
         }
 
         let apigen = try context.tool(named: "apigen-generate").url
+        // No protoc of the plugin's own: committed gRPC code carries a record of what made it, and
+        // apigen needs protoc only after a proto changed. It then looks where `PROTOC` and
+        // `PROTOC_GEN_SWIFT` say, in this package's build folder (`swift build --product protoc
+        // --product protoc-gen-swift` builds swift-protobuf's), then on the PATH, and says so.
         var environment = ProcessInfo.processInfo.environment
-        environment["PROTOC"] = try environment["PROTOC"] ?? context.tool(named: "protoc").url.path
-        environment["PROTOC_GEN_SWIFT"] = try context.tool(named: "protoc-gen-swift").url.path
         // The plugin's sandbox lets apigen write only to the package and the plugin's own folder.
         environment["APIGEN_CACHE_DIR"] = context.pluginWorkDirectoryURL.appending(path: "cache").path
         for workspace in workspaces {

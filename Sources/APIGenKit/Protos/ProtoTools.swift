@@ -9,8 +9,8 @@ struct ProtoTools: Sendable {
     /// nil when only descriptors are needed.
     var swiftPlugin: URL?
 
-    static let protocHelp = "build swift-protobuf's with 'swift build --product protoc' in apigen's package (the build plugin APIGenGRPCPlugin builds it itself), install one ('apt-get install protobuf-compiler libprotobuf-dev', 'brew install protobuf'), or set PROTOC to its path"
-    static let pluginHelp = "build it with 'swift build --product protoc-gen-swift' in apigen's package, or set PROTOC_GEN_SWIFT to its path"
+    static let protocHelp = "build swift-protobuf's with 'swift build --product protoc --product protoc-gen-swift' in apigen's package or in one that depends on it (the build plugin APIGenGRPCPlugin builds it itself), install one ('apt-get install protobuf-compiler libprotobuf-dev', 'brew install protobuf'), or set PROTOC to its path"
+    static let pluginHelp = "build it with 'swift build --product protoc-gen-swift' in apigen's package or in one that depends on it, or set PROTOC_GEN_SWIFT to its path"
 
     /// `PROTOC`, else swift-protobuf's built beside apigen or in the package being worked in,
     /// else one on the PATH.
@@ -52,8 +52,10 @@ struct ProtoTools: Sendable {
         return nil
     }
 
-    /// What `protoc --version` and `protoc-gen-swift --version` print (`libprotoc 31.1`,
-    /// `protoc-gen-swift 1.39.0`), for the record of what made the messages.
+    /// The tools' versions, for the record of what made the messages: what `protoc --version`
+    /// prints (`libprotoc 31.1`), and the version `protoc-gen-swift --version` prints after its
+    /// own name (`1.39.0`; the name is the executable's, `protoc-gen-swift-tool` when SwiftPM
+    /// built it for a plugin).
     struct Versions: Sendable {
         var protoc: String
         var protocGenSwift: String
@@ -63,10 +65,11 @@ struct ProtoTools: Sendable {
     func versions() -> Versions? {
         guard let swiftPlugin,
               let protocVersion = try? Self.run(protoc, ["--version"]), protocVersion.status == 0,
-              let pluginVersion = try? Self.run(swiftPlugin, ["--version"]), pluginVersion.status == 0
+              let pluginRun = try? Self.run(swiftPlugin, ["--version"]), pluginRun.status == 0
         else { return nil }
         let line = { (text: String) in text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "" }
-        return Versions(protoc: line(protocVersion.output), protocGenSwift: line(pluginVersion.output))
+        let pluginVersion = line(pluginRun.output).split(separator: " ").last.map(String.init) ?? ""
+        return Versions(protoc: line(protocVersion.output), protocGenSwift: pluginVersion)
     }
 
     /// Runs `protoc` with `arguments`; returns its exit status and what it wrote to stderr.
