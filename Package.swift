@@ -288,6 +288,20 @@ let package = Package(
             swiftSettings: strictSettings + [.defaultIsolation(MainActor.self)]
         ),
 
+        // Every Swift sample of README.md and docs/, extracted by `make doc-samples`, compiled
+        // against the example client. Samples bind values they never read, as examples do, so
+        // their warnings are not shown.
+        .target(
+            name: "DocSamples",
+            dependencies: [
+                "APIRuntime", "APIAsyncHTTPClient", "APIEventStreams", "APIGRPC", "ExampleClient",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/DocSamples",
+            exclude: ["extract.py"],
+            swiftSettings: strictSettings + [.unsafeFlags(["-suppress-warnings"])]
+        ),
+
         .testTarget(
             name: "APIManifestTests",
             dependencies: ["APIManifest"],
@@ -402,6 +416,7 @@ let package = Package(
                 "MainActorClient",
                 "ShadowingClient",
                 "ImportedClient",
+                "DocSamples",
                 "APITestSupport",
                 "WireTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),

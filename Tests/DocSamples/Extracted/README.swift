@@ -1,0 +1,59 @@
+// Extracted from README.md by `make doc-samples`. Do not edit.
+
+import APIAsyncHTTPClient
+import APIRuntime
+import ExampleClient
+import Foundation
+
+enum ReadmeSamples {
+    // README.md:8
+    static func sample8() async throws {
+        let user = try await GetUserAPI(id: 7).start()
+    }
+
+    // README.md:143
+    static func sample143() async throws {
+        let page = try await ListUsersAPI(role: .admin, limit: 20).start()
+
+        // Callback style, for code that is not async yet:
+        GetUserAPI(id: 7).start { result in
+            switch result {
+            case .success(let user): print(user.name)
+            case .failure(let error): print(error)   // "GetUser: HTTP 404 (25-byte body)"
+            }
+        }
+
+        // Per-call options, and cancellation:
+        let api = DownloadTextAPI(name: "notes.txt")
+        api.timeout = .seconds(5)
+        let text = try await api.start(options: APICallOptions(headers: [(name: "X-Trace", value: "abc")]))
+        api.cancel()
+    }
+
+    // README.md:173
+    static func sample173() async throws {
+        APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
+    }
+
+    // README.md:198
+    static func sample198() async throws {
+        let difference = try await SubtractAPI(minuend: 42, subtrahend: 23).start()   // JSON-RPC 2.0
+
+        let batch = JSONRPCBatch()                                                     // one HTTP request
+        let sum = batch.add(SumAPI(a: 1, b: 2, c: 4))
+        batch.add(NotifyHelloAPI(value: 7))
+        try await batch.send()
+        print(try sum.get())
+
+        let members = try await CountMembersAPI(group: "admins").start()              // CommandEnvelope
+    }
+
+    // README.md:213
+    static func sample213() async throws {
+        let hello = try await SayHelloAPI { $0.name = "Ada" }.start()                 // unary
+        for try await feature in try await ListFeaturesAPI(area).start() { print(feature.name) }   // server stream
+        let summary = try await RecordRouteAPI(producing: { writer in                 // client stream
+            for point in route { try await writer.write(point) }
+        }).start()
+    }
+}

@@ -1,0 +1,95 @@
+// Extracted from docs/calling.md by `make doc-samples`. Do not edit.
+
+import APIAsyncHTTPClient
+import APIRuntime
+import ExampleClient
+import Foundation
+
+enum CallingSamples {
+    // docs/calling.md:12
+    static func sample12() async throws {
+        let page = try await ListUsersAPI(role: .admin, limit: 20).start()
+
+        // Callback style, for code that is not async yet:
+        GetUserAPI(id: 7).start { result in
+            switch result {
+            case .success(let user): print(user.name)
+            case .failure(let error): print(error)   // "GetUser: HTTP 404 (25-byte body)"; the body itself
+            }                                         // only in error.detailedDescription or error.reason
+        }
+
+        // Per-call options, on the instance or for one call, and cancellation:
+        let api = DownloadTextAPI(name: "notes.txt")
+        api.timeout = .seconds(5)
+        let text = try await api.start(options: APICallOptions(headers: [(name: "X-Trace", value: "abc")]))
+        async let again = api.start()
+        api.cancel()                                  // fails that call with APIError.Reason.cancelled
+    }
+
+    // docs/calling.md:35
+    static func sample35() async throws {
+        // body: multipart, with `photo: File`
+        let user = try await UploadAvatarAPI(id: 7, photo: UploadFile(contentsOf: photoURL)).start()
+
+        // body: { type: bytes, contentType: application/pdf }
+        try await UploadDocumentAPI(name: "q3.pdf", document: HTTPBody(contentsOf: pdfURL)).start()
+
+        // body: User
+        let saved = try await ReplaceUserAPI(id: 7, body: user).start()
+
+        // response: file: streamed to disk, moved into place when whole
+        let pdf = try await DownloadDocumentAPI(name: "q3.pdf", destination: downloadsURL).start()
+
+        // Progress of either direction, for a progress bar:
+        let upload = UploadAvatarAPI(id: 7, photo: UploadFile(contentsOf: photoURL))
+        upload.progressHandler = { progress in print(progress.direction, progress.fractionCompleted ?? 0) }
+        try await upload.start()
+
+        // response: { events: ActivityEvent }: Server-Sent Events, as they arrive (import APIEventStreams)
+        for try await event in try await UserActivityAPI().start() {
+            print(event.data.action)
+        }
+    }
+
+    // docs/calling.md:62
+    static func sample62() async throws {
+        do {
+            try await UpdateUserAPI(id: 7, name: "Ada", etag: tag).start()
+        } catch {
+            if let invalid = error.serverError as? ValidationErrors { show(invalid.errors) }
+        }
+    }
+
+    // docs/calling.md:98
+    static func sample98() async throws {
+        APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
+    }
+
+    // docs/calling.md:127
+    static func sample127() async throws {
+        var configuration = APIManager.Configuration()
+        configuration.interceptors = [
+            LoggingInterceptor(logger: logger),                                // swift-log, secrets redacted
+            MetricsInterceptor(),                                              // swift-metrics, per API
+            AuthenticationInterceptor(provider: tokens),                       // refresh once on 401, then a new attempt
+        ]
+        // The token goes only to the origin of the workspace's default base URL (after baseURLOverrides),
+        // and to APIs elsewhere whose manifest says `authenticated: true`; never to a base URL set at run
+        // time elsewhere. `hosts: .declared`, `.named([...])` or `.any` widen that.
+        configuration.retry = RetryPolicy(maxAttempts: 3)                     // for APIs whose manifest sets none
+        let manager = APIManager(configuration: configuration)
+
+        manager.cancel(tag: "users")                                           // every running call tagged users
+        try await GetUserAPI(id: 7).then { user in ListUsersAPI(role: user.role) }   // a chain
+        let batch = APIBatch(policy: .failFast)                                // any kinds at once
+    }
+
+    // docs/calling.md:147
+    static func sample147() async throws {
+        var configuration = APIManager.Configuration()
+        configuration.baseURLOverrides = ["https://api.example.com/v1": "http://127.0.0.1:8080/v1"]
+        let manager = APIManager(configuration: configuration)
+        let user = try await GetUserAPI(id: 7).using(manager).start()
+        await manager.shutdown()
+    }
+}
