@@ -68,25 +68,26 @@ rest-only:
 ## dependencies it shares: in a folder of its own it would compile SwiftNIO, grpc-swift and
 ## BoringSSL again. SwiftPM keeps one build description per folder and would take the other
 ## package's as current, so every build here makes it anew. CI runs this on a clean clone, where
-## the fixture's build is the one that compiles protoc. A target that uses the plugin without an
-## apis/ folder must fail to build, naming the file to add. Last, the command plugin runs from this
-## package, whose build folder now holds its tools, over the example workspace and the fixture's
-## committed one, and must leave both as they are.
+## the fixture's build is the one that compiles protoc. First, a target that uses the plugin
+## without an apis/ folder must fail to build, naming the file to add: after the fixture's build
+## it would compile protoc once more, as SwiftPM's plugin-tools build finds the files the main
+## build wrote (CONTRIBUTING.md). Last, the command plugin runs from this package over the example
+## workspace and the fixture's committed one, and must leave both as they are.
 PLUGIN_PACKAGE := Tests/Fixtures/Plugin
 PLUGIN_LOGS := .build/plugin-fixture
 PLUGIN_BUILD := $(SWIFT) build --package-path $(PLUGIN_PACKAGE) --scratch-path .build --disable-build-manifest-caching
 GENERATE_APIS := $(SWIFT) package --disable-build-manifest-caching --allow-writing-to-package-directory generate-apis
 plugin:
-	$(PLUGIN_BUILD) --product plugin-smoke
 	@mkdir -p $(PLUGIN_LOGS) && rm -f $(PLUGIN_LOGS)/port
-	@python3 $(PLUGIN_PACKAGE)/server.py > $(PLUGIN_LOGS)/port & server=$$!; \
-	for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s $(PLUGIN_LOGS)/port ] && break; sleep 0.5; done; \
-	.build/debug/plugin-smoke http://127.0.0.1:$$(cat $(PLUGIN_LOGS)/port); status=$$?; \
-	kill $$server; exit $$status
 	@if APIGEN_FIXTURE_BROKEN=1 $(PLUGIN_BUILD) --target NoAPIs > $(PLUGIN_LOGS)/no-apis.log 2>&1; then \
 	  echo "error: a target using the plugin without apis/ built" >&2; exit 1; fi
 	@grep "error: target 'NoAPIs' uses apigen's plugin but has no .*/Sources/NoAPIs/apis/workspace.yaml: add that file" $(PLUGIN_LOGS)/no-apis.log | head -1 \
 	  || { cat $(PLUGIN_LOGS)/no-apis.log >&2; echo "error: the plugin's message for a target without apis/ is missing" >&2; exit 1; }
+	$(PLUGIN_BUILD) --product plugin-smoke
+	@python3 $(PLUGIN_PACKAGE)/server.py > $(PLUGIN_LOGS)/port & server=$$!; \
+	for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s $(PLUGIN_LOGS)/port ] && break; sleep 0.5; done; \
+	.build/debug/plugin-smoke http://127.0.0.1:$$(cat $(PLUGIN_LOGS)/port); status=$$?; \
+	kill $$server; exit $$status
 	$(GENERATE_APIS)
 	$(GENERATE_APIS) --workspace $(PLUGIN_PACKAGE)/apis/workspace.yaml
 	@changed=$$(git status --porcelain -- Sources/ExampleClient $(PLUGIN_PACKAGE)/Sources/CommittedClient); \
@@ -100,7 +101,7 @@ plugin:
 TSAN := --sanitize=thread --scratch-path .build-tsan
 TSAN_ENV := APIGEN_TESTS=runtime TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/.ci/tsan-suppressions.txt"
 build-tsan:
-	APIGEN_TESTS=runtime $(BUILD_TESTS) $(TSAN)
+	APIGEN_TESTS=runtime $(SWIFT) build --product apigenPackageTests $(TSAN)
 
 test-tsan: build-tsan peers
 	$(TSAN_ENV) $(SWIFT) test --skip-build $(TSAN) --no-parallel
