@@ -246,6 +246,12 @@ struct GRPCGenerationTests {
         #expect(try apigen([], tools).status == 0)
         #expect(workspace.read("Generated/Protos/.protoc-record.json") == record)
 
+        // A record that is not one apigen can read (cut short, say): as if there were none.
+        try workspace.write("Generated/Protos/.protoc-record.json", String(record.prefix(200)))
+        #expect(try apigen(["check"], none).status == 1)
+        #expect(try apigen([], tools).status == 0)
+        #expect(workspace.read("Generated/Protos/.protoc-record.json") == record)
+
         // A workspace without gRPC any more: the record goes with the messages.
         try FileManager.default.removeItem(at: workspace.root.appendingPathComponent("apis/shop.yaml"))
         #expect(try apigen([], none).status == 0)

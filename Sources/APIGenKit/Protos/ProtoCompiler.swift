@@ -57,11 +57,12 @@ struct ProtoCompiler {
                 manifest: workspace.relativePath(file.file), importPaths: settings.importPaths.map(\.value),
                 protos: settings.protos.map(\.value), access: access.rawValue
             )
+            let recorded = record?.entry(for: key)
             let needsTools = { (diagnostics: inout Diagnostics) -> ProtoTools? in
-                if tools == nil { tools = .some(findTools(at: settings.location, recorded: record != nil, into: &diagnostics)) }
+                if tools == nil { tools = .some(findTools(at: settings.location, recorded: recorded != nil, into: &diagnostics)) }
                 return tools!
             }
-            guard let compiled = compile(file: file.file, settings, key: key, record: record, tools: needsTools, into: &diagnostics) else { continue }
+            guard let compiled = compile(file: file.file, settings, key: key, recorded: recorded, tools: needsTools, into: &diagnostics) else { continue }
             output.catalogs[file.file] = compiled.catalog
             origins.merge(compiled.origins) { first, _ in first }
             if let entry = compiled.entry { entries.append(entry) }
@@ -80,8 +81,9 @@ struct ProtoCompiler {
         return diagnostics.hasErrors ? nil : output
     }
 
-    /// protoc, and protoc-gen-swift when sources are generated; nil after saying which is missing
-    /// (and, when the output folder has a record, that the protos changed since).
+    /// protoc, and protoc-gen-swift when sources are generated, with their versions when a record
+    /// is written; nil after saying which is missing (and, when the output folder's record has an
+    /// entry for these protos, that they or their messages changed since).
     private func findTools(at location: SourceLocation, recorded: Bool, into diagnostics: inout Diagnostics) -> ProtoTools? {
         let stale = recorded ? " (the protos or their messages are no longer as \(ProtoRecord.path) in the output folder records them)" : ""
         guard let protoc = ProtoTools.findProtoc() else {
@@ -103,11 +105,14 @@ struct ProtoCompiler {
                 return nil
             }
         }
+        if generatesSources, recordFolder != nil { tools.versions = tools.readVersions() }
         return tools
     }
 
+    /// One manifest's protos: from its `recorded` entry while that still describes the files,
+    /// else from the proto cache or protoc.
     private func compile(
-        file: String, _ settings: GRPCSettings, key: ProtoRecord.Key, record: ProtoRecord?,
+        file: String, _ settings: GRPCSettings, key: ProtoRecord.Key, recorded: ProtoRecord.Entry?,
         tools findTools: (inout Diagnostics) -> ProtoTools?, into diagnostics: inout Diagnostics
     ) -> Compiled? {
         let manifestFolder = (file as NSString).deletingLastPathComponent
@@ -126,9 +131,9 @@ struct ProtoCompiler {
         do {
             let compiled: ProtoCache.Compiled
             var entry: ProtoRecord.Entry?
-            if let folder = recordFolder, let recorded = record?.compiled(for: key, importPaths: paths, outputFolder: folder) {
-                compiled = recorded
-                entry = record?.entries.first { $0.key == key }
+            if let recorded, let folder = recordFolder, let fromRecord = recorded.compiled(importPaths: paths, outputFolder: folder) {
+                compiled = fromRecord
+                entry = recorded
             } else {
                 guard let tools = findTools(&diagnostics) else { return nil }
                 let cache = cachesOutput ? ProtoCache(tools: tools, importPaths: paths, protos: settings.protos.map(\.value), access: access) : nil
@@ -142,7 +147,7 @@ struct ProtoCompiler {
                     if settled { cache?.save(fresh) }
                     compiled = fresh
                 }
-                if recordFolder != nil, settled, let versions = tools.versions() {
+                if settled, let versions = tools.versions {
                     entry = ProtoRecord.entry(for: key, compiled, importPaths: paths, versions: versions)
                 }
             }

@@ -45,6 +45,34 @@ struct ProtoRecord: Codable, Equatable, Sendable {
         var descriptors: Data
 
         var key: Key { Key(manifest: manifest, importPaths: importPaths, protos: protos, access: access) }
+
+        /// What protoc made, when the entry still describes the files: every proto it read
+        /// resolves, through `importPaths` (the manifest's, resolved), to the same bytes, the
+        /// messages in `outputFolder` are as written, and they were written by the
+        /// protoc-gen-swift apigen's package builds. nil when any of that is not so, and protoc
+        /// must run.
+        func compiled(importPaths: [String], outputFolder: URL) -> ProtoCache.Compiled? {
+            guard protocGenSwift == ProtoRecord.expectedPlugin else { return nil }
+            var current: [ProtoCache.Input] = []
+            for recorded in inputs {
+                let input = ProtoCache.input(recorded.name, in: importPaths)
+                guard input.fingerprint == recorded.fingerprint,
+                      input.path == recorded.importPath.flatMap({ $0 < importPaths.count ? importPaths[$0] + "/" + recorded.name : nil })
+                else { return nil }
+                current.append(input)
+            }
+            var swiftFiles: [ProtoCache.SwiftFile] = []
+            for message in messages {
+                let file = outputFolder.appendingPathComponent(GeneratedPaths.protoMessages(message.file))
+                guard let text = try? String(contentsOf: file, encoding: .utf8),
+                      let firstLineEnd = text.firstIndex(of: "\n")
+                else { return nil }
+                let contents = String(text[text.index(after: firstLineEnd)...])
+                guard ProtoRecord.fingerprint(contents) == message.fingerprint else { return nil }
+                swiftFiles.append(ProtoCache.SwiftFile(name: message.file, contents: contents))
+            }
+            return ProtoCache.Compiled(descriptors: descriptors, swiftFiles: swiftFiles, inputs: current)
+        }
     }
 
     /// A proto protoc read: by the name it is imported by, the index of the import path it was
@@ -79,31 +107,9 @@ struct ProtoRecord: Codable, Equatable, Sendable {
         return record
     }
 
-    /// What protoc made for `key`, when the entry still describes the files: every proto it read
-    /// resolves, through `importPaths` (the manifest's, resolved), to the same bytes, the messages
-    /// in `outputFolder` are as written, and they were written by the protoc-gen-swift apigen's
-    /// package builds. nil when any of that is not so, and protoc must run.
-    func compiled(for key: Key, importPaths: [String], outputFolder: URL) -> ProtoCache.Compiled? {
-        guard let entry = entries.first(where: { $0.key == key }), entry.protocGenSwift == Self.expectedPlugin else { return nil }
-        var inputs: [ProtoCache.Input] = []
-        for recorded in entry.inputs {
-            let current = ProtoCache.input(recorded.name, in: importPaths)
-            guard current.fingerprint == recorded.fingerprint,
-                  current.path == recorded.importPath.flatMap({ $0 < importPaths.count ? importPaths[$0] + "/" + recorded.name : nil })
-            else { return nil }
-            inputs.append(current)
-        }
-        var swiftFiles: [ProtoCache.SwiftFile] = []
-        for message in entry.messages {
-            let file = outputFolder.appendingPathComponent(GeneratedPaths.protoMessages(message.file))
-            guard let text = try? String(contentsOf: file, encoding: .utf8),
-                  let firstLineEnd = text.firstIndex(of: "\n")
-            else { return nil }
-            let contents = String(text[text.index(after: firstLineEnd)...])
-            guard Self.fingerprint(contents) == message.fingerprint else { return nil }
-            swiftFiles.append(ProtoCache.SwiftFile(name: message.file, contents: contents))
-        }
-        return ProtoCache.Compiled(descriptors: entry.descriptors, swiftFiles: swiftFiles, inputs: inputs)
+    /// The entry for a manifest's `grpc:` block, if one was recorded.
+    func entry(for key: Key) -> Entry? {
+        entries.first { $0.key == key }
     }
 
     /// An entry for what protoc made, with the tools' versions.
@@ -130,7 +136,7 @@ struct ProtoRecord: Codable, Equatable, Sendable {
         return GeneratedFile(path: Self.path, contents: String(decoding: data, as: UTF8.self) + "\n")
     }
 
-    private static func fingerprint(_ text: String) -> String {
+    fileprivate static func fingerprint(_ text: String) -> String {
         var fingerprint = Fingerprint()
         fingerprint.add(text)
         return fingerprint.description

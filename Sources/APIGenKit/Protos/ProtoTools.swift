@@ -8,6 +8,8 @@ struct ProtoTools: Sendable {
     var protoc: URL
     /// nil when only descriptors are needed.
     var swiftPlugin: URL?
+    /// Read once a run, when the messages' record is written (`readVersions()`).
+    var versions: Versions?
 
     static let protocHelp = "build swift-protobuf's with 'swift build --product protoc --product protoc-gen-swift' in apigen's package or in one that depends on it (the build plugin APIGenGRPCPlugin builds it itself), install one ('apt-get install protobuf-compiler libprotobuf-dev', 'brew install protobuf'), or set PROTOC to its path"
     static let pluginHelp = "build it with 'swift build --product protoc-gen-swift' in apigen's package or in one that depends on it, or set PROTOC_GEN_SWIFT to its path"
@@ -61,8 +63,8 @@ struct ProtoTools: Sendable {
         var protocGenSwift: String
     }
 
-    /// The tools' versions; nil without protoc-gen-swift.
-    func versions() -> Versions? {
+    /// The tools' versions, as they print them; nil without protoc-gen-swift.
+    func readVersions() -> Versions? {
         guard let swiftPlugin,
               let protocVersion = try? Self.run(protoc, ["--version"]), protocVersion.status == 0,
               let pluginRun = try? Self.run(swiftPlugin, ["--version"]), pluginRun.status == 0
@@ -74,20 +76,19 @@ struct ProtoTools: Sendable {
 
     /// Runs `protoc` with `arguments`; returns its exit status and what it wrote to stderr.
     func runProtoc(_ arguments: [String]) throws -> (status: Int32, errors: String) {
-        let run = try Self.run(protoc, arguments, reading: \.standardError)
+        let run = try Self.run(protoc, arguments, readingErrors: true)
         return (run.status, run.output)
     }
 
-    /// Runs `program`; returns its exit status and what it wrote to standard output (or to
-    /// `reading`), the other stream discarded.
-    private static func run(_ program: URL, _ arguments: [String], reading stream: ReferenceWritableKeyPath<Process, Any?> = \.standardOutput) throws -> (status: Int32, output: String) {
+    /// Runs `program`; returns its exit status and what it wrote to standard output, or to
+    /// standard error when `readingErrors`, the other stream discarded.
+    private static func run(_ program: URL, _ arguments: [String], readingErrors: Bool = false) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = program
         process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
         let pipe = Pipe()
-        process[keyPath: stream] = pipe
+        process.standardOutput = readingErrors ? FileHandle.nullDevice : pipe
+        process.standardError = readingErrors ? pipe : FileHandle.nullDevice
         try process.run()
         // Read before waiting: a full pipe would block the program.
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
