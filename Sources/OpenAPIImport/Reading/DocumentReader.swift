@@ -48,9 +48,9 @@ enum DocumentReader {
         do {
             let document: OpenAPIKit.OpenAPI.Document
             if version.hasPrefix("3.0.") {
-                document = try decode(OpenAPIKit30.OpenAPI.Document.self, from: text, root: root, file: file).convert(to: .v3_1_1)
+                document = try decode(OpenAPIKit30.OpenAPI.Document.self, root: root).convert(to: .v3_1_1)
             } else if version.hasPrefix("3.1.") || version.hasPrefix("3.2.") {
-                document = try decode(OpenAPIKit.OpenAPI.Document.self, from: text, root: root, file: file)
+                document = try decode(OpenAPIKit.OpenAPI.Document.self, root: root)
             } else {
                 report.error("OpenAPI \(version) is not supported: apigen reads 3.0, 3.1 and 3.2", at: JSONPointer(["openapi"]))
                 return nil
@@ -70,11 +70,11 @@ enum DocumentReader {
         }
     }
 
-    /// JSON is decoded by Foundation (exact numbers, and faster); YAML from the nodes already read.
-    private static func decode<Document: Decodable>(_ type: Document.Type, from text: String, root: Node?, file: String) throws -> Document {
-        if file.lowercased().hasSuffix(".json") {
-            return try JSONDecoder().decode(type, from: Data(text.utf8))
-        }
-        return try YAMLDecoder().decode(type, from: root ?? Node.mapping(.init([])))
+    /// JSON and YAML alike are decoded from the nodes already read: their mappings keep the
+    /// document's order, which OpenAPIKit's ordered dictionaries (paths, schemas, properties)
+    /// take from the decoder. Foundation's JSONDecoder hands keys over in the order of a hashed
+    /// dictionary, which differs from one run of the process to the next.
+    private static func decode<Document: Decodable>(_ type: Document.Type, root: Node?) throws -> Document {
+        try YAMLDecoder().decode(type, from: root ?? Node.mapping(.init([])))
     }
 }
