@@ -143,30 +143,51 @@ extension DescriptionBuilder {
                 }
             }
         }
-        var reported: Set<Set<String>> = []
-        for start in edges.keys.sorted() {
-            // Depth-first search for a path of stored fields leading back to `start`.
-            var stack: [(model: String, path: [Located<String>])] = [(start, [])]
-            var visited: Set<String> = []
-            while let (model, path) = stack.popLast() {
-                for edge in edges[model] ?? [] {
-                    let newPath = path + [edge.field]
-                    if edge.target == start {
-                        let first = newPath[0]
-                        // Each cycle is reported once, from the first of its types in name order.
-                        let members = Set(newPath.map(\.location.description))
-                        guard reported.insert(members).inserted else { continue }
-                        let chain = newPath.map(\.value).joined(separator: ".")
-                        diagnostics.error(
-                            "type '\(start)' contains itself through '\(chain)'; a Swift struct cannot. Use a list ('[\(edge.target)]') to break the cycle",
-                            at: first.location
-                        )
-                    } else if visited.insert(edge.target).inserted {
-                        stack.append((edge.target, newPath))
+        // Types that hold one another by value form a strongly connected component; each such
+        // knot is reported once, with the shortest cycle through its first type in name order.
+        // Both steps take time linear in the types and fields, so a chain of thousands of
+        // models is checked at once.
+        for component in StronglyConnected.components(of: edges.mapValues { $0.map(\.target) }) {
+            let members = Set(component)
+            guard let start = component.min(),
+                  members.count > 1 || (edges[start] ?? []).contains(where: { $0.target == start }),
+                  let cycle = Self.shortestCycle(through: start, within: members, edges: edges) else { continue }
+            let chain = cycle.map(\.value).joined(separator: ".")
+            diagnostics.error(
+                "type '\(start)' contains itself through '\(chain)'; a Swift struct cannot. Use a list ('[\(start)]') to break the cycle",
+                at: cycle[0].location
+            )
+        }
+    }
+
+    /// The fields of the shortest path from `start` back to itself, by breadth-first search
+    /// within one strongly connected component; each type is reached once.
+    private static func shortestCycle(
+        through start: String, within members: Set<String>, edges: [String: [(target: String, field: Located<String>)]]
+    ) -> [Located<String>]? {
+        var reachedBy: [String: (from: String, field: Located<String>)] = [:]
+        var queue = [start]
+        var next = 0
+        while next < queue.count {
+            let model = queue[next]
+            next += 1
+            for edge in edges[model] ?? [] where members.contains(edge.target) {
+                if edge.target == start {
+                    var fields = [edge.field]
+                    var current = model
+                    while current != start, let step = reachedBy[current] {
+                        fields.append(step.field)
+                        current = step.from
                     }
+                    return fields.reversed()
+                }
+                if reachedBy[edge.target] == nil {
+                    reachedBy[edge.target] = (model, edge.field)
+                    queue.append(edge.target)
                 }
             }
         }
+        return nil
     }
 
     /// `super-user` → `superUser`, `SOLD_OUT` → `soldOut`, `2fa` → `_2fa`.
