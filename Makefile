@@ -4,7 +4,7 @@ TEMPLATES := $(wildcard templates/*.mustache)
 BUILTIN := Sources/APIGenKit/Rendering/BuiltinTemplates.swift
 BUILTIN_OUT ?= $(BUILTIN)
 
-.PHONY: all generate build doc-samples peers test build-tsan test-tsan soak soak-tsan check rest-only plugin schema builtin-templates imported-fixture protoc protoc-gen-swift clean \
+.PHONY: all generate build doc-samples docs peers test build-tsan test-tsan soak soak-tsan check rest-only plugin schema builtin-templates imported-fixture protoc protoc-gen-swift clean \
 	bench bench-tools bench-generation bench-compile bench-runtime bench-loopback bench-transfers bench-clean-build
 
 all: generate build
@@ -169,6 +169,16 @@ imported-fixture:
 ## target, which `make test` compiles against the example client.
 doc-samples:
 	python3 Tests/DocSamples/extract.py
+
+# The runtime's reference, with swift-docc-plugin: an archive per module in .build/docs
+# (`swift package --disable-sandbox preview-documentation --target APIRuntime` serves one). A
+# broken link is an error, and so is a public symbol without a documentation comment.
+DOC_MODULES := APIRuntime APIAsyncHTTPClient APIGRPC APIEventStreams
+docs:
+	@rm -rf .build/docs && mkdir -p .build/docs
+	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation \
+	  $(foreach module,$(DOC_MODULES),--target $(module)) --output-path .build/docs --warnings-as-errors
+	python3 .ci/check-docs.py $(DOC_MODULES)
 
 ## The JSON Schema editors use to complete and check manifests.
 schema:

@@ -64,6 +64,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         // Test-only: Vapor's multipart parser, which reads what the runtime's multipart bodies send.
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
+        // `swift package generate-documentation`: the runtime's DocC reference (`make docs`).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
     targets: [
         // Generator half: manifest model -> validation -> description -> templates -> writer.
@@ -288,14 +290,15 @@ let package = Package(
             swiftSettings: strictSettings + [.defaultIsolation(MainActor.self)]
         ),
 
-        // Every Swift sample of README.md and docs/, extracted by `make doc-samples`, compiled
-        // against the example client. Samples bind values they never read, as examples do, so
-        // their warnings are not shown.
+        // Every Swift sample of README.md, docs/ and the DocC articles, extracted by
+        // `make doc-samples`, compiled against the example client. Samples bind values they never
+        // read, as examples do, so their warnings are not shown.
         .target(
             name: "DocSamples",
             dependencies: [
                 "APIRuntime", "APIAsyncHTTPClient", "APIEventStreams", "APIGRPC", "ExampleClient",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Tests/DocSamples",
             exclude: ["extract.py"],

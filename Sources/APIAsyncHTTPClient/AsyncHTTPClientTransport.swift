@@ -56,6 +56,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 
+    /// Sends `request` with its body streamed as the server takes it; returns when the head arrives, and the body streams in after it with backpressure.
     public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         guard let url = request.url else { throw HTTPClientError.invalidURL }
         var outgoing = HTTPClientRequest(url: url.absoluteString)
@@ -95,6 +96,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         return (head, HTTPBody(chunks, length: length))
     }
 
+    /// Shuts the client down once its requests in flight have finished.
     public func shutdown() async {
         // Waits for the calls in flight; a second shutdown only reports that it is already shut down.
         try? await client.shutdown()

@@ -9,6 +9,7 @@ public struct ServerEvent<Payload: Sendable>: Sendable {
     /// The stream's last event ID as of this event (the latest `id:` the server sent, on this event
     /// or an earlier one): what to send as `lastEventID` to resume after it.
     public var id: String?
+    /// The event's `data:` lines, joined and decoded.
     public var data: Payload
     /// How long the server asks a client to wait before reconnecting, if it said so (`retry:`),
     /// on this event or an earlier one.
@@ -36,7 +37,9 @@ extension ServerEvent: Hashable where Payload: Hashable {}
 /// connection; a stream kept but not read holds its connection, reading no more than a megabyte
 /// ahead, until it is cancelled or the server ends it.
 public struct ServerEventStream<Payload: Sendable>: AsyncSequence, Sendable {
+    /// An event of the stream.
     public typealias Element = ServerEvent<Payload>
+    /// An `APIError` naming the API.
     public typealias Failure = any Error
 
     let reader: BodyReader
@@ -49,6 +52,7 @@ public struct ServerEventStream<Payload: Sendable>: AsyncSequence, Sendable {
 
     var body: ReplyBody { reader.body }
 
+    /// Reads the stream's events one at a time.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var events: ServerSentEventsDeserializationSequence<WholeEvents<ServerSentEventsLineDeserializationSequence<ReplyBody.Bytes>>>.Iterator<WholeEvents<ServerSentEventsLineDeserializationSequence<ReplyBody.Bytes>>.AsyncIterator>
         /// Kept so that the stream lives as long as someone iterates it.
@@ -57,6 +61,7 @@ public struct ServerEventStream<Payload: Sendable>: AsyncSequence, Sendable {
         var lastEventID: String?
         var retry: Duration?
 
+        /// The next event, or nil once the server has ended the stream.
         public mutating func next() async throws -> ServerEvent<Payload>? {
             while let event = try await events.next() {
                 lastEventID = event.id ?? lastEventID
@@ -73,6 +78,7 @@ public struct ServerEventStream<Payload: Sendable>: AsyncSequence, Sendable {
         }
     }
 
+    /// An iterator over the events still to come; the stream is read once.
     public func makeAsyncIterator() -> AsyncIterator {
         let lines = ServerSentEventsLineDeserializationSequence(upstream: body.bytes)
         let events = ServerSentEventsDeserializationSequence(upstream: WholeEvents(lines: lines, body: body), while: { _ in true })

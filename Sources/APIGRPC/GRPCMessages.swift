@@ -20,8 +20,10 @@ public struct GRPCRequestWriter<Message: SwiftProtobuf.Message>: Sendable {
 /// The parameters of a client- or bidirectional-streaming gRPC API: what it sends, written as the
 /// call goes (`{ writer in try await writer.write(point) }`) or given all at once (`[point, …]`).
 public struct GRPCRequestStream<Message: SwiftProtobuf.Message>: Sendable {
+    /// Writes the call's messages; returning ends the request stream, throwing fails the call.
     public let produce: @Sendable (GRPCRequestWriter<Message>) async throws -> Void
 
+    /// Messages written by `produce` as the call goes, at the pace the connection takes them.
     public init(_ produce: @escaping @Sendable (GRPCRequestWriter<Message>) async throws -> Void) {
         self.produce = produce
     }

@@ -15,7 +15,9 @@ import SwiftProtobuf
 /// not decode, the deadline or a cancellation ends it with an `APIError` naming the API. Leaving
 /// the loop early, dropping the stream, `cancel()`, or cancelling the reading task cancels the call.
 public struct GRPCResponseStream<Message: SwiftProtobuf.Message>: AsyncSequence, Sendable {
+    /// A message of the reply.
     public typealias Element = Message
+    /// An `APIError` naming the API.
     public typealias Failure = any Error
 
     /// The API's name, for errors.
@@ -46,16 +48,19 @@ public struct GRPCResponseStream<Message: SwiftProtobuf.Message>: AsyncSequence,
     /// Cancels the call; reading then fails with `APIError.Reason.cancelled`.
     public func cancel() { messages.cancel() }
 
+    /// An iterator over the messages still to come; the stream is read once.
     public func makeAsyncIterator() -> Iterator {
         Iterator(api: api, reader: reader, base: messages.channel.makeAsyncIterator())
     }
 
+    /// Reads the reply's messages one at a time.
     public struct Iterator: AsyncIteratorProtocol {
         let api: String
         /// Kept so that the call lives as long as someone iterates it.
         let reader: Reader
         var base: AsyncThrowingChannel<Data, any Error>.Iterator
 
+        /// The next message, or nil once the server has ended the call with OK.
         public mutating func next() async throws -> Message? {
             let bytes: Data?
             do {

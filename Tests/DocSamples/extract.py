@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Extracts the Swift samples of README.md and docs/*.md into Tests/DocSamples/Extracted, a file
-per document, so that the DocSamples target compiles every one of them (`make doc-samples` writes
+"""Extracts the Swift samples of README.md, docs/*.md and the DocC articles
+(Sources/*/*.docc/*.md) into Tests/DocSamples/Extracted, a file per document, so that the DocSamples target compiles every one of them (`make doc-samples` writes
 them; `make check` fails when they are stale).
 
 A sample is a ```swift block. Its `import` lines go to the top of the file; a sample that
@@ -12,7 +12,11 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-DOCUMENTS = ["README.md"] + sorted(f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md"))
+DOCUMENTS = (
+    ["README.md"]
+    + sorted(f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md"))
+    + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "Sources").glob("*/*.docc/*.md"))
+)
 BLOCK = re.compile(r"(<!-- not compiled: [^>]*-->\n)?```swift\n(.*?)```", re.S)
 DECLARATION = re.compile(r"^(public |private |fileprivate |internal |final |nonisolated )*(struct|class|enum|actor|extension|protocol|func) ", re.M)
 
@@ -34,13 +38,22 @@ def extract(document: str) -> str | None:
             bodies.append(f"// {document}:{line}\nstatic func sample{line}() async throws {{\n{indented}\n}}\n")
     if not bodies:
         return None
-    name = pathlib.Path(document).stem
+    name = file_name(document)
     header = f"// Extracted from {document} by `make doc-samples`. Do not edit.\n\n"
     header += "".join(f"{i}\n" for i in sorted(imports | {"import APIRuntime", "import ExampleClient", "import Foundation"}))
-    source = header + f"\nenum {name.replace('-', '_').capitalize()}Samples {{\n" + "\n".join(
+    type_name = "".join(part[:1].upper() + part[1:] for part in re.split(r"[-_]", name))
+    source = header + f"\nenum {type_name}Samples {{\n" + "\n".join(
         "    " + b.replace("\n", "\n    ") for b in bodies
     ).rstrip() + "\n}\n"
     return "\n".join(l.rstrip() for l in source.split("\n"))
+
+
+def file_name(document: str) -> str:
+    """`calling` for docs/calling.md, `APIRuntime-CallPath` for an article of APIRuntime.docc."""
+    path = pathlib.Path(document)
+    if path.parent.suffix == ".docc":
+        return f"{path.parent.stem}-{path.stem}"
+    return path.stem
 
 
 def main() -> None:
@@ -50,7 +63,7 @@ def main() -> None:
     for document in DOCUMENTS:
         source = extract(document)
         if source:
-            wanted[pathlib.Path(document).stem + ".swift"] = source
+            wanted[file_name(document) + ".swift"] = source
     for stale in out.glob("*.swift"):
         if stale.name not in wanted:
             stale.unlink()

@@ -22,6 +22,7 @@ public struct APICallOptions: Sendable {
     /// from zero.
     public var progress: (@Sendable (TransferProgress) -> Void)?
 
+    /// Options that set only what is given; what they leave nil or empty falls back to the API, its workspace and the manager.
     public init(
         timeout: Duration? = nil,
         headers: [(name: String, value: String)] = [],

@@ -2,9 +2,11 @@
 ///
 /// An immutable class for the reason `APIDefinition` is one: each definition copies it.
 public final class APIDefaults: Sendable {
+    /// The base URL every API of the workspace is sent to unless it declares its own.
     public let baseURL: String?
     /// How long a call may take in all; nil leaves it to the manager's configuration.
     public let timeout: Duration?
+    /// Headers every call of the workspace carries, before its API's.
     public let headers: [(name: String, value: String)]
     /// How many connections each session of the workspace opens at most; nil leaves it to the
     /// manager's configuration.
@@ -18,6 +20,7 @@ public final class APIDefaults: Sendable {
     /// Error bodies every API of the workspace declares (`defaults: responses:`).
     public let errorResponses: [ErrorResponse]
 
+    /// The defaults `workspace.yaml` declares; generated code makes one, `APIDefaults.workspace`.
     public init(
         baseURL: String? = nil,
         timeout: Duration? = nil,

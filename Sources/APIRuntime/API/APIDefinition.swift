@@ -11,13 +11,17 @@ import HTTPTypes
 /// destroy in each generated file (docs/ARCHITECTURE.md). Being immutable, it keeps a value's
 /// meaning.
 public final class APIDefinition: Sendable {
+    /// The API's name as its manifest declares it (`GetUser`); errors, logs and metrics use it.
     public let name: String
     /// The kind of call, and what addresses it on its server.
     public let wire: Wire
+    /// The API's own base URL; nil sends it to its workspace's.
     public let baseURL: String?
     /// Headers of every call, after the workspace's; gRPC metadata for gRPC APIs.
     public let headers: [(name: String, value: String)]
+    /// How long a call may take in all; nil falls back to the workspace's, then the manager's.
     public let timeout: Duration?
+    /// What to do with a call identical to one in flight; nil falls back to the workspace's, then the manager's.
     public let frequency: FrequencyPolicy?
     /// How failed calls are retried; nil falls back to the workspace's, then the manager's.
     public let retry: RetryPolicy?
@@ -39,6 +43,7 @@ public final class APIDefinition: Sendable {
     public let sample: StubResponse?
     /// The bodies of error statuses the API declares (`responses:`), before the workspace's.
     public let errorResponses: [ErrorResponse]
+    /// The defaults of the API's workspace.
     public let defaults: APIDefaults
 
     /// The base URL the manifest declares, the API's own or else its workspace's.
@@ -72,6 +77,7 @@ public final class APIDefinition: Sendable {
         )
     }
 
+    /// An API with every setting its manifest declares; what it leaves nil falls back to `defaults`, then the manager's configuration.
     public init(
         name: String,
         wire: Wire,

@@ -2,6 +2,7 @@ import HTTPTypes
 
 /// A call's decoded value with the fields that came with it (`BaseAPI.startWithMetadata()`).
 public struct APIReply<Value: Sendable>: Sendable {
+    /// The decoded value, as `start()` returns it.
     public var value: Value
     /// The reply's headers; for gRPC, the server's initial metadata.
     public var headerFields: HTTPFields

@@ -15,6 +15,7 @@ import NIOConcurrencyHelpers
 open class BaseAPI<Response: Sendable>: @unchecked Sendable {
     /// The parameters by where they travel, given once to the initializer.
     let parameters: RequestBuilder
+    /// What the API is: its name, its wire and its settings; the generated class's `static let definition`.
     public let definition: APIDefinition
     let responseDecoder: ResponseDecoder<Response>
 

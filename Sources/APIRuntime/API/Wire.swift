@@ -86,6 +86,7 @@ public struct JSONRPCMethod: Sendable {
     /// Members added to each request's envelope as they are (`"apiVersion": "2"`).
     public var envelope: [(name: String, value: JSONValue)]
 
+    /// The JSON-RPC method `name`, posted to `path` after the base URL.
     public init(_ name: String, path: String = "", isNotification: Bool = false, envelope: [(name: String, value: JSONValue)] = []) {
         self.name = name
         self.path = path
@@ -96,6 +97,7 @@ public struct JSONRPCMethod: Sendable {
 
 /// A remote method of a team's own RPC protocol, and the delegate that speaks it.
 public struct CustomRPCMethod: Sendable {
+    /// The remote method's name.
     public var name: String
     /// Where the calls are posted after the base URL; empty for the base URL itself.
     public var path: String
@@ -106,6 +108,7 @@ public struct CustomRPCMethod: Sendable {
     /// Wraps each call into the protocol's envelope and unwraps the reply.
     public var delegate: any RPCDelegate
 
+    /// The method `name` of the protocol `delegate` speaks, posted to `path` after the base URL.
     public init(
         _ name: String, path: String = "", isNotification: Bool = false, envelope: [(name: String, value: JSONValue)] = [],
         delegate: any RPCDelegate
@@ -123,7 +126,14 @@ public struct CustomRPCMethod: Sendable {
 public struct GRPCMethod: Sendable {
     /// The shape of a call: one message or a stream, each way.
     public enum Shape: Sendable, Hashable {
-        case unary, clientStreaming, serverStreaming, bidirectionalStreaming
+        /// One message each way.
+        case unary
+        /// A stream of messages to the server, one message back.
+        case clientStreaming
+        /// One message to the server, a stream of messages back.
+        case serverStreaming
+        /// A stream of messages each way, at the same time.
+        case bidirectionalStreaming
 
         /// The client sends a stream of messages.
         public var clientStreams: Bool { self == .clientStreaming || self == .bidirectionalStreaming }
@@ -135,6 +145,7 @@ public struct GRPCMethod: Sendable {
     public let service: String
     /// The method's name (`SayHello`).
     public let name: String
+    /// One message or a stream, each way, as the proto declares.
     public let shape: Shape
     /// Safe to send twice (the proto's `idempotency_level`): the retry policy may send it again.
     public let isIdempotent: Bool

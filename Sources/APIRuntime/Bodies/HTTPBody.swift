@@ -13,12 +13,16 @@ import Foundation
 /// sequence of chunks is read once, as it arrives, unless it says that its sequence can be
 /// iterated again: the manager retries a call only when its body can be sent again.
 public struct HTTPBody: AsyncSequence, Sendable {
+    /// A chunk of the body's bytes.
     public typealias Element = Data
+    /// What reading the body throws: the error of the file or the stream it comes from.
     public typealias Failure = any Error
 
     /// How many bytes the body has in all, when that is known before it has been read.
     public enum Length: Sendable, Hashable {
+        /// The body has this many bytes.
         case known(Int64)
+        /// The body's length is known only once it has been read (a stream).
         case unknown
     }
 
@@ -30,11 +34,15 @@ public struct HTTPBody: AsyncSequence, Sendable {
 
     /// Whether the body can be read more than once.
     public enum IterationBehavior: Sendable, Hashable {
+        /// The body can be read once: a stream, consumed as it is read.
         case single
+        /// The body can be read again: bytes in memory, a file, or a sequence that restarts.
         case multiple
     }
 
+    /// How many bytes the body has, when that is known before it is read.
     public let length: Length
+    /// Whether the body can be read more than once, and so sent again by a retry.
     public let iterationBehavior: IterationBehavior
     private let storage: Storage
 
@@ -106,6 +114,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
     /// How many bytes a file body reads at a time.
     static let fileChunkSize = 256 << 10
 
+    /// An iterator over the body's chunks, from its start when the body can be read again.
     public func makeAsyncIterator() -> Iterator {
         switch storage {
         case .whole(let data):
@@ -130,6 +139,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
         }
     }
 
+    /// Reads a body's chunks one at a time.
     public struct Iterator: AsyncIteratorProtocol {
         private let nextChunk: () async throws -> Data?
 
@@ -137,6 +147,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
             self.nextChunk = nextChunk
         }
 
+        /// The next chunk, or nil when the body has ended.
         public mutating func next() async throws -> Data? {
             try await nextChunk()
         }
@@ -157,12 +168,15 @@ public struct HTTPBody: AsyncSequence, Sendable {
 
     /// A body longer than a reader's limit.
     public struct TooLarge: Error, CustomStringConvertible {
+        /// The limit the body passed, in bytes.
         public var limit: Int
+        /// `the body is larger than 1048576 bytes`.
         public var description: String { "the body is larger than \(limit) bytes" }
     }
 }
 
 extension HTTPBody: ExpressibleByStringLiteral {
+    /// A body of the text's UTF-8 bytes, held whole.
     public init(stringLiteral text: String) {
         self.init(Data(text.utf8))
     }

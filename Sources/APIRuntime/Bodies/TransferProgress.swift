@@ -9,6 +9,7 @@ import Foundation
 /// }
 /// ```
 public struct TransferProgress: Sendable, Hashable {
+    /// Which body is moving.
     public enum Direction: Sendable, Hashable {
         /// The request's body going to the server.
         case upload
@@ -16,12 +17,14 @@ public struct TransferProgress: Sendable, Hashable {
         case download
     }
 
+    /// Whether this is the upload or the download.
     public var direction: Direction
     /// Bytes sent or received so far.
     public var completedBytes: Int64
     /// The body's whole length, when it is known (a `Content-Length`, a file's size).
     public var expectedBytes: Int64?
 
+    /// Progress of `direction`: `completedBytes` of `expectedBytes`, when the whole length is known.
     public init(direction: Direction, completedBytes: Int64, expectedBytes: Int64?) {
         self.direction = direction
         self.completedBytes = completedBytes
@@ -39,18 +42,22 @@ public struct TransferProgress: Sendable, Hashable {
 /// API has a `progressHandler`; an HTTP transport reports the bytes of a request body as they
 /// go out (`uploaded`), and the manager the reply's as they are read.
 public struct ProgressReporter: Sendable {
+    /// The reporter of the call the current task runs, if its API wants progress.
     @TaskLocal public static var current: ProgressReporter?
 
     private let handler: @Sendable (TransferProgress) -> Void
 
+    /// A reporter that hands each report to `handler`, on the task that moves the bytes.
     public init(_ handler: @escaping @Sendable (TransferProgress) -> Void) {
         self.handler = handler
     }
 
+    /// Reports that `completedBytes` of the request's body have gone out.
     public func uploaded(_ completedBytes: Int64, of expectedBytes: Int64?) {
         handler(TransferProgress(direction: .upload, completedBytes: completedBytes, expectedBytes: expectedBytes))
     }
 
+    /// Reports that `completedBytes` of the reply's body have arrived.
     public func downloaded(_ completedBytes: Int64, of expectedBytes: Int64?) {
         handler(TransferProgress(direction: .download, completedBytes: completedBytes, expectedBytes: expectedBytes))
     }

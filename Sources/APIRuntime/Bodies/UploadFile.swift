@@ -8,14 +8,19 @@ import Foundation
 /// let note = UploadFile(Data("hi".utf8), fileName: "note.txt", contentType: "text/plain")
 /// ```
 public struct UploadFile: Sendable, Hashable {
+    /// Where the file's bytes come from.
     public enum Contents: Sendable, Hashable {
         /// A file on disk, read in chunks as the request is sent, never whole in memory.
         case file(URL)
+        /// Bytes in memory.
         case data(Data)
     }
 
+    /// The file's bytes, on disk or in memory.
     public var contents: Contents
+    /// The name the server sees in the part's `Content-Disposition`.
     public var fileName: String
+    /// The part's `Content-Type`.
     public var contentType: String
 
     /// The file at `url`; its name is the URL's last component and its content type is guessed

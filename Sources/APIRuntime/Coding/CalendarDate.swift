@@ -10,6 +10,7 @@ import Foundation
 /// due.date(in: .current)          // the start of that day where the user is
 /// ```
 public struct CalendarDate: Hashable, Comparable, Sendable, Codable, LosslessStringConvertible, ParameterValue {
+    /// 1 to 9999.
     public let year: Int
     /// 1 to 12.
     public let month: Int
@@ -71,10 +72,12 @@ public struct CalendarDate: Hashable, Comparable, Sendable, Codable, LosslessStr
         return calendar.date(from: components) ?? Date(timeIntervalSince1970: 0)
     }
 
+    /// Whether `lhs` is an earlier day than `rhs`.
     public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
 
+    /// Reads `YYYY-MM-DD`; any other text, or a day that does not exist, fails to decode.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
@@ -84,11 +87,13 @@ public struct CalendarDate: Hashable, Comparable, Sendable, Codable, LosslessStr
         self = value
     }
 
+    /// Writes `YYYY-MM-DD`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }
 
+    /// `YYYY-MM-DD`, as a path or query parameter.
     public var parameterText: String { description }
 
     private static func days(inMonth month: Int, of year: Int) -> Int {

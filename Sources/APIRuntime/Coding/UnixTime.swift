@@ -4,10 +4,12 @@ import Foundation
 /// number (`format: unixSeconds` or `unixMilliseconds` in a manifest). Any number is read;
 /// whole seconds or milliseconds are written.
 public enum UnixTime {
+    /// The date `seconds` after 1970-01-01T00:00:00Z.
     public static func date(seconds: Double) -> Date {
         Date(timeIntervalSince1970: seconds)
     }
 
+    /// The date `milliseconds` after 1970-01-01T00:00:00Z.
     public static func date(milliseconds: Double) -> Date {
         Date(timeIntervalSince1970: milliseconds / 1000)
     }

@@ -11,6 +11,7 @@ import NIOConcurrencyHelpers
 /// print(try user.get(), try sum.get())
 /// ```
 public final class APIBatch: Sendable {
+    /// What one failure does to the rest of the batch.
     public enum Policy: Sendable {
         /// Every call runs to its end; `run()` throws the first error after all have finished.
         case collectAll
@@ -18,16 +19,20 @@ public final class APIBatch: Sendable {
         case failFast
     }
 
+    /// A call's result, once the batch has run.
     public typealias Entry<Response: Sendable> = BatchEntry<Response>
 
+    /// What one failure does to the rest.
     public let policy: Policy
     /// Guards the calls added so far, each a closure that runs its call and delivers its result.
     private let calls = NIOLockedValueBox<[@Sendable () async -> APIError?]>([])
 
+    /// An empty batch; every call runs to its end unless `policy` says otherwise.
     public init(policy: Policy = .collectAll) {
         self.policy = policy
     }
 
+    /// Adds `api` to the batch; its result is in the entry once `run()` has returned.
     @discardableResult
     public func add<Response>(_ api: BaseAPI<Response>) -> Entry<Response> {
         let entry = Entry<Response>(api: api.definition.name)

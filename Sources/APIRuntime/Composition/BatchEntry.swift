@@ -10,10 +10,12 @@ public final class BatchEntry<Response: Sendable>: Sendable {
         self.api = api
     }
 
+    /// The call's result; `.invalidRequest` before the batch has run.
     public var result: Result<Response, APIError> {
         outcome.withLockedValue { $0 } ?? .failure(APIError(api: api, reason: .invalidRequest(message: "the batch has not been sent")))
     }
 
+    /// The call's value, or its error.
     public func get() throws(APIError) -> Response {
         try result.get()
     }

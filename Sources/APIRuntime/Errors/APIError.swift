@@ -4,6 +4,7 @@ import Foundation
 public struct APIError: Error, CustomStringConvertible {
     /// The name of the API as declared in its manifest (`GetUser`).
     public var api: String
+    /// What failed, with what the server or the library said.
     public var reason: Reason
     /// The error underneath, when another library raised it (a connection error, a `DecodingError`).
     public var underlying: (any Error)?
@@ -11,6 +12,7 @@ public struct APIError: Error, CustomStringConvertible {
     /// (`responses: { 422: ValidationErrors }`); nil for undeclared statuses and other failures.
     public var serverError: (any Error)?
 
+    /// What failed.
     public enum Reason: Sendable, Equatable {
         /// The request never got an answer: connection refused, DNS, a reset connection.
         case transport(message: String)
@@ -41,6 +43,7 @@ public struct APIError: Error, CustomStringConvertible {
         case rateLimited(message: String)
     }
 
+    /// An error of the API named `api`; interceptors and transports of your own make them.
     public init(api: String, reason: Reason, underlying: (any Error)? = nil, serverError: (any Error)? = nil) {
         self.api = api
         self.reason = reason
@@ -71,6 +74,7 @@ public struct APIError: Error, CustomStringConvertible {
 }
 
 extension APIError.Reason: CustomStringConvertible {
+    /// The reason in words, without what the server wrote: `HTTP 404 (27-byte body)`.
     public var description: String {
         switch self {
         case .transport(let message):

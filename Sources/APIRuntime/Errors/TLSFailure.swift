@@ -1,5 +1,6 @@
 /// Why a TLS connection to a server failed, as `APIError.Reason.tls` reports it.
 public struct TLSFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, in the terms a fix needs.
     public enum Kind: Sendable, Hashable {
         /// The server's certificate does not lead to a trusted root, has expired, or does not
         /// name the host: a self-signed server under the default settings fails so.
@@ -19,18 +20,21 @@ public struct TLSFailure: Error, Sendable, Hashable, CustomStringConvertible {
         case handshake
     }
 
+    /// What went wrong.
     public var kind: Kind
     /// The host the connection was for.
     public var host: String
     /// What the TLS library said, or what is wrong with the settings.
     public var message: String
 
+    /// A failure of `kind` for `host`, with what the TLS library said.
     public init(kind: Kind, host: String, message: String) {
         self.kind = kind
         self.host = host
         self.message = message
     }
 
+    /// `api.example.com: the server's certificate is not trusted (…)`.
     public var description: String {
         let what = switch kind {
         case .untrustedCertificate: "the server's certificate is not trusted"

@@ -22,6 +22,9 @@ public protocol APIInterceptor: Sendable {
     /// The name an API's manifest uses to opt out of this interceptor (`skipInterceptors:`).
     var name: String { get }
 
+    /// Runs around one attempt of a call: change `request` and pass it to `next`, which runs the
+    /// interceptors after this one and then the transport; return its response, or another, or
+    /// throw. An interceptor that does not call `next` answers the call itself.
     func intercept(
         _ request: APIRequest,
         context: APICallContext,
@@ -40,8 +43,10 @@ public protocol APIInterceptor: Sendable {
 }
 
 extension APIInterceptor {
+    /// The type's name (`LoggingInterceptor`).
     public var name: String { String(describing: Self.self) }
 
+    /// Leaves the decision to the other interceptors and the retry policy.
     public func retryDecision(
         after outcome: Result<APIResponse, APIError>,
         sent request: APIRequest,
@@ -65,6 +70,7 @@ public enum RetryDecision: Sendable {
 
 /// What an interceptor knows about the call it sees.
 public struct APICallContext: Sendable {
+    /// The API being called.
     public var definition: APIDefinition
     /// The RPC call (method, id) for JSON-RPC and custom protocols; nil for REST.
     public var rpc: RPCCall?
@@ -84,6 +90,7 @@ public struct APICallContext: Sendable {
     /// the workspace declares none.
     public var workspaceBaseURL: String?
 
+    /// A context for an attempt of the call `definition` describes, for interceptors tested on their own.
     public init(
         definition: APIDefinition, rpc: RPCCall?, kind: CallKind, attempt: Int,
         declaredBaseURL: String? = nil, workspaceBaseURL: String? = nil

@@ -42,13 +42,18 @@ public struct AuthenticationInterceptor: APIInterceptor {
     }
 
     let tokens: TokenStore
+    /// How many refreshes one call may ask for before it fails with `.unauthorized`.
     public let maxRefreshes: Int
     /// JSON-RPC error codes that mean "credentials rejected", for servers that answer 200 with an error.
     public let rejectingRPCCodes: Set<Int>
+    /// The header that carries the token: `Authorization` unless given.
     public let headerName: HTTPField.Name
+    /// What precedes the token in the header (`Bearer`); empty for the token alone.
     public let scheme: String
+    /// Which calls carry the token.
     public let hosts: Hosts
 
+    /// An interceptor that takes its tokens from `provider` and puts them on the calls `hosts` trusts, as `scheme` plus the token in `headerName`; the JSON-RPC errors with `rejectingRPCCodes` count as a 401.
     public init(
         provider: any TokenProvider,
         maxRefreshes: Int = 2,
@@ -91,8 +96,10 @@ public struct AuthenticationInterceptor: APIInterceptor {
         get async { await tokens.refreshes }
     }
 
+    /// `authentication`, as a manifest names it in `skipInterceptors:`.
     public var name: String { "authentication" }
 
+    /// Adds the token to a trusted call; a rejected one is refreshed in `retryDecision`.
     public func intercept(
         _ request: APIRequest,
         context: APICallContext,

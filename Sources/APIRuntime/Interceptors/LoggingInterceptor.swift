@@ -8,10 +8,13 @@ import Logging
 /// `password`, … by default) are written as `<redacted>`, and so are `Authorization`, `Cookie`,
 /// `Set-Cookie` and `Proxy-Authorization` whatever `secrets` says.
 public struct LoggingInterceptor: APIInterceptor {
+    /// Where the lines go: each request and each 2xx reply at `.debug`, other statuses and errors
+    /// at `.notice`.
     public var logger: Logger
     /// The names whose values are redacted in logged headers, metadata, URLs and bodies.
     public var secrets: SecretNames
-    /// Bodies are logged only when asked for (at `.trace`), and then with secrets redacted.
+    /// Whether the request's and the reply's bodies go into the lines' metadata, with secret JSON
+    /// fields redacted; off unless asked for.
     public var logsBodies: Bool
 
     /// `secretHeaders` and `secretFields` add names to `secrets`.
@@ -26,8 +29,10 @@ public struct LoggingInterceptor: APIInterceptor {
         self.logsBodies = logsBodies
     }
 
+    /// `logging`, as a manifest names it in `skipInterceptors:`.
     public var name: String { "logging" }
 
+    /// Logs the request, passes it on, and logs the response or the error with the call's duration.
     public func intercept(
         _ request: APIRequest,
         context: APICallContext,

@@ -11,8 +11,10 @@ public struct MetricsInterceptor: APIInterceptor {
         self.factory = factory ?? MetricsSystem.factory
     }
 
+    /// `metrics`, as a manifest names it in `skipInterceptors:`.
     public var name: String { "metrics" }
 
+    /// Times the attempt and counts it, with its status or its error's reason.
     public func intercept(
         _ request: APIRequest,
         context: APICallContext,

@@ -21,6 +21,7 @@ public struct SecretNames: Sendable, Equatable {
     /// Every name with one of `standardWords` in it.
     public static let standard = SecretNames(words: standardWords)
 
+    /// Names holding one of `words`, and the whole `names`; both compared without regard to case.
     public init(words: Set<String> = SecretNames.standardWords, names: Set<String> = []) {
         self.words = Set(words.map { $0.lowercased() })
         self.names = Set(names.map { $0.lowercased() })
@@ -34,6 +35,7 @@ public struct SecretNames: Sendable, Equatable {
         Self.credentialHeaders.contains(name.lowercased()) || contains(name)
     }
 
+    /// Whether `name` (a query item, a JSON field, metadata) is secret: one of `names`, or one with a secret word in it.
     public func contains(_ name: String) -> Bool {
         let lowered = name.lowercased()
         if names.contains(lowered) || words.contains(lowered) { return true }

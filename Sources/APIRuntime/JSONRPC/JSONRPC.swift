@@ -7,14 +7,17 @@ import Foundation
 /// (`JSONSlices`), and the result's bytes, or an error's `data`, go to their decoder as the server
 /// wrote them, so a `Decimal` or a 20-digit integer keeps every digit.
 public struct JSONRPC: RPCDelegate {
+    /// The JSON-RPC 2.0 delegate; generated JSON-RPC APIs use it through their definition's wire.
     public init() {}
 
+    /// Puts the call's parameters into a request object (`jsonrpc`, `method`, `params`, `id`) sent by POST; a notification has no id.
     public func wrap(_ request: inout APIRequest, for call: RPCCall) throws(APIError) {
         request.method = .post
         request.body = Self.envelope(params: request.body, call: call)
         request.headerFields[.contentType] = "application/json"
     }
 
+    /// The result's bytes from a reply whose id is the call's; an error object becomes `APIError.Reason.rpcError`, a malformed reply `.invalidResponse`.
     public func unwrap(_ response: APIResponse, for call: RPCCall) throws(APIError) -> Data {
         let reply = JSONSlices(response.body)
         let members: [JSONSlices.Member]?

@@ -25,6 +25,7 @@ import NIOConcurrencyHelpers
 /// limit. Interceptors and metrics see the request as the API `JSONRPCBatch`; `cancel(tag:)`
 /// with any member's tag cancels the batch.
 public final class JSONRPCBatch: Sendable {
+    /// A member's result, once the batch has run.
     public typealias Entry<Response: Sendable> = BatchEntry<Response>
 
     /// What the batch needs of each call, with its types erased.
@@ -36,9 +37,11 @@ public final class JSONRPCBatch: Sendable {
         var deliver: @Sendable (Result<Data, APIError>, HTTPFields) -> Void
     }
 
+    /// The manager that sends the batch.
     public let manager: APIManager
     private let members = NIOLockedValueBox<[Member]>([])
 
+    /// An empty batch that `manager` will send.
     public init(manager: APIManager = .shared) {
         self.manager = manager
     }

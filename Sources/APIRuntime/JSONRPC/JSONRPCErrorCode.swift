@@ -1,7 +1,9 @@
 /// The error codes JSON-RPC 2.0 reserves (section 5.1 of the specification).
 public struct JSONRPCErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The error object's `code`.
     public var rawValue: Int
 
+    /// The code with this number, reserved or the server's own.
     public init(rawValue: Int) {
         self.rawValue = rawValue
     }
@@ -20,6 +22,7 @@ public struct JSONRPCErrorCode: RawRepresentable, Hashable, Sendable, CustomStri
     /// -32000 to -32099: reserved for implementation-defined server errors.
     public var isServerError: Bool { (-32099)...(-32000) ~= rawValue }
 
+    /// The specification's name for a reserved code (`method not found`); nil for others.
     public var name: String? {
         switch self {
         case .parseError: "parse error"
@@ -31,6 +34,7 @@ public struct JSONRPCErrorCode: RawRepresentable, Hashable, Sendable, CustomStri
         }
     }
 
+    /// `-32601 (method not found)`, or the number alone.
     public var description: String { name.map { "\(rawValue) (\($0))" } ?? "\(rawValue)" }
 }
 

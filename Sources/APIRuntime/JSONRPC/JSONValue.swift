@@ -2,15 +2,22 @@ import Foundation
 
 /// Any JSON value, for reading envelopes whose payload is typed only later.
 public enum JSONValue: Sendable, Hashable, Codable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// Integers keep their exact value; other numbers are doubles.
     case integer(Int64)
+    /// A number with a fraction or an exponent, or an integer too large for `Int64`.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object; its members' order is not kept.
     case object([String: JSONValue])
 
+    /// Reads any JSON value; an integer that fits in `Int64` stays exact.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -30,6 +37,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
+    /// Writes the value as the JSON it is.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -54,6 +62,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         (try? JSONCoding.encoder.encode(self)) ?? Data("null".utf8)
     }
 
+    /// The member named `key` of an object; nil for other values and absent members.
     public subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { return members[key] }
         return nil
@@ -62,12 +71,18 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    /// `.string(value)`.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// `.integer(value)`.
     public init(integerLiteral value: Int64) { self = .integer(value) }
+    /// `.number(value)`.
     public init(floatLiteral value: Double) { self = .number(value) }
+    /// `.bool(value)`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// `.array(elements)`.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
 
+    /// `.object(elements)`; a key given twice keeps its last value.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }

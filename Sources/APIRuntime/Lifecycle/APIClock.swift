@@ -5,6 +5,7 @@
 /// Instants are `ContinuousClock`'s: the deadline a call passes on (gRPC's `grpc-timeout`) is the
 /// time left on this clock.
 public protocol APIClock: Sendable {
+    /// The current instant.
     var now: ContinuousClock.Instant { get }
     /// Returns once `now` has reached `deadline`; throws when the waiting task is cancelled first.
     func sleep(until deadline: ContinuousClock.Instant) async throws
@@ -24,10 +25,13 @@ extension APIClock {
 
 /// The system's continuous clock, which keeps counting while the device sleeps.
 public struct SystemClock: APIClock {
+    /// The system's clock.
     public init() {}
 
+    /// `ContinuousClock.now`.
     public var now: ContinuousClock.Instant { .now }
 
+    /// Sleeps on the continuous clock until `deadline`.
     public func sleep(until deadline: ContinuousClock.Instant) async throws {
         try await Task.sleep(until: deadline, clock: .continuous)
     }

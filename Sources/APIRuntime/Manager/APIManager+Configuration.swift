@@ -61,6 +61,7 @@ extension APIManager {
         /// pauses, stub delays, the grace period of `shutdown`. Tests give one they move by hand.
         public var clock: any APIClock = SystemClock()
 
+        /// The defaults every setting documents.
         public init() {}
     }
 }

@@ -28,6 +28,7 @@ public final class APIManager: Sendable {
         SharedManager.instance.bootstrap(configure)
     }
 
+    /// The configuration the manager was made with; it does not change.
     public let configuration: Configuration
     let clock: any APIClock
     /// `configuration.baseURLOverrides`, each replacement parsed once (nil when it is no base URL).
@@ -47,6 +48,7 @@ public final class APIManager: Sendable {
     let transports: TransportStage
     private let requestIDs = NIOLockedValueBox(0)
 
+    /// A manager of its own, with no sessions yet: for a second account, a test, or a server's clients. Shut it down when done.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.clock = configuration.clock

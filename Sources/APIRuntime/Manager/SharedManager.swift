@@ -2,6 +2,7 @@ import NIOConcurrencyHelpers
 
 /// The underlying error of calls made after `APIManager.shutdown()`.
 public struct ManagerShutDown: Error, CustomStringConvertible {
+    /// `the API manager has been shut down`.
     public var description: String { "the API manager has been shut down" }
 }
 

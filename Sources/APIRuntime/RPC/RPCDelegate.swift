@@ -19,6 +19,7 @@ public protocol RPCDelegate: Sendable {
 }
 
 extension RPCDelegate {
+    /// nil: the calls travel by the manager's `httpTransport`.
     public var defaultTransport: TransportFactory? { nil }
 }
 
@@ -47,10 +48,12 @@ public enum CallKind: Sendable, Hashable, CustomStringConvertible {
 
 /// One call of an RPC API, as its delegate sees it.
 public struct RPCCall: Sendable {
+    /// The API being called.
     public var definition: APIDefinition
     /// The request id the manager gave this call, unique within the manager; nil for notifications.
     public var id: Int?
 
+    /// The call of `definition` with request id `id` (nil for a notification).
     public init(definition: APIDefinition, id: Int?) {
         self.definition = definition
         self.id = id

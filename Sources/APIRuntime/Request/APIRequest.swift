@@ -9,7 +9,9 @@ import HTTPTypesFoundation
 public struct APIRequest: Sendable {
     /// The API's name, for errors, logs and metrics.
     public var api: String
+    /// The method, scheme, authority, path with query, and header fields.
     public var head: HTTPRequest
+    /// The body, when it is held whole; nil for none or for a streamed one.
     public var body: Data?
     /// A body that streams (a file, a multipart form with file parts, bytes given as a sequence),
     /// sent instead of `body`. Interceptors see its length, not its bytes.
@@ -60,11 +62,13 @@ public struct APIRequest: Sendable {
         self.grpcMethod = grpcMethod
     }
 
+    /// `head.method`.
     public var method: HTTPRequest.Method {
         get { head.method }
         set { head.method = newValue }
     }
 
+    /// `head.headerFields`: for gRPC, the call's metadata.
     public var headerFields: HTTPFields {
         get { head.headerFields }
         set { head.headerFields = newValue }
@@ -95,6 +99,7 @@ public struct APIResponse: Sendable {
     /// The reply's headers; a gRPC reply's initial metadata (a `-bin` key's value in base64, as
     /// gRPC writes it on the wire).
     public var headerFields: HTTPFields
+    /// The reply's body, read whole (empty for a streamed one).
     public var body: Data
     /// A 2xx body still to be read, when the request asked for it (`streamsResponseBody`); `body`
     /// is then empty.
@@ -112,6 +117,7 @@ public struct APIResponse: Sendable {
         self.init(status: .http(status), headerFields: headerFields, body: body)
     }
 
+    /// A reply with `status`, as an HTTP server or a gRPC server ended it.
     public init(status: ReplyStatus, headerFields: HTTPFields = [:], body: Data = Data(), trailerFields: HTTPFields = [:]) {
         self.status = status
         self.headerFields = headerFields

@@ -10,6 +10,7 @@ public enum JSONCoding {
     static let encoder = makeEncoder()
     package static let decoder = makeDecoder()
 
+    /// A new encoder with these conventions: sorted keys, unescaped slashes, ISO 8601 dates.
     public static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -20,6 +21,7 @@ public enum JSONCoding {
         return encoder
     }
 
+    /// A new decoder with these conventions: ISO 8601 dates, with or without fractional seconds.
     public static func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in

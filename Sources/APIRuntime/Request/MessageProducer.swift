@@ -6,10 +6,12 @@ import Foundation
 public struct MessageSink: Sendable {
     let writeBytes: @Sendable (Data) async throws -> Void
 
+    /// A sink that hands each message's bytes to `write`.
     public init(_ write: @escaping @Sendable (Data) async throws -> Void) {
         self.writeBytes = write
     }
 
+    /// Sends one serialized message; waits while the transport cannot take more.
     public func write(_ message: Data) async throws {
         try await writeBytes(message)
     }

@@ -25,9 +25,11 @@ extension Date: ParameterValue {
 
 /// Generated enums travel as their raw values.
 extension ParameterValue where Self: RawRepresentable, RawValue == String {
+    /// The raw value.
     public var parameterText: String { rawValue }
 }
 
 extension ParameterValue where Self: RawRepresentable, RawValue: BinaryInteger {
+    /// The raw value, in decimal.
     public var parameterText: String { String(rawValue) }
 }

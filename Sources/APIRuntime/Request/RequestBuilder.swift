@@ -35,6 +35,7 @@ public struct RequestBuilder: Sendable {
     package var encodeMessage: (@Sendable () throws -> Data)?
     package var messageProducer: MessageProducer?
 
+    /// A request with no parameters yet; generated initializers add theirs.
     public init() {}
 
     /// Fills the `{name}` placeholder of the path template.

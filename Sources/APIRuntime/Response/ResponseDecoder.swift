@@ -14,6 +14,7 @@ public struct ResponseDecoder<Response: Sendable>: Sendable {
 
     private let decodeReply: Decode
 
+    /// A decoder that reads the whole body, with the reply's header fields, into `Response`.
     public init(_ decode: @escaping @Sendable (_ body: Data, _ headerFields: HTTPFields) throws -> Response) {
         self.decodeReply = .whole { response, _ in try decode(response.body, response.headerFields) }
     }

@@ -77,10 +77,12 @@ extension Date: HeaderValue {
 
 /// Generated enums read as their raw values.
 extension HeaderValue where Self: RawRepresentable, RawValue == String {
+    /// The case whose raw value the header's text is, spaces around it ignored.
     public init?(headerText: String) { self.init(rawValue: headerText.trimmingCharacters(in: .whitespaces)) }
 }
 
 extension HeaderValue where Self: RawRepresentable, RawValue: FixedWidthInteger {
+    /// The case whose raw value the header's number is.
     public init?(headerText: String) {
         guard let raw = RawValue(headerText.trimmingCharacters(in: .whitespaces)) else { return nil }
         self.init(rawValue: raw)
@@ -89,8 +91,10 @@ extension HeaderValue where Self: RawRepresentable, RawValue: FixedWidthInteger 
 
 /// A reply's header fields as generated `ResponseHeaders` read them.
 public struct HeaderReader: Sendable {
+    /// The reply's header fields.
     public let fields: HTTPFields
 
+    /// A reader of `fields`.
     public init(_ fields: HTTPFields) {
         self.fields = fields
     }

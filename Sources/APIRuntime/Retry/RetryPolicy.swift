@@ -10,15 +10,22 @@ import HTTPTypes
 public struct RetryPolicy: Sendable, Equatable {
     /// Attempts in all, the first included: 1 means no retry.
     public var maxAttempts: Int
+    /// The pause before the second attempt; each later pause doubles it.
     public var baseDelay: Duration
+    /// The longest pause between attempts.
     public var maxDelay: Duration
+    /// The HTTP statuses that are retried. A transport error and gRPC's UNAVAILABLE always are;
+    /// a timeout never is, as it has spent the call's time.
     public var retryableStatuses: Set<Int>
+    /// Whether POST, PATCH and non-idempotent RPC methods are retried too.
     public var retriesNonIdempotent: Bool
 
     /// Request Timeout, Too Many Requests (after its `Retry-After`), and the server errors that say
     /// "try again": 500, 502, 503, 504.
     public static let defaultStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
 
+    /// At most `maxAttempts` attempts, pausing from `baseDelay` doubling up to `maxDelay`, after a
+    /// transport error or one of `retryableStatuses`.
     public init(
         maxAttempts: Int,
         baseDelay: Duration = .milliseconds(200),

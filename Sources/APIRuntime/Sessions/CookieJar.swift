@@ -20,11 +20,13 @@ public enum CookiePolicy: Sendable, Hashable {
 /// The cookies one manager's sessions share. Transports that keep cookies take their storage from
 /// here; AsyncHTTPClient keeps none.
 public final class CookieJar: @unchecked Sendable {
+    /// Which cookies the jar keeps: the manager's own, the system's, or none.
     public let policy: CookiePolicy
     private let lock = NIOLock()
     /// The jar of `.perManager`, made at first use; guarded by `lock`.
     private var own: HTTPCookieStorage?
 
+    /// A jar that keeps cookies as `policy` says; a `.perManager` jar is made empty at first use.
     public init(policy: CookiePolicy) {
         self.policy = policy
     }

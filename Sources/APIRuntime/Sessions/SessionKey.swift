@@ -5,10 +5,14 @@ import Foundation
 public struct SessionKey: Hashable, Sendable, CustomStringConvertible {
     /// The name of the `TransportFactory` the session's transport comes from.
     public var transport: String
+    /// The base URL's scheme: `https`, `http`, `grpc`, `grpcs`.
     public var scheme: String
+    /// The base URL's host.
     public var host: String
+    /// The base URL's port, or its scheme's default.
     public var port: Int
 
+    /// The session of `transport` for `scheme://host:port`.
     public init(transport: String, scheme: String, host: String, port: Int) {
         self.transport = transport
         self.scheme = scheme
@@ -22,11 +26,13 @@ public struct SessionKey: Hashable, Sendable, CustomStringConvertible {
         self.init(transport: transport, scheme: origin.scheme, host: origin.host, port: origin.port)
     }
 
+    /// `https://api.example.com:443`.
     public var description: String { "\(scheme)://\(host):\(port)" }
 }
 
 /// Settings a transport is created with.
 public struct SessionSettings: Sendable {
+    /// How many connections the transport may open to its host at once.
     public var maxConnectionsPerHost: Int
     /// How long opening a connection may take.
     public var connectTimeout: Duration
@@ -35,6 +41,7 @@ public struct SessionSettings: Sendable {
     /// The manager's cookies, for transports that keep them.
     public var cookies: CookieJar
 
+    /// Settings for a transport: its connection limit and timeout, its host's TLS, and the manager's cookies.
     public init(
         maxConnectionsPerHost: Int, connectTimeout: Duration = .seconds(10), tls: TLSSettings = .standard,
         cookies: CookieJar = CookieJar(policy: .perManager)

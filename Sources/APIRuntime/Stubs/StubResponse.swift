@@ -5,12 +5,16 @@ import HTTPTypes
 /// place of the network at the end of the interceptor chain, so interceptors (logging, auth,
 /// metrics) see a stubbed call exactly as they see a real one.
 public struct StubResponse: Sendable {
+    /// The HTTP status answered.
     public var status: Int
+    /// The reply's header fields.
     public var headers: [(name: String, value: String)]
+    /// The reply's body.
     public var body: Data
     /// How long the answer takes, to preview loading states.
     public var delay: Duration
 
+    /// An answer with `status`, `headers` and `body`, after `delay`.
     public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: Data = Data(), delay: Duration = .zero) {
         self.status = status
         self.headers = headers
@@ -38,6 +42,7 @@ public struct StubSet: Sendable {
     public var usesManifestSamples: Bool
     private var byAPI: [String: @Sendable (APIRequest) -> StubResponse] = [:]
 
+    /// An empty set; with `usesManifestSamples`, every API with a `sample:` is answered from it.
     public init(usesManifestSamples: Bool = false) {
         self.usesManifestSamples = usesManifestSamples
     }

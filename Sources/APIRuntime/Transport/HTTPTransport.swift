@@ -18,6 +18,9 @@ import HTTPTypes
 /// stops the exchange (the wire request and the body's reading) when its task is cancelled, and
 /// throws for a request that got no response; the manager names the API in the error.
 public protocol HTTPTransport: Sendable {
+    /// Sends `request` with `body` and returns the response's head once it has arrived, with its
+    /// body as it streams in. Throws when no response came (connection refused, a reset, a TLS
+    /// failure) or when the task was cancelled.
     func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody)
     /// Closes the transport's connections; calls in flight finish first.
     func shutdown() async

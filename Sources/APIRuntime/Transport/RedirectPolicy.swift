@@ -13,11 +13,14 @@ import HTTPTypes
 ///   the same method and body again, which a body read as it streams cannot be (`.invalidRequest`).
 /// - More than `maxRedirects` in one call is an error; with 0, a 3xx reply is the call's reply.
 public struct RedirectPolicy: Sendable, Equatable {
+    /// How many redirects one call follows; 0 makes a 3xx reply the call's reply.
     public var maxRedirects: Int
+    /// Whether a redirect from https to http is followed; never by default.
     public var allowsHTTPSToHTTP: Bool
     /// The header names a redirect to another origin drops, besides the standard credentials.
     public var secrets: SecretNames
 
+    /// Follows up to `maxRedirects` redirects, dropping credentials and the headers `secrets` names at another origin.
     public init(maxRedirects: Int = 5, allowsHTTPSToHTTP: Bool = false, secrets: SecretNames = .standard) {
         self.maxRedirects = max(0, maxRedirects)
         self.allowsHTTPSToHTTP = allowsHTTPSToHTTP

@@ -65,6 +65,7 @@ public final class URLSessionTransport: HTTPTransport {
         self.session = URLSession(configuration: configuration, delegate: exchanges, delegateQueue: nil)
     }
 
+    /// Sends `request` as a URLSession data task, or an upload task from a file for a file or streamed body; returns when the head arrives, and the body streams in after it.
     public func send(_ request: HTTPRequest, body: HTTPBody?) async throws -> (HTTPResponse, HTTPBody) {
         guard let url = request.url else { throw URLError(.badURL) }
         var urlRequest = URLRequest(url: url)
@@ -98,6 +99,7 @@ public final class URLSessionTransport: HTTPTransport {
         }
     }
 
+    /// Lets the session's tasks finish, then invalidates it.
     public func shutdown() async {
         session.finishTasksAndInvalidate()
     }

@@ -5,14 +5,14 @@ import APIRuntime
 import ExampleClient
 import Foundation
 
-enum ReadmeSamples {
+enum READMESamples {
     // README.md:8
     static func sample8() async throws {
         let user = try await GetUserAPI(id: 7).start()
     }
 
-    // README.md:143
-    static func sample143() async throws {
+    // README.md:126
+    static func sample126() async throws {
         let page = try await ListUsersAPI(role: .admin, limit: 20).start()
 
         // Callback style, for code that is not async yet:
@@ -30,13 +30,13 @@ enum ReadmeSamples {
         api.cancel()
     }
 
-    // README.md:173
-    static func sample173() async throws {
+    // README.md:154
+    static func sample154() async throws {
         APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
     }
 
-    // README.md:198
-    static func sample198() async throws {
+    // README.md:176
+    static func sample176() async throws {
         let difference = try await SubtractAPI(minuend: 42, subtrahend: 23).start()   // JSON-RPC 2.0
 
         let batch = JSONRPCBatch()                                                     // one HTTP request
@@ -48,8 +48,8 @@ enum ReadmeSamples {
         let members = try await CountMembersAPI(group: "admins").start()              // CommandEnvelope
     }
 
-    // README.md:213
-    static func sample213() async throws {
+    // README.md:191
+    static func sample191() async throws {
         let hello = try await SayHelloAPI { $0.name = "Ada" }.start()                 // unary
         for try await feature in try await ListFeaturesAPI(area).start() { print(feature.name) }   // server stream
         let summary = try await RecordRouteAPI(producing: { writer in                 // client stream

@@ -35,6 +35,7 @@ public struct TLSSettings: Sendable, Hashable {
         case certificates([Data])
     }
 
+    /// The certificate authorities a server's chain must lead to.
     public var trustRoots: TrustRoots
     /// When not empty, a server is trusted only if one certificate of its verified chain
     /// matches one of these; verification by the trust roots still happens first.
@@ -42,6 +43,7 @@ public struct TLSSettings: Sendable, Hashable {
     /// The certificate and key the client presents when a server asks for one.
     public var clientIdentity: ClientIdentity?
 
+    /// Settings that trust `trustRoots`, require one of `pins` when there are any, and present `clientIdentity` when asked.
     public init(trustRoots: TrustRoots = .system, pins: [CertificatePin] = [], clientIdentity: ClientIdentity? = nil) {
         self.trustRoots = trustRoots
         self.pins = pins
@@ -59,6 +61,7 @@ public struct TLSSettings: Sendable, Hashable {
 /// Pin the public key rather than the certificate where you can: a renewed certificate keeps its
 /// key. Ship a backup pin, a key not yet in use, so that a lost key does not lock the app out.
 public struct CertificatePin: Sendable, Hashable, CustomStringConvertible {
+    /// What a pin's digest is taken of.
     public enum Kind: Sendable, Hashable {
         /// The digest of a certificate's DER-encoded SubjectPublicKeyInfo.
         case publicKey
@@ -66,6 +69,7 @@ public struct CertificatePin: Sendable, Hashable, CustomStringConvertible {
         case certificate
     }
 
+    /// Whether the digest is of a public key or of a whole certificate.
     public var kind: Kind
     /// The digest as written, base64.
     public var sha256: String
@@ -85,6 +89,7 @@ public struct CertificatePin: Sendable, Hashable, CustomStringConvertible {
         Data(base64Encoded: sha256).flatMap { $0.count == 32 ? $0 : nil }
     }
 
+    /// `public key sha256/…`.
     public var description: String {
         "\(kind == .publicKey ? "public key" : "certificate") sha256/\(sha256)"
     }
