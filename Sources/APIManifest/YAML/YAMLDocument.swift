@@ -4,22 +4,28 @@ import Yams
 public enum YAMLDocument {
     /// Parses `text` read from `file`. Returns nil and records a diagnostic when the YAML is invalid.
     public static func parse(_ text: String, file: String, into diagnostics: inout Diagnostics) -> YAMLNode? {
+        // The basic resolver tags every scalar a string: the readers interpret scalars themselves,
+        // and Yams's default resolver runs regular expressions over each one (a tenth of a large
+        // workspace's generation time).
+        compose(text, file: file, resolver: .basic, into: &diagnostics).map { YAMLNode($0, file: file) }
+    }
+
+    /// Yams's node tree of `text`, within `YAMLLimits`: nil, with a diagnostic at the line and
+    /// column libyaml names, when the text is not YAML, nests too deep or expands too far through
+    /// its aliases. An empty text is an empty mapping. `kind` names what the file should be, for
+    /// the messages (`a manifest`, `an OpenAPI document`).
+    package static func compose(_ text: String, file: String, resolver: Resolver, kind: String = "a manifest", into diagnostics: inout Diagnostics) -> Node? {
         if let (line, column) = YAMLLimits.excessiveNesting(in: text) {
-            diagnostics.error("nesting deeper than \(YAMLLimits.maxDepth) levels; a manifest needs far fewer", at: SourceLocation(file: file, line: line, column: column))
+            diagnostics.error("nesting deeper than \(YAMLLimits.maxDepth) levels; \(kind) needs far fewer", at: SourceLocation(file: file, line: line, column: column))
             return nil
         }
         do {
-            // The basic resolver tags every scalar a string: the readers interpret scalars
-            // themselves, and Yams's default resolver runs regular expressions over each one
-            // (a tenth of a large workspace's generation time).
-            guard let node = try Yams.compose(yaml: text, .basic) else {
-                return YAMLNode(Node.mapping(.init([])), file: file)
-            }
+            guard let node = try Yams.compose(yaml: text, resolver) else { return Node.mapping(.init([])) }
             if YAMLLimits.expandsTooFar(node) {
                 diagnostics.error("the YAML expands to more than \(YAMLLimits.maxExpandedNodes) nodes through its aliases; refusing to read it", at: .file(file))
                 return nil
             }
-            return YAMLNode(node, file: file)
+            return node
         } catch let error as YamlError {
             let (message, location) = describe(error, file: file)
             diagnostics.error(message, at: location)

@@ -24,21 +24,18 @@ enum DocumentReader {
             diagnostics.error("cannot read the OpenAPI document: \(error.localizedDescription)", at: .file(file))
             return nil
         }
-        let root: Node?
-        do {
-            // Read as YAMLDecoder reads text (merge keys resolved, scalars typed as they are
-            // decoded), so that the same nodes serve the decoder and the JSON pointers' lines.
-            root = try Yams.compose(yaml: text, Resolver.basic.appending(.merge))
-        } catch {
-            diagnostics.error("not YAML or JSON: \(error)", at: .file(file))
+        // Read as YAMLDecoder reads text (merge keys resolved, scalars typed as they are
+        // decoded), so that the same nodes serve the decoder and the JSON pointers' lines; within
+        // the manifest reader's limits on nesting and aliases, and libyaml's errors at their line.
+        guard let root = YAMLDocument.compose(text, file: file, resolver: Resolver.basic.appending(.merge), kind: "an OpenAPI document", into: &diagnostics) else {
             return nil
         }
         let sourceMap = SourceMap(file: file, root: root)
         var report = ImportDiagnostics(sourceMap: sourceMap)
         defer { diagnostics.append(contentsOf: report.finished()) }
 
-        guard let version = root?.mapping?["openapi"]?.string else {
-            if let swagger = root?.mapping?["swagger"]?.string {
+        guard let version = root.mapping?["openapi"]?.string else {
+            if let swagger = root.mapping?["swagger"]?.string {
                 report.error("Swagger \(swagger) is not supported: convert the document to OpenAPI 3 first (for example with swagger2openapi)", at: JSONPointer(["swagger"]))
             } else {
                 report.error("not an OpenAPI document: it has no 'openapi' version", at: .root)
@@ -74,7 +71,7 @@ enum DocumentReader {
     /// document's order, which OpenAPIKit's ordered dictionaries (paths, schemas, properties)
     /// take from the decoder. Foundation's JSONDecoder hands keys over in the order of a hashed
     /// dictionary, which differs from one run of the process to the next.
-    private static func decode<Document: Decodable>(_ type: Document.Type, root: Node?) throws -> Document {
-        try YAMLDecoder().decode(type, from: root ?? Node.mapping(.init([])))
+    private static func decode<Document: Decodable>(_ type: Document.Type, root: Node) throws -> Document {
+        try YAMLDecoder().decode(type, from: root)
     }
 }

@@ -39,6 +39,34 @@ struct ImportCommandTests {
         #expect(manifest.components(separatedBy: "baseURL: http://petstore.swagger.io/v1\n").count == 4)
     }
 
+    @Test("Hostile YAML gets the manifest reader's limits: an alias bomb, nesting past 200 levels, a syntax error at its line", .timeLimit(.minutes(1)))
+    func hostileYAML() throws {
+        // Nine levels of ten aliases each: a billion nodes once expanded, in a few hundred bytes.
+        var bomb = "openapi: 3.1.0\ninfo: { title: t, version: '1' }\nx-a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+        for level in 1...8 {
+            let previous = Character(UnicodeScalar(UInt8(ascii: "a") + UInt8(level - 1)))
+            let name = Character(UnicodeScalar(UInt8(ascii: "a") + UInt8(level)))
+            bomb += "x-\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 10).joined(separator: ", ") + "]\n"
+        }
+        bomb += "paths: {}\n"
+        let deep = "openapi: 3.1.0\ninfo: { title: t, version: '1' }\npaths: {}\nx-deep: " + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "\n"
+        let broken = "openapi: 3.1.0\ninfo:\n  title: t\n  version: '1'\npaths:\n  /a: { get: [ }\n"
+        let workspace = try TemporaryWorkspace(files: ["bomb.yaml": bomb, "deep.yaml": deep, "broken.yaml": broken])
+        defer { workspace.remove() }
+
+        let expectations = [
+            ("bomb.yaml", "bomb.yaml:1:1: error: the YAML expands to more than 1000000 nodes through its aliases; refusing to read it\n"),
+            ("deep.yaml", "deep.yaml:4:209: error: nesting deeper than 200 levels; an OpenAPI document needs far fewer\n"),
+            ("broken.yaml", "broken.yaml:6:"),
+        ]
+        for (name, prefix) in expectations {
+            let result = try APIGenBinary.run(["import", "openapi", name], in: workspace.root)
+            #expect(result.status == 1, "\(name)")
+            #expect(result.stderr.hasPrefix(prefix), "\(name): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("apis").path))
+        }
+    }
+
     @Test("A document that is not valid: exit 1, the error at its line, nothing written")
     func invalidDocument() throws {
         let workspace = try TemporaryWorkspace(files: ["broken.yaml": "openapi: 3.1.0\ninfo: { title: t, version: '1' }\npaths:\n  /a:\n    get:\n      responses:\n        '200': 42\n"])
