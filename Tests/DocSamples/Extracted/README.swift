@@ -11,8 +11,8 @@ enum READMESamples {
         let user = try await GetUserAPI(id: 7).start()
     }
 
-    // README.md:126
-    static func sample126() async throws {
+    // README.md:128
+    static func sample128() async throws {
         let page = try await ListUsersAPI(role: .admin, limit: 20).start()
 
         // Callback style, for code that is not async yet:
@@ -30,13 +30,13 @@ enum READMESamples {
         api.cancel()
     }
 
-    // README.md:154
-    static func sample154() async throws {
+    // README.md:156
+    static func sample156() async throws {
         APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
     }
 
-    // README.md:176
-    static func sample176() async throws {
+    // README.md:178
+    static func sample178() async throws {
         let difference = try await SubtractAPI(minuend: 42, subtrahend: 23).start()   // JSON-RPC 2.0
 
         let batch = JSONRPCBatch()                                                     // one HTTP request
@@ -48,8 +48,8 @@ enum READMESamples {
         let members = try await CountMembersAPI(group: "admins").start()              // CommandEnvelope
     }
 
-    // README.md:191
-    static func sample191() async throws {
+    // README.md:193
+    static func sample193() async throws {
         let hello = try await SayHelloAPI { $0.name = "Ada" }.start()                 // unary
         for try await feature in try await ListFeaturesAPI(area).start() { print(feature.name) }   // server stream
         let summary = try await RecordRouteAPI(producing: { writer in                 // client stream
