@@ -52,14 +52,16 @@ extension OperationTranslator {
         }
         var translated: TypeTranslator.Translated
         let schemaContext: OpenAPIKit.OpenAPI.Parameter.SchemaContext?
+        var schema: JSONSchema?
         switch parameter.schemaOrContent {
         case .a(let context):
             schemaContext = context
-            let schema: JSONSchema = switch context.schema {
+            let described: JSONSchema = switch context.schema {
             case .a(let reference): .reference(reference.jsonReference)
             case .b(let schema): schema
             }
-            translated = schemas.type(of: schema, at: pointer.appending("schema"), hint: api + Naming.typeName(parameter.name))
+            schema = described
+            translated = schemas.type(of: described, at: pointer.appending("schema"), hint: api + Naming.typeName(parameter.name))
         case .b:
             // A value encoded as a media type (JSON in the query, say): the path still needs it.
             guard location == "path" else {
@@ -85,14 +87,19 @@ extension OperationTranslator {
         if let style = schemaContext?.style, style == .deepObject || style == .spaceDelimited || style == .pipeDelimited {
             schemas.report.warning("query parameter '\(parameter.name)' has style '\(style.rawValue)'; it is sent as one item per value", at: pointer)
         }
-        let optional = location != "path" && (!parameter.required || translated.isNullable)
+        var optional = location != "path" && (!parameter.required || translated.isNullable)
+        // A default the server applies when the parameter is left out (FastAPI's `limit: int = 10`)
+        // becomes the initializer argument's default, so the call sends it.
+        let defaultValue = optional ? schema.flatMap { schemas.defaultValue(of: $0, type: translated.spelling) } : nil
+        if defaultValue != nil { optional = false }
         let name = names.claim(Naming.memberName(parameter.name))
         return ImportedParameter(
             name: name,
             wireName: name == parameter.name || location == "path" ? nil : parameter.name,
             location: location,
             type: translated.spelling + (optional ? "?" : ""),
-            description: parameter.description?.trimmingCharacters(in: .whitespacesAndNewlines)
+            description: parameter.description?.trimmingCharacters(in: .whitespacesAndNewlines),
+            defaultValue: defaultValue
         )
     }
 

@@ -34,6 +34,8 @@ struct ImportedParameter {
     var location: String?
     var type: String
     var description: String?
+    /// The value the schema's `default` gives; the type is then not optional.
+    var defaultValue: String?
 }
 
 enum ImportedBody {

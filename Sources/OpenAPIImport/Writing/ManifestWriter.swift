@@ -45,10 +45,7 @@ enum ManifestWriter {
         guard field.jsonKey != nil || field.description != nil || field.defaultValue != nil else { return text(field.type) }
         var entries: [(String, Node)] = [("type", text(field.type))]
         if let key = field.jsonKey { entries.append(("json", text(key))) }
-        if let value = field.defaultValue {
-            let numeric = ["Bool", "Int", "Int32", "Int64", "Double", "Float", "Decimal"].contains(field.type)
-            entries.append(("default", text(value, plain: numeric)))
-        }
+        if let value = field.defaultValue { entries.append(("default", defaultValue(value, of: field.type))) }
         if let description = field.description { entries.append(("description", text(description))) }
         return mapping(entries)
     }
@@ -97,11 +94,21 @@ enum ManifestWriter {
     }
 
     private static func parameter(_ parameter: ImportedParameter) -> Node {
-        guard parameter.wireName != nil || parameter.location != nil || parameter.description != nil else { return text(parameter.type) }
+        guard parameter.wireName != nil || parameter.location != nil || parameter.description != nil || parameter.defaultValue != nil else {
+            return text(parameter.type)
+        }
+        let defaultValue = parameter.defaultValue.map { [("default", self.defaultValue($0, of: parameter.type))] } ?? []
         return mapping(
             [("type", text(parameter.type))]
-                + optional("in", parameter.location) + optional("name", parameter.wireName) + optional("description", parameter.description)
+                + optional("in", parameter.location) + optional("name", parameter.wireName) + defaultValue
+                + optional("description", parameter.description)
         )
+    }
+
+    /// A default as its type reads it: numbers and Booleans plain, anything else (an enum's raw
+    /// value) as text.
+    private static func defaultValue(_ value: String, of type: String) -> Node {
+        text(value, plain: ["Bool", "Int", "Int32", "Int64", "Double", "Float", "Decimal"].contains(type))
     }
 
     // MARK: Nodes

@@ -60,6 +60,33 @@ struct OpenAPIImportTests {
         #expect(!error.message.contains("\n"))
     }
 
+    @Test("A parameter's default (FastAPI's `limit: int = 10`) is kept as its default, its type no longer optional; a default of another type is not")
+    func parameterDefaults() throws {
+        let document = #"""
+        {"openapi": "3.1.0", "info": {"title": "FastAPI", "version": "0.1.0"},
+         "paths": {"/items/": {"get": {"operationId": "read_items_items__get", "parameters": [
+           {"name": "limit", "in": "query", "required": false, "schema": {"type": "integer", "default": 10, "title": "Limit"}},
+           {"name": "q", "in": "query", "required": false, "schema": {"type": "string", "default": "all"}},
+           {"name": "order", "in": "query", "required": false, "schema": {"$ref": "#/components/schemas/Order"}},
+           {"name": "sort", "in": "query", "required": false, "schema": {"type": "string", "enum": ["asc", "desc"], "default": "desc"}},
+           {"name": "x-dry-run", "in": "header", "required": false, "schema": {"type": "boolean", "default": false}},
+           {"name": "page", "in": "query", "required": false, "schema": {"type": "integer", "default": "first"}},
+           {"name": "owner", "in": "query", "required": true, "schema": {"type": "string"}}],
+           "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": {"type": "string"}}}}}}}},
+         "components": {"schemas": {"Order": {"type": "string", "enum": ["new", "old"]}}}}
+        """#
+        let workspace = try TemporaryWorkspace(files: ["fastapi.json": document])
+        defer { workspace.remove() }
+        let (manifest, _) = try Self.importAndLint(workspace.root.appendingPathComponent("fastapi.json").path)
+        #expect(manifest.contains("      limit:\n        type: Int\n        default: 10\n"), "\(manifest)")
+        #expect(manifest.contains("      q:\n        type: String\n        default: all\n"), "\(manifest)")
+        #expect(manifest.contains("      sort:\n        type: ReadItemsItemsGetSort\n        default: desc\n"), "\(manifest)")
+        #expect(manifest.contains("      xDryRun:\n        type: Bool\n        in: header\n        name: x-dry-run\n        default: false\n"), "\(manifest)")
+        #expect(manifest.contains("      page: Int?\n"), "\(manifest)")
+        #expect(manifest.contains("      order: Order?\n"), "\(manifest)")
+        #expect(manifest.contains("      owner: String\n"), "\(manifest)")
+    }
+
     @Test("Swagger 2.0, another version, and text that is not a document are refused by name")
     func notOpenAPI3() throws {
         let workspace = try TemporaryWorkspace(files: [
