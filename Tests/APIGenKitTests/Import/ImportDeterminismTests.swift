@@ -1,4 +1,5 @@
 import Foundation
+@testable import OpenAPIImport
 import Testing
 
 /// `apigen import openapi` gives the same bytes every run: each import below runs in a process of
@@ -32,7 +33,8 @@ struct ImportDeterminismTests {
         let positions = ShapedDocument.schemaNames(24).compactMap { manifest.range(of: "\n  \($0):\n")?.lowerBound }
         #expect(positions.count == 24)
         #expect(positions == positions.sorted())
-        let fields = ShapedDocument.fieldNames.compactMap { manifest.range(of: "\n      \(ShapedDocument.swiftName($0)):")?.lowerBound }
+        let fields = ShapedDocument.fieldNames.compactMap { manifest.range(of: "\n      \(Naming.memberName($0)):")?.lowerBound }
+        #expect(fields.count == ShapedDocument.fieldNames.count)
         #expect(fields == fields.sorted(), "fields of the first type out of the document's order")
     }
 }
@@ -45,11 +47,6 @@ enum ShapedDocument {
     /// `Item07Mxq`: names whose sorted order differs from the document's.
     static func schemaNames(_ count: Int) -> [String] {
         (0..<count).map { index in "Item\(String(format: "%02d", (index * 7) % count))\(["Mxq", "Abc", "Zed"][index % 3])" }
-    }
-
-    static func swiftName(_ snake: String) -> String {
-        let parts = snake.split(separator: "_")
-        return parts.first.map(String.init)! + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
     private static func properties(json: Bool) -> String {
