@@ -145,12 +145,15 @@ extension TypeTranslator {
 
     /// The members of a form's schema, which become the API's body parameters.
     mutating func properties(ofBody schema: JSONSchema?, at pointer: JSONPointer) -> [Property] {
-        guard var schema else { return [] }
-        var pointer = pointer
-        if case .reference(let reference, _) = schema.value, let key = reference.name, let target = schemas[.init(stringLiteral: key)] {
-            schema = target
-            pointer = JSONPointer(["components", "schemas", key])
-        }
-        return mergedProperties(of: schema, at: pointer).0
+        guard let schema else { return [] }
+        let target = component(referencedBy: schema)
+        return mergedProperties(of: target?.schema ?? schema, at: target?.pointer ?? pointer).0
+    }
+
+    /// The component schema `schema` refers to, and where it is; nil when it is no reference to one.
+    func component(referencedBy schema: JSONSchema) -> (schema: JSONSchema, pointer: JSONPointer)? {
+        guard case .reference(let reference, _) = schema.value, let key = reference.name,
+              let target = schemas[.init(stringLiteral: key)] else { return nil }
+        return (target, JSONPointer(["components", "schemas", key]))
     }
 }

@@ -34,13 +34,8 @@ extension TypeTranslator {
             var additional = false
             for (index, part) in parts.enumerated() {
                 let partPointer = pointer.appending("allOf", String(index))
-                var resolved = part
-                var resolvedPointer = partPointer
-                if case .reference(let reference, _) = part.value, let key = reference.name, let target = schemas[.init(stringLiteral: key)] {
-                    resolved = target
-                    resolvedPointer = JSONPointer(["components", "schemas", key])
-                }
-                let (properties, allowsMore) = mergedProperties(of: resolved, at: resolvedPointer, depth: depth + 1)
+                let target = component(referencedBy: part)
+                let (properties, allowsMore) = mergedProperties(of: target?.schema ?? part, at: target?.pointer ?? partPointer, depth: depth + 1)
                 for property in properties {
                     if let existing = merged.firstIndex(where: { $0.key == property.key }) {
                         merged[existing].required = merged[existing].required || property.required
@@ -85,7 +80,7 @@ extension TypeTranslator {
 
     /// A default the manifest can say: a string, number or Boolean, for a scalar or an enum.
     func defaultValue(of schema: JSONSchema, type: String) -> String? {
-        guard let value = schema.defaultValue?.value else { return nil }
+        guard let value = (schema.defaultValue ?? component(referencedBy: schema)?.schema.defaultValue)?.value else { return nil }
         let scalars: Set<String> = ["String", "Int", "Int32", "Int64", "Double", "Float", "Decimal", "Bool"]
         let enumCases = types.first { $0.name == type }.flatMap { type -> [String]? in
             if case .enumeration(_, let cases) = type.shape { return cases.map(\.rawValue) }

@@ -60,7 +60,7 @@ struct OpenAPIImportTests {
         #expect(!error.message.contains("\n"))
     }
 
-    @Test("A parameter's default (FastAPI's `limit: int = 10`) is kept as its default, its type no longer optional; a default of another type is not")
+    @Test("A parameter's default (FastAPI's `limit: int = 10`, or its referenced schema's) is kept as its default, its type no longer optional; a default of another type is not")
     func parameterDefaults() throws {
         let document = #"""
         {"openapi": "3.1.0", "info": {"title": "FastAPI", "version": "0.1.0"},
@@ -73,7 +73,7 @@ struct OpenAPIImportTests {
            {"name": "page", "in": "query", "required": false, "schema": {"type": "integer", "default": "first"}},
            {"name": "owner", "in": "query", "required": true, "schema": {"type": "string"}}],
            "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": {"type": "string"}}}}}}}},
-         "components": {"schemas": {"Order": {"type": "string", "enum": ["new", "old"]}}}}
+         "components": {"schemas": {"Order": {"type": "string", "enum": ["new", "old"], "default": "new"}}}}
         """#
         let workspace = try TemporaryWorkspace(files: ["fastapi.json": document])
         defer { workspace.remove() }
@@ -83,7 +83,7 @@ struct OpenAPIImportTests {
         #expect(manifest.contains("      sort:\n        type: ReadItemsItemsGetSort\n        default: desc\n"), "\(manifest)")
         #expect(manifest.contains("      xDryRun:\n        type: Bool\n        in: header\n        name: x-dry-run\n        default: false\n"), "\(manifest)")
         #expect(manifest.contains("      page: Int?\n"), "\(manifest)")
-        #expect(manifest.contains("      order: Order?\n"), "\(manifest)")
+        #expect(manifest.contains("      order:\n        type: Order\n        default: new\n"), "\(manifest)")
         #expect(manifest.contains("      owner: String\n"), "\(manifest)")
     }
 
