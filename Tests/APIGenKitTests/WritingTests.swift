@@ -249,7 +249,7 @@ struct AtomicWriteTests {
         #expect(try APIGenBinary.run(["-q"], in: workspace.root).status == 0)
         let generated = workspace.snapshot().mapValues(\.contents)
         let root = workspace.root.appendingPathComponent("Generated")
-        let staging = workspace.root.appendingPathComponent(".Generated.apigen-staging")
+        let staging = workspace.root.appendingPathComponent(".Generated.apigen-staging-12345-678")
         let retired = workspace.root.appendingPathComponent(".Generated.apigen-retired")
         // Killed while building the new tree: a half-written staging folder.
         try FileManager.default.createDirectory(at: staging.appendingPathComponent("APIs"), withIntermediateDirectories: true)
@@ -303,17 +303,17 @@ struct AtomicWriteTests {
         #expect(try APIGenBinary.run(["-q"], in: workspace.root, environment: environment).status == 0)
         try workspace.write("apis/more.yaml", "apis:\n  Pong:\n    method: GET\n    path: /pong\n")
 
-        // Another run holds the lock: this one waits, writing nothing, until it is let go.
-        let locks = try FileManager.default.contentsOfDirectory(atPath: cache.appendingPathComponent("locks").path)
-        #expect(locks.count == 1, "one lock file, in the cache folder, for the one output folder")
-        let holder = try #require(FileHandle(forUpdatingAtPath: cache.appendingPathComponent("locks/" + locks[0]).path))
-        #expect(flock(holder.fileDescriptor, LOCK_EX) == 0)
+        // Another run holds the lock, on the folder that holds the output: this one waits,
+        // writing nothing, until it is let go. The cache folder holds no lock file.
+        let holder = open(workspace.root.path, O_RDONLY | O_DIRECTORY)
+        #expect(flock(holder, LOCK_EX) == 0)
+        #expect(!FileManager.default.fileExists(atPath: cache.appendingPathComponent("locks").path))
         let waiting = try APIGenBinary.start(["-q"], in: workspace.root, environment: environment)
         Thread.sleep(forTimeInterval: 1)
         #expect(waiting.isRunning, "it waits for the lock")
         #expect(!FileManager.default.fileExists(atPath: workspace.output.appendingPathComponent("more/PongAPI.swift").path))
-        flock(holder.fileDescriptor, LOCK_UN)
-        try holder.close()
+        flock(holder, LOCK_UN)
+        close(holder)
         waiting.waitUntilExit()
         #expect(waiting.terminationStatus == 0)
         #expect(FileManager.default.fileExists(atPath: workspace.output.appendingPathComponent("more/PongAPI.swift").path))

@@ -31,13 +31,21 @@ extension DescriptionBuilder {
     }
 
     /// apigen owns its output folder: it replaces the whole folder on every run. The folder must
-    /// therefore be one of its own, never the workspace's folder or one holding it.
+    /// therefore be one of its own, never the workspace's folder or one holding it, nor a file.
     mutating func checkOutputFolder() {
         let output = workspace.outputDirectory.resolvingSymlinksInPath().path
         let manifests = workspace.directory.resolvingSymlinksInPath().path
         if output == "/" || manifests == output || manifests.hasPrefix(output.hasSuffix("/") ? output : output + "/") {
             diagnostics.error(
                 "output '\(workspace.manifest.output.value)' holds the manifests themselves; apigen owns its output folder, so give it one of its own (such as ../Sources/Client/Generated)",
+                at: workspace.manifest.output.location
+            )
+        }
+        // A file there would be replaced by the folder, and with it what the file held.
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), !isDirectory.boolValue {
+            diagnostics.error(
+                "output '\(workspace.manifest.output.value)' is a file, not a folder; apigen writes a folder of generated files, so give it a path of its own",
                 at: workspace.manifest.output.location
             )
         }

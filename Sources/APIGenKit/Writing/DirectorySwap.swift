@@ -31,6 +31,18 @@ enum DirectorySwap {
         }
     }
 
+    /// Puts the first tree in place: renames `staging` to `root` only if nothing is at `root`, so
+    /// that a folder or file that appeared there since apigen looked is never replaced.
+    static func install(_ staging: String, at root: String) throws {
+        guard c_rename_no_replace(staging, root) == 0 else {
+            let code = errno
+            let reason = code == EEXIST
+                ? "something appeared at \(root) while apigen was writing; run apigen again"
+                : "cannot rename \(staging) to \(root): \(String(cString: strerror(code)))"
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: root, NSLocalizedDescriptionKey: reason])
+        }
+    }
+
     static func rename(_ from: String, to: String) throws {
         guard Foundation.rename(from, to) == 0 else {
             let code = errno

@@ -18,11 +18,16 @@ public struct WritePlan: Sendable, Equatable {
 public struct GeneratedTree {
     public let root: URL
     private let fileManager = FileManager.default
+    /// Where this run builds the new tree, beside the old one: a name of its own, so that no
+    /// other run's recovery can take it for a leftover.
+    private let staging: URL
 
     public init(root: URL) {
         // The real folder: when the configured path is or passes through a symlink, apigen works
         // inside the folder it points to, and never replaces the link itself.
         self.root = root.standardizedFileURL.resolvingSymlinksInPath()
+        let run = "\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
+        staging = self.root.deletingLastPathComponent().appendingPathComponent(Self.stagingPrefix(of: self.root) + run)
     }
 
     /// Compares `files` with the folder. Paths in `current` are known to be on disk as they should
@@ -35,7 +40,7 @@ public struct GeneratedTree {
         let existing = generatedContents(skipping: known)
         let wanted = Set(files.map(\.path)).union(known)
         for file in files {
-            let onDisk = existing[file.path] ?? fileManager.contents(atPath: path(file.path))
+            let onDisk = existing[file.path] ?? regularFileContents(file.path)
             if onDisk == Data(file.contents.utf8) {
                 plan.unchanged.append(file.path)
             } else {
@@ -48,14 +53,18 @@ public struct GeneratedTree {
 
     /// Carries out a plan as one step. The new tree is built beside the old one (files kept as
     /// they are become hard links, so their dates stay), then the two folders are exchanged. A run
-    /// killed at any moment leaves the previous tree whole, or the new one whole.
+    /// killed at any moment leaves the previous tree whole, or the new one whole. The caller holds
+    /// the output folder's `WriteLock`.
     public func apply(_ plan: WritePlan) throws {
+        let original = FileIdentity(path: root.path)
+        if let original, !original.isDirectory { throw NotAFolder(path: root.path) }
         try refuseLinkedFolders(on: plan.changed.map(\.path))
+        try refuseSpecialFiles(at: plan.changed.map(\.path))
         recoverInterruptedRun()
         try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
         defer { try? fileManager.removeItem(at: staging) }
 
-        let exists = fileManager.fileExists(atPath: root.path)
+        let exists = original != nil
         if exists {
             try mirror(into: staging, skipping: Set(plan.changed.map(\.path)).union(plan.stale))
         }
@@ -71,10 +80,22 @@ public struct GeneratedTree {
         try Self.write(Array(byFolder.values), into: stagingPath)
         Self.removeEmptyFolders(of: plan.stale, in: stagingPath)
         if exists {
+            // The tree mirrored is the one replaced: a folder put in its place meanwhile would
+            // otherwise go with the old tree.
+            guard FileIdentity(path: root.path) == original else { throw Replaced(path: root.path) }
             // Afterwards `staging` holds the old tree, which the deferred removal deletes.
             try DirectorySwap.exchange(root, with: staging, retired: retired)
         } else {
-            try DirectorySwap.rename(staging.path, to: root.path)
+            try DirectorySwap.install(staging.path, at: root.path)
+        }
+    }
+
+    /// A special file (a FIFO, a socket, a device) or a folder where a generated file goes:
+    /// refused, since writing the file would drop it.
+    private func refuseSpecialFiles(at paths: [String]) throws {
+        for path in paths {
+            guard let identity = FileIdentity(path: self.path(path)), let kind = identity.specialKind else { continue }
+            throw InTheWay(path: path, kind: kind)
         }
     }
 
@@ -101,16 +122,52 @@ public struct GeneratedTree {
         }
     }
 
-    /// Where the new tree is built, beside the old one.
-    private var staging: URL { root.deletingLastPathComponent().appendingPathComponent(".\(root.lastPathComponent).apigen-staging") }
+    /// Something that is not a regular file where a generated file goes.
+    struct InTheWay: LocalizedError {
+        let path: String
+        let kind: String
+        var errorDescription: String? {
+            "'\(path)' in the output folder is \(kind), where apigen writes a generated file: remove it"
+        }
+    }
+
+    /// A special file apigen could not carry into the new tree.
+    struct CannotKeep: LocalizedError {
+        let path: String
+        let kind: String
+        let reason: String
+        var errorDescription: String? {
+            "cannot keep '\(path)' in the output folder, \(kind): \(reason); move it out of the output folder"
+        }
+    }
+
+    /// The output path names something other than a folder.
+    struct NotAFolder: LocalizedError {
+        let path: String
+        var errorDescription: String? { "\(path) is not a folder; apigen writes a folder of generated files there" }
+    }
+
+    /// The output folder was replaced by another process during the run.
+    struct Replaced: LocalizedError {
+        let path: String
+        var errorDescription: String? { "\(path) was replaced while apigen was writing it; run apigen again" }
+    }
+
+    /// The names of staging folders start with this; anything so named is a run's leftover.
+    private static func stagingPrefix(of root: URL) -> String { ".\(root.lastPathComponent).apigen-staging-" }
     /// Where the old tree goes while the new one takes its place, where exchanging is not atomic.
     private var retired: URL { root.deletingLastPathComponent().appendingPathComponent(".\(root.lastPathComponent).apigen-retired") }
 
-    /// Undoes what a killed run left: the old tree back in place if it was moved aside, the
-    /// staging folder gone.
+    /// Undoes what a killed run left: the old tree back in place if it was moved aside, its
+    /// staging folders gone. Only under the output folder's lock, which makes every staging folder
+    /// beside the output a dead run's.
     public func recoverInterruptedRun() {
         DirectorySwap.recover(root, retired: retired)
-        try? fileManager.removeItem(at: staging)
+        let parent = root.deletingLastPathComponent()
+        let prefix = Self.stagingPrefix(of: root)
+        for name in (try? fileManager.contentsOfDirectory(atPath: parent.path)) ?? [] where name.hasPrefix(prefix) {
+            try? fileManager.removeItem(at: parent.appendingPathComponent(name))
+        }
     }
 
     /// Recreates the current tree under `staging`, but for `skipped` paths: folders are made,
@@ -130,13 +187,24 @@ public struct GeneratedTree {
             case .typeRegular?:
                 if link(source, destination) != 0 { try fileManager.copyItem(atPath: source, toPath: destination) }
             default:
-                continue
+                // A FIFO, a socket or a device: a hard link keeps it; copying would read from it.
+                if link(source, destination) != 0 {
+                    let reason = String(cString: strerror(errno))
+                    throw CannotKeep(path: relative, kind: FileIdentity(path: source)?.specialKind ?? "a special file", reason: reason)
+                }
             }
         }
     }
 
     private func path(_ relative: String) -> String {
         root.path + "/" + relative
+    }
+
+    /// The contents of a regular file, or nil for anything else: opening a FIFO to read it would
+    /// wait for a writer.
+    private func regularFileContents(_ relative: String) -> Data? {
+        guard let identity = FileIdentity(path: path(relative)), identity.isRegular else { return nil }
+        return fileManager.contents(atPath: path(relative))
     }
 
     /// The Swift files under the root whose first line is apigen's marker, and the record of what
@@ -212,3 +280,34 @@ public struct GeneratedTree {
     }
 }
 
+/// What `lstat` says about a path: enough to tell a file from a folder from a special file, and
+/// to notice a path now naming something else.
+struct FileIdentity: Equatable {
+    let device: UInt64
+    let inode: UInt64
+    let type: mode_t
+
+    init?(path: String) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        device = UInt64(truncatingIfNeeded: status.st_dev)
+        inode = UInt64(truncatingIfNeeded: status.st_ino)
+        type = status.st_mode & S_IFMT
+    }
+
+    var isDirectory: Bool { type == S_IFDIR }
+    var isRegular: Bool { type == S_IFREG }
+
+    /// How an error names it when it is neither a regular file nor a symbolic link.
+    var specialKind: String? {
+        switch type {
+        case S_IFREG, S_IFLNK: nil
+        case S_IFDIR: "a folder"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        default: "a special file"
+        }
+    }
+}

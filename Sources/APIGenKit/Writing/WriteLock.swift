@@ -9,26 +9,28 @@ import Darwin
 #endif
 
 /// An exclusive lock on an output folder, held for a whole writing run: two runs over one folder
-/// (two terminals, an editor's save hook and a build) take turns instead of removing each
-/// other's staging folder. An advisory `flock` on a file in apigen's cache folder named after the
-/// output folder's path, so the project gets no file of it; the lock goes when the process ends,
-/// however it ends.
+/// (two terminals, an editor's save hook and a build plugin, each with a cache folder of its own)
+/// take turns instead of building over each other. An advisory `flock` on the folder that holds
+/// the output folder: that folder stays put while the output is swapped, every run reaches the
+/// same one whatever path it was given (the output's symbolic links are resolved first), and the
+/// project gets no lock file. The lock goes when the process ends, however it ends.
 final class WriteLock {
     private let descriptor: Int32
 
-    /// Waits until no other run holds the lock for `root`, then holds it.
+    /// Waits until no other run holds the lock for `root`, then holds it. Creates the folder
+    /// that holds `root` if there is none yet.
     init(for root: URL) throws {
-        let path = Self.path(for: root)
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let parent = root.deletingLastPathComponent().path
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        descriptor = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: "cannot open the lock file \(path): \(String(cString: strerror(errno)))"])
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: parent, NSLocalizedDescriptionKey: "cannot open \(parent) to lock it: \(String(cString: strerror(errno)))"])
         }
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else {
                 let reason = String(cString: strerror(errno))
                 close(descriptor)
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: "cannot lock \(path): \(reason)"])
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: parent, NSLocalizedDescriptionKey: "cannot lock \(parent): \(reason)"])
             }
         }
     }
@@ -36,12 +38,5 @@ final class WriteLock {
     deinit {
         flock(descriptor, LOCK_UN)
         close(descriptor)
-    }
-
-    /// `<cache>/locks/<fingerprint of the folder's path>.lock`.
-    static func path(for root: URL) -> String {
-        var fingerprint = Fingerprint()
-        fingerprint.add(root.path)
-        return CacheFolder.url.appendingPathComponent("locks/\(fingerprint).lock").path
     }
 }
