@@ -27,7 +27,7 @@ public enum OpenAPIImporter {
         let document = read.document
         var report = ImportDiagnostics(sourceMap: read.sourceMap)
 
-        let server = document.servers.first.map(ServerURL.init)
+        let server = document.servers.first.flatMap { ServerURL.usable($0, at: JSONPointer(["servers", "0", "url"]), report: &report) }
         let pathPrefix = server.map { Self.pathPrefix(of: $0, report: &report) } ?? ""
         if !document.webhooks.isEmpty {
             report.warning("webhooks are calls the server makes, not the client; they are left out", at: JSONPointer(["webhooks"]))

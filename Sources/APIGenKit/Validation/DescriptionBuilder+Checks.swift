@@ -28,6 +28,10 @@ extension DescriptionBuilder {
             diagnostics.error("baseURL '\(baseURL.value)' must be an absolute http or https URL without a query", at: baseURL.location)
             return
         }
+        if let problem = BaseURLProblem(baseURL.value) {
+            // The URL is not repeated: it may hold a password or a line break.
+            diagnostics.error("baseURL \(problem)", at: baseURL.location)
+        }
     }
 
     /// apigen owns its output folder: it replaces the whole folder on every run. The folder must

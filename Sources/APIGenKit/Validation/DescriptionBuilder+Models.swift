@@ -41,7 +41,7 @@ extension DescriptionBuilder {
         let shape: ModelDescription.Shape
         switch type.shape {
         case .model(let fields):
-            var swiftNames = SwiftNames(kind: "field")
+            var swiftNames = SwiftNames.fields()
             var seenKeys: [String: SourceLocation] = [:]
             let described = fields.compactMap { field -> FieldDescription? in
                 let swiftName = SwiftIdentifier.make(from: field.name.value, capitalized: false)
@@ -66,7 +66,7 @@ extension DescriptionBuilder {
             }
             shape = .structure(fields: described)
         case .enumeration(let declaration):
-            var swiftNames = SwiftNames(kind: "enum case")
+            var swiftNames = SwiftNames.enumCases()
             var seenValues: [String: SourceLocation] = [:]
             let rawType = declaration.rawType?.value ?? "String"
             let described = declaration.cases.compactMap { enumCase -> EnumCaseDescription? in

@@ -14,7 +14,11 @@ extension DescriptionBuilder {
         let placeholders = Set(template?.placeholders.map(\.name) ?? [])
         let encoding = endpoint.encoding?.value ?? .json
 
-        var swiftNames = SwiftNames(kind: "parameter")
+        var swiftNames = SwiftNames.parameters()
+        var wireNames = WireNames()
+        for header in api.headers {
+            wireNames.claim(header.name, in: .header, for: "header '\(header.name.value)'", into: &diagnostics)
+        }
         var parameters: [ParameterDescription] = []
         var hasBodyParameters = false
         var body = BodyShape.fields(encoding)
@@ -37,6 +41,9 @@ extension DescriptionBuilder {
                 continue
             }
             hasBodyParameters = hasBodyParameters || location == .body
+            if location != .path {
+                wireNames.claim(parameter.wireName ?? parameter.name, in: location, for: "parameter '\(parameter.name.value)'", into: &diagnostics)
+            }
             checkParameterPlacement(parameter, location: location, placeholders: placeholders, encoding: encoding, method: method)
             let allowingFile = location == .body && encoding == .multipart
             guard let type = types.resolve(parameter.type, allowingFile: allowingFile, into: &diagnostics) else { continue }

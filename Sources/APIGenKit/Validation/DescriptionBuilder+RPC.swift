@@ -57,7 +57,8 @@ extension DescriptionBuilder {
             }
         }
 
-        var swiftNames = SwiftNames(kind: "parameter")
+        var swiftNames = SwiftNames.parameters()
+        var wireNames = WireNames()
         var parameters: [ParameterDescription] = []
         for parameter in api.parameters {
             let swiftName = SwiftIdentifier.make(from: parameter.name.value, capitalized: false)
@@ -67,6 +68,8 @@ extension DescriptionBuilder {
             }
             if structure == .byPosition, let wireName = parameter.wireName {
                 diagnostics.error("by-position parameters have no name on the wire; remove 'name:'", at: wireName.location)
+            } else if structure != .byPosition {
+                wireNames.claim(parameter.wireName ?? parameter.name, in: .body, for: "parameter '\(parameter.name.value)'", into: &diagnostics)
             }
             guard let type = types.resolve(parameter.type, into: &diagnostics) else { continue }
             var described = ParameterDescription(

@@ -27,8 +27,14 @@ extension DescriptionBuilder {
             guard let number = Double(text), number.isFinite, name == "Double" || Float(text)?.isFinite == true else { return wrongType("a \(name)") }
             return "\(number)"
         case "Decimal":
-            guard text.wholeMatch(of: /-?[0-9]+(\.[0-9]+)?/) != nil, Decimal(string: text) != nil else { return wrongType("a decimal number (digits, one '.')") }
-            return text.contains(".") ? "Decimal(string: \(SwiftLiteral.string(text)))!" : text
+            guard text.wholeMatch(of: /-?[0-9]+(\.[0-9]+)?/) != nil else { return wrongType("a decimal number (digits, one '.')") }
+            // Decimal keeps 38 significant digits and would round the rest away without a word.
+            let significant = text.filter(\.isNumber).drop { $0 == "0" }.reversed().drop { $0 == "0" }.count
+            guard significant <= 38, Decimal(string: text) != nil else {
+                return wrongType("a Decimal: it keeps at most 38 significant digits, with exponents from -128 to 127")
+            }
+            // A bare literal is read as an Int first, so one past Int's range goes through its text.
+            return text.contains(".") || Int(text) == nil ? "Decimal(string: \(SwiftLiteral.string(text)))!" : text
         case "Bool":
             guard text == "true" || text == "false" else { return wrongType("true or false") }
             return text

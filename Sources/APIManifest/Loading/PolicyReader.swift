@@ -35,7 +35,7 @@ enum PolicyReader {
         guard let mapping = node.requireMapping("rateLimit", into: &diagnostics) else { return nil }
         mapping.reportUnknownKeys(allowed: rateLimitKeys, in: "rateLimit", into: &diagnostics)
         let calls = mapping["calls"]?.integer("calls", into: &diagnostics)
-        let per = mapping["per"]?.duration("per", into: &diagnostics)
+        let per = mapping["per"]?.duration("per", zeroAllowed: false, into: &diagnostics)
         let scope = mapping["scope"]?.keyword(RateLimitScope.self, "rate limit scope", into: &diagnostics)
         let behavior = mapping["when"]?.keyword(RateLimitBehavior.self, "rate limit behaviour", into: &diagnostics)
         if mapping["calls"] == nil || mapping["per"] == nil {

@@ -56,9 +56,16 @@ extension YAMLNode {
     }
 
     /// A number of seconds the validator judges further (a negative delay is its error), at most
-    /// a century.
-    public func duration(_ what: String, into diagnostics: inout Diagnostics) -> Located<Double>? {
-        number(what, into: &diagnostics).flatMap { checkedLength($0, what, into: &diagnostics) }
+    /// a century, and zero (where `zeroAllowed`) or at least a millisecond: generated code counts
+    /// in milliseconds, so less would become zero, and a zero `per` would turn a rate limit off.
+    public func duration(_ what: String, zeroAllowed: Bool = true, into diagnostics: inout Diagnostics) -> Located<Double>? {
+        guard let value = number(what, into: &diagnostics) else { return nil }
+        if value.value > 0, value.value < 0.001 {
+            let floor = zeroAllowed ? "0 or at least 0.001 seconds (a millisecond)" : "at least 0.001 seconds (a millisecond)"
+            diagnostics.error("\(what) must be \(floor), found \(scalarText ?? "\(value.value)"): generated code counts whole milliseconds, so it would become 0", at: location)
+            return nil
+        }
+        return checkedLength(value, what, into: &diagnostics)
     }
 
     private func checkedLength(_ seconds: Located<Double>, _ what: String, into diagnostics: inout Diagnostics) -> Located<Double>? {

@@ -54,7 +54,8 @@ struct OperationTranslator {
         api.description = Self.joined([operation.summary, operation.description])
         api.tags = operation.tags ?? []
         if let servers = operation.servers ?? pathItem.servers, let server = servers.first {
-            api.baseURL = ServerURL(server).absolute
+            let serversPointer = operation.servers != nil ? pointer.appending("servers") : JSONPointer(Array(pointer.tokens.dropLast()) + ["servers"])
+            api.baseURL = ServerURL.usable(server, at: serversPointer.appending("0", "url"), report: &schemas.report)?.absolute
         }
         api.skipsAuthentication = authentication.skipsAuthentication(operation, at: pointer, report: &schemas.report)
 

@@ -8,6 +8,9 @@ struct ImportDiagnostics {
     /// Keywords the manifests have no equivalent for (constraints the client does not check),
     /// counted by keyword and reported once each with the first place they appear.
     private var ignoredKeywords: [String: (first: JSONPointer, count: Int)] = [:]
+    /// Warnings given, so one found again from another place (a path's server, read for each of
+    /// its operations) is reported once.
+    private var warned: Set<String> = []
 
     init(sourceMap: SourceMap) {
         self.sourceMap = sourceMap
@@ -18,6 +21,7 @@ struct ImportDiagnostics {
     }
 
     mutating func warning(_ message: String, at pointer: JSONPointer) {
+        guard warned.insert("\(pointer) \(message)").inserted else { return }
         diagnostics.warning("\(pointer): \(message)", at: sourceMap.location(of: pointer))
     }
 

@@ -87,6 +87,34 @@ struct OpenAPIImportTests {
         #expect(manifest.contains("      owner: String\n"), "\(manifest)")
     }
 
+    @Test("Server URLs that could not be base URLs (a password, a fragment, a bad port) are left out with a warning that does not repeat them")
+    func unfitServerURLs() throws {
+        let document = #"""
+        {"openapi": "3.0.3", "info": {"title": "Servers", "version": "1"},
+         "servers": [{"url": "https://deploy:hunter2@api.example.com/v1"}],
+         "paths": {
+           "/a": {"servers": [{"url": "https://api.example.com:70000"}],
+                  "get": {"operationId": "getA", "responses": {"204": {"description": "none"}}},
+                  "put": {"operationId": "putA", "responses": {"204": {"description": "none"}}}},
+           "/b": {"get": {"operationId": "getB", "servers": [{"url": "https://api.example.com/v1#frag"}], "responses": {"204": {"description": "none"}}}},
+           "/c": {"get": {"operationId": "getC", "servers": [{"url": "https://c.example.com/v2"}], "responses": {"204": {"description": "none"}}}}}}
+        """#
+        let workspace = try TemporaryWorkspace(files: ["servers.json": document])
+        defer { workspace.remove() }
+        let file = workspace.root.appendingPathComponent("servers.json").path
+        let result = OpenAPIImporter.importDocument(at: file)
+        #expect(result.baseURL == nil)
+        let (manifest, diagnostics) = try Self.importAndLint(file)
+        #expect(!manifest.contains("api.example.com"), "\(manifest)")
+        #expect(manifest.contains("baseURL: https://c.example.com/v2"), "\(manifest)")
+        #expect(diagnostics.map(\.message) == [
+            "#/servers/0/url: the server URL carries a user name or password ('user:password@'): credentials in a URL end up in logs; send them with an authentication interceptor or a header; it is left out: set the workspace's 'defaults: baseURL:' yourself",
+            "#/paths/~1a/servers/0/url: the server URL has the port '70000'; a port is a number from 1 to 65535; it is left out: set the workspace's 'defaults: baseURL:' yourself",
+            "#/paths/~1b/get/servers/0/url: the server URL has a '#fragment', which never reaches the server: every call would go to the base path; it is left out: set the workspace's 'defaults: baseURL:' yourself",
+        ])
+        #expect(!diagnostics.map(\.message).joined().contains("hunter2"))
+    }
+
     @Test("Swagger 2.0, another version, and text that is not a document are refused by name")
     func notOpenAPI3() throws {
         let workspace = try TemporaryWorkspace(files: [

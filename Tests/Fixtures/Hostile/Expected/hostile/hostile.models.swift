@@ -93,3 +93,54 @@ public nonisolated enum HMood: RawRepresentable, Codable, Hashable, Sendable, Ca
     /// The values this version of the client knows.
     public static let allCases: [HMood] = [.happy, .sad, .rtl, .newline, .empty]
 }
+
+public nonisolated struct HMetatyped: Codable, Hashable, Sendable {
+    public let `Type`: Int
+    public let `Protocol`: String
+    public let hashValue: Int
+    public let kind: HMetatype
+
+    public init(
+        `Type`: Int,
+        `Protocol`: String,
+        hashValue: Int,
+        kind: HMetatype
+    ) {
+        self.`Type` = `Type`
+        self.`Protocol` = `Protocol`
+        self.hashValue = hashValue
+        self.kind = kind
+    }
+}
+
+public nonisolated enum HMetatype: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue, APIRuntime.HeaderValue {
+    case `Type`
+    case `Protocol`
+    case `init`
+    case rawValue
+    /// A value this version of the client does not know, kept as the server sent it.
+    case unknown(String)
+
+    public init(rawValue: String) {
+        switch rawValue {
+        case "Type": self = .`Type`
+        case "Protocol": self = .`Protocol`
+        case "init": self = .`init`
+        case "rawValue": self = .rawValue
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .`Type`: "Type"
+        case .`Protocol`: "Protocol"
+        case .`init`: "init"
+        case .rawValue: "rawValue"
+        case .unknown(let value): value
+        }
+    }
+
+    /// The values this version of the client knows.
+    public static let allCases: [HMetatype] = [.`Type`, .`Protocol`, .`init`, .rawValue]
+}
