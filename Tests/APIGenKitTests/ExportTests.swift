@@ -1,4 +1,4 @@
-import APIGenKit
+@testable import APIGenKit
 import APIManifest
 import Foundation
 import Testing
@@ -11,7 +11,14 @@ struct ExportTests {
         var diagnostics = Diagnostics()
         let described = Generator.describe(workspaceFile: "apis/workspace.yaml", into: &diagnostics)
         let (workspace, description) = try #require(described, "\(diagnostics.all)")
-        let data = OpenAPIExporter.document(workspace, description)
+        let export = OpenAPIExporter.export(workspace, description)
+        #expect(export.diagnostics.isEmpty)
+        return try json(export)
+    }
+
+    /// The exported document, read back.
+    static func json(_ export: ExportedDocument) throws -> [String: Any] {
+        let data = try #require(export.document, "\(export.diagnostics)")
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
@@ -61,7 +68,7 @@ struct ExportTests {
         let described = Generator.describe(workspaceFile: "Tests/Fixtures/Reference/apis/workspace.yaml", into: &diagnostics)
         let (workspace, description) = try #require(described, "\(diagnostics.all)")
         let export = OpenRPCExporter.export(workspace, description)
-        let document = try #require(try JSONSerialization.jsonObject(with: export.document) as? [String: Any])
+        let document = try ExportTests.json(export)
         #expect(document["openrpc"] as? String == "1.3.2")
         let methods = try #require(document["methods"] as? [[String: Any]])
         let move = try #require(methods.first { $0["name"] as? String == "catalog.move" })
@@ -102,8 +109,8 @@ struct ExportTests {
         var diagnostics = Diagnostics()
         let (loaded, description) = try #require(Generator.describe(workspaceFile: workspace.workspaceFile, into: &diagnostics))
         let export = OpenRPCExporter.export(loaded, description)
-        #expect(export.notes.map(\.message) == ["'SubtractNamed' calls 'subtract' as 'Subtract' does; an OpenRPC document names a method once, so it describes 'Subtract'"])
-        let document = try #require(try JSONSerialization.jsonObject(with: export.document) as? [String: Any])
+        #expect(export.diagnostics.map(\.message) == ["'SubtractNamed' calls 'subtract' as 'Subtract' does; an OpenRPC document names a method once, so it describes 'Subtract'"])
+        let document = try ExportTests.json(export)
         #expect((document["servers"] as? [[String: String]])?.first?["url"] == "https://example.com/rpc")
         let methods = try #require(document["methods"] as? [[String: Any]])
         #expect(methods.map { $0["name"] as? String } == ["subtract", "ping"])
@@ -114,5 +121,105 @@ struct ExportTests {
         let params = try #require(ping["params"] as? [[String: Any]])
         #expect(params.map { $0["name"] as? String } == ["at", "note"])
         #expect(params.map { $0["required"] as? Bool } == [true, false])
+    }
+}
+
+/// An export is a valid document or an error that names what kept it from being one.
+@Suite("Export validity")
+struct ExportValidityTests {
+    @Test("Paths are written from '/', as the runtime sends them; a path that is a whole URL is a lint error")
+    func pathsFromTheRoot() throws {
+        let workspace = try TemporaryWorkspace(api: """
+            apis:
+              GetUser:
+                method: GET
+                path: users/{id}
+                parameters: { id: Int }
+              Root:
+                method: GET
+                path: ''
+            """)
+        defer { workspace.remove() }
+        var diagnostics = Diagnostics()
+        let (loaded, description) = try #require(Generator.describe(workspaceFile: workspace.workspaceFile, into: &diagnostics))
+        let export = OpenAPIExporter.export(loaded, description)
+        let document = try ExportTests.json(export)
+        #expect(Set((document["paths"] as? [String: Any])?.keys ?? [:].keys) == ["/users/{id}", "/"])
+
+        try workspace.write("apis/api.yaml", "apis:\n  Other:\n    method: GET\n    path: https://other.example.com/users\n")
+        var errors = Diagnostics()
+        _ = Generator.describe(workspaceFile: workspace.workspaceFile, into: &errors)
+        #expect(errors.errors.map(\.message) == [
+            "path 'https://other.example.com/users' is a whole URL, but every call appends its path to the base URL; put the scheme and host in 'baseURL:' and the path here",
+        ])
+    }
+
+    @Test("Two APIs with one method and path (placeholders named apart) are an error naming both; apigen exits 1 and writes nothing")
+    func clashingOperations() throws {
+        let workspace = try TemporaryWorkspace(api: """
+            apis:
+              GetUser:
+                method: GET
+                path: /users/{id}
+                parameters: { id: Int }
+              GetUserRaw:
+                method: GET
+                path: users/{userID}
+                parameters: { userID: Int }
+                response: bytes
+              DeleteUser:
+                method: DELETE
+                path: /users/{id}
+                parameters: { id: Int }
+            """)
+        defer { workspace.remove() }
+        var diagnostics = Diagnostics()
+        let (loaded, description) = try #require(Generator.describe(workspaceFile: workspace.workspaceFile, into: &diagnostics))
+        let export = OpenAPIExporter.export(loaded, description)
+        #expect(export.document == nil)
+        let prefix = workspace.root.path + "/"
+        #expect(export.diagnostics.map { $0.description.replacingOccurrences(of: prefix, with: "") } == [
+            "apis/api.yaml:6:3: error: 'GetUserRaw' is GET /users/{userID}, as 'GetUser' at apis/api.yaml:2:3 is; an OpenAPI document has one operation per method and path, so it cannot describe both",
+        ])
+
+        let output = workspace.root.appendingPathComponent("openapi.json")
+        let run = try APIGenBinary.run(["export", "openapi", "-w", workspace.workspaceFile, "-o", output.path], in: workspace.root)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("error: 'GetUserRaw' is GET /users/{userID}"))
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
+    @Test("A method named rpc.… is left out of an OpenRPC document with a note; the rest is exported")
+    func reservedRPCNames() throws {
+        let workspace = try TemporaryWorkspace(api: """
+            apis:
+              Discover:
+                kind: jsonrpc
+                url: /rpc
+                method: rpc.discover
+                response: JSON
+              Add:
+                kind: jsonrpc
+                url: /rpc
+                method: add
+                parameters: { a: Int, b: Int }
+                response: Int
+            """)
+        defer { workspace.remove() }
+        var diagnostics = Diagnostics()
+        let (loaded, description) = try #require(Generator.describe(workspaceFile: workspace.workspaceFile, into: &diagnostics))
+        let export = OpenRPCExporter.export(loaded, description)
+        #expect(export.diagnostics.map(\.message) == [
+            "'Discover' calls 'rpc.discover', a name JSON-RPC reserves for the protocol's own methods; an OpenRPC document does not describe those, so it is left out",
+        ])
+        let document = try ExportTests.json(export)
+        #expect((document["methods"] as? [[String: Any]])?.map { $0["name"] as? String } == ["add"])
+    }
+
+    @Test("An object that is not JSON is an error at the workspace file, never an empty document")
+    func unserializable() {
+        let export = ExportedDocument.serializing(["number": Double.nan], diagnostics: [], at: .file("apis/workspace.yaml"))
+        #expect(export.document == nil)
+        #expect(export.diagnostics.map(\.description) == ["apis/workspace.yaml:1:1: error: the document could not be written as JSON"])
     }
 }

@@ -4,14 +4,30 @@ import Foundation
 /// The workspace's REST APIs as an OpenAPI 3.1 document (`apigen export openapi`): a path item
 /// per path, an operation per API, and a schema per declared type under `components`.
 public enum OpenAPIExporter {
-    /// The document as JSON text, keys sorted, so that an unchanged workspace exports the same bytes.
-    public static func document(_ workspace: LoadedWorkspace, _ description: WorkspaceDescription) -> Data {
+    /// The document, or errors: an OpenAPI document holds one operation per method and path, so
+    /// two APIs that share both (`/users/{id}` and `/users/{userId}` are one path) are an error
+    /// naming both.
+    public static func export(_ workspace: LoadedWorkspace, _ description: WorkspaceDescription) -> ExportedDocument {
         // Error bodies are named by their Swift type; their schemas by the manifest's name.
         let manifestNames = Dictionary(description.models.map { ($0.swiftName, $0.manifestName) }, uniquingKeysWith: { first, _ in first })
         var paths: [String: [String: Any]] = [:]
+        var diagnostics: [Diagnostic] = []
+        var operations: [String: APIDescription] = [:]
         for api in description.apis {
             guard let rest = api.rest else { continue }
-            paths[rest.path, default: [:]][rest.method.rawValue.lowercased()] = operation(api, rest, description.defaults, manifestNames)
+            let path = documentPath(rest.path)
+            let method = rest.method.rawValue.lowercased()
+            let key = "\(method) " + path.replacing(/\{[^}]*\}/, with: "{}")
+            if let first = operations[key] {
+                diagnostics.append(Diagnostic(
+                    .error,
+                    "'\(api.manifestName)' is \(rest.method.rawValue) \(path), as '\(first.manifestName)' at \(first.declaredAt) is; an OpenAPI document has one operation per method and path, so it cannot describe both",
+                    at: api.declaredAt
+                ))
+                continue
+            }
+            operations[key] = api
+            paths[path, default: [:]][method] = operation(api, rest, description.defaults, manifestNames)
         }
         var document: [String: Any] = [
             "openapi": "3.1.0",
@@ -22,7 +38,13 @@ public enum OpenAPIExporter {
         if let baseURL = description.defaults.baseURL {
             document["servers"] = [["url": baseURL]]
         }
-        return (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return .serializing(document, diagnostics: diagnostics, at: .file(workspace.manifest.output.location.file))
+    }
+
+    /// The path as OpenAPI writes it: from `/`, as the runtime sends it (`users/{id}` goes to
+    /// `/users/{id}` after the base URL's path, and an empty path to the base URL itself).
+    static func documentPath(_ path: String) -> String {
+        path.hasPrefix("/") ? path : "/" + path
     }
 
     private static func operation(

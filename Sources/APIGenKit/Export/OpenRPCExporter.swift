@@ -5,14 +5,10 @@ import Foundation
 /// per remote method, with its parameters in order, its result (none for a notification), and a
 /// schema per declared type under `components`.
 public enum OpenRPCExporter {
-    public struct Export {
-        /// The document as JSON text, keys sorted.
-        public var document: Data
-        /// APIs left out, each with the reason.
-        public var notes: [Diagnostic]
-    }
-
-    public static func export(_ workspace: LoadedWorkspace, _ description: WorkspaceDescription) -> Export {
+    /// The document, with a note for each API left out: a second API calling a method, and
+    /// methods named `rpc.…`, which JSON-RPC reserves for the protocol's own and OpenRPC does not
+    /// describe.
+    public static func export(_ workspace: LoadedWorkspace, _ description: WorkspaceDescription) -> ExportedDocument {
         var methods: [[String: Any]] = []
         var notes: [Diagnostic] = []
         var seen: [String: String] = [:]
@@ -25,6 +21,10 @@ public enum OpenRPCExporter {
 
         for (api, url) in zip(jsonRPC, endpoints) {
             let rpc = api.rpc!
+            if rpc.method.hasPrefix("rpc.") {
+                notes.append(Diagnostic(.note, "'\(api.manifestName)' calls '\(rpc.method)', a name JSON-RPC reserves for the protocol's own methods; an OpenRPC document does not describe those, so it is left out", at: api.declaredAt))
+                continue
+            }
             if let first = seen[rpc.method] {
                 notes.append(Diagnostic(.note, "'\(api.manifestName)' calls '\(rpc.method)' as '\(first)' does; an OpenRPC document names a method once, so it describes '\(first)'", at: api.declaredAt))
                 continue
@@ -51,8 +51,7 @@ public enum OpenRPCExporter {
             "components": ["schemas": SchemaWriter.schemas(of: workspace)],
         ]
         if let server { document["servers"] = [["name": "default", "url": server]] }
-        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return Export(document: data, notes: notes)
+        return .serializing(document, diagnostics: notes, at: .file(workspace.manifest.output.location.file))
     }
 
     /// Where the API's calls go: its `url:` joined to its base URL, or the absolute `url:`.

@@ -11,6 +11,9 @@ extension DescriptionBuilder {
         } catch {
             diagnostics.error("invalid path '\(endpoint.path.value)': \(error.message)", at: columnShifted(endpoint.path, by: error.offset))
         }
+        if endpoint.path.value.contains("://") {
+            diagnostics.error("path '\(endpoint.path.value)' is a whole URL, but every call appends its path to the base URL; put the scheme and host in 'baseURL:' and the path here", at: endpoint.path.location)
+        }
         let placeholders = Set(template?.placeholders.map(\.name) ?? [])
         let encoding = endpoint.encoding?.value ?? .json
 

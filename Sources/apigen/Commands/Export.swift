@@ -20,7 +20,7 @@ struct ExportOpenAPI: ParsableCommand {
     @OptionGroup var options: ExportOptions
 
     func run() throws {
-        try options.export { workspace, description in (OpenAPIExporter.document(workspace, description), []) }
+        try options.export(OpenAPIExporter.export)
     }
 }
 
@@ -33,10 +33,7 @@ struct ExportOpenRPC: ParsableCommand {
     @OptionGroup var options: ExportOptions
 
     func run() throws {
-        try options.export { workspace, description in
-            let export = OpenRPCExporter.export(workspace, description)
-            return (export.document, export.notes)
-        }
+        try options.export(OpenRPCExporter.export)
     }
 }
 
@@ -46,21 +43,22 @@ struct ExportOptions: ParsableArguments {
     @Option(name: [.short, .long], help: "The file to write; standard output when absent.")
     var output: String?
 
-    /// Describes the workspace, prints its diagnostics and the exporter's notes, and writes the
-    /// document; exits 1, writing nothing, when the workspace has an error.
-    func export(_ document: (LoadedWorkspace, WorkspaceDescription) -> (Data, [Diagnostic])) throws {
+    /// Describes the workspace, prints its diagnostics and the exporter's, and writes the
+    /// document; exits 1, writing nothing, when the workspace or the export has an error.
+    func export(_ exporter: (LoadedWorkspace, WorkspaceDescription) -> ExportedDocument) throws {
         var diagnostics = Diagnostics()
         let described = Generator.describe(workspaceFile: workspace.workspace, into: &diagnostics)
-        var data = Data()
+        var document: Data?
         if let (loaded, description) = described, !diagnostics.hasErrors {
-            let (exported, notes) = document(loaded, description)
-            data = exported + Data("\n".utf8)
-            for note in notes { diagnostics.append(note) }
+            let exported = exporter(loaded, description)
+            document = exported.document
+            for diagnostic in exported.diagnostics { diagnostics.append(diagnostic) }
         }
         for diagnostic in diagnostics.sorted where !workspace.quiet || diagnostic.severity == .error {
             Console.error(diagnostic.description)
         }
-        guard !data.isEmpty else { throw ExitCode.failure }
+        guard let document, !diagnostics.hasErrors else { throw ExitCode.failure }
+        let data = document + Data("\n".utf8)
         if let output {
             try data.write(to: URL(fileURLWithPath: output), options: .atomic)
         } else {
