@@ -46,6 +46,7 @@ public enum OpenAPIImporter {
         var manifest = ImportedManifest()
         manifest.types = types.types.filter { !types.undeclared.contains($0.name) }
         manifest.apis = apis
+        manifest.respell { [types] in types.spellingUndeclared($0) }
         report = types.report
         RecursionCheck.breakCycles(in: &manifest.types, fieldPointers: types.fieldPointers, origins: types.origins, report: &report)
         // A document of schemas alone is imported whole: its schemas are what it is for.

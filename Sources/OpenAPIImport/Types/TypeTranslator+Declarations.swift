@@ -97,6 +97,10 @@ extension TypeTranslator {
             return nil
         }
         guard let discriminator else { return .union(alternatives: spellings, discriminator: nil, mapping: []) }
+        // Whether each alternative carries the discriminator is read from its translated type.
+        for alternative in alternatives {
+            if let key = component(referencedBy: alternative)?.key { translateComponent(key) }
+        }
         guard spellings.allSatisfy({ carries(discriminator.propertyName, model: $0) }) else {
             report.warning("the discriminator '\(discriminator.propertyName)' is not a required string member of every alternative; the alternatives are tried in order instead", at: pointer.appending("discriminator"))
             return .union(alternatives: spellings, discriminator: nil, mapping: [])
@@ -150,10 +154,11 @@ extension TypeTranslator {
         return mergedProperties(of: target?.schema ?? schema, at: target?.pointer ?? pointer).0
     }
 
-    /// The component schema `schema` refers to, and where it is; nil when it is no reference to one.
-    func component(referencedBy schema: JSONSchema) -> (schema: JSONSchema, pointer: JSONPointer)? {
+    /// The component schema `schema` refers to, its key, and where it is; nil when it is no
+    /// reference to one.
+    func component(referencedBy schema: JSONSchema) -> (schema: JSONSchema, key: String, pointer: JSONPointer)? {
         guard case .reference(let reference, _) = schema.value, let key = reference.name,
               let target = schemas[.init(stringLiteral: key)] else { return nil }
-        return (target, JSONPointer(["components", "schemas", key]))
+        return (target, key, JSONPointer(["components", "schemas", key]))
     }
 }

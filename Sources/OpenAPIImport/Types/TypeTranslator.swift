@@ -6,6 +6,11 @@ import OpenAPIKit
 /// declared under its own name; any other (a string with a format, a list, a map) is written
 /// where it is used. Inline objects, enums and unions are declared too, named after where they
 /// are (`Pet` + `status` → `PetStatus`).
+///
+/// Components are translated one after another in the document's order, and a reference to one
+/// is spelled by its name without translating it there: a chain of thousands of schemas, each
+/// referring to the next, costs no deeper a stack than one. A component that turns out to have no
+/// manifest type is spelled `JSON` afterwards (`spellingUndeclared`).
 struct TypeTranslator {
     /// A type as a manifest spells it, and whether the schema also allows null.
     struct Translated {
@@ -26,6 +31,12 @@ struct TypeTranslator {
     var declared: [String: String] = [:]
     /// Component keys whose translation is under way: a reference back to one is a cycle.
     private var resolving: Set<String> = []
+    /// How many schemas deep the schema being translated is, counting those a reference to a
+    /// schema written where it is used leads through.
+    private var depth = 0
+    /// The deepest nesting imported; deeper is an error at its pointer.
+    static let nestingLimit = 64
+    private var reportedNesting = false
     private var translatedComponents: Set<String> = []
     /// Types that turned out to have no manifest type: removed once the import is done.
     var undeclared: Set<String> = []
@@ -73,6 +84,16 @@ struct TypeTranslator {
 
     /// The manifest spelling of a schema; objects, enums and unions are declared as `hint`.
     mutating func type(of schema: JSONSchema, at pointer: JSONPointer, hint: String) -> Translated {
+        guard depth < Self.nestingLimit else {
+            // Once: every sibling past the limit is past it for the same reason.
+            if !reportedNesting {
+                report.error("schemas nest more than \(Self.nestingLimit) levels deep here; apigen imports at most \(Self.nestingLimit)", at: pointer)
+                reportedNesting = true
+            }
+            return .json
+        }
+        depth += 1
+        defer { depth -= 1 }
         noteIgnoredKeywords(of: schema, at: pointer)
         let nullable = schema.nullable
         var translated: Translated
@@ -163,8 +184,7 @@ struct TypeTranslator {
             return .json
         }
         if let name = declared[key] {
-            translateComponent(key)
-            return Translated(spelling: undeclared.contains(name) ? "JSON" : name, isNullable: schema.nullable)
+            return Translated(spelling: name, isNullable: schema.nullable)
         }
         // A schema written where it is used: a cycle through such schemas has no spelling.
         guard !resolving.contains(key) else {
@@ -181,5 +201,16 @@ extension JSONSchema.Schema {
     var isOneOf: Bool {
         if case .one = self { return true }
         return false
+    }
+}
+
+extension TypeTranslator {
+    /// `spelling` with each type that turned out to have no manifest type replaced by `JSON`
+    /// (`[Shape]` → `[JSON]`).
+    func spellingUndeclared(_ spelling: String) -> String {
+        guard !undeclared.isEmpty else { return spelling }
+        return spelling.replacing(/[A-Za-z_][A-Za-z0-9_]*/) { match in
+            undeclared.contains(String(match.output)) ? "JSON" : String(match.output)
+        }
     }
 }

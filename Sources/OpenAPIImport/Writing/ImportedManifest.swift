@@ -71,3 +71,45 @@ enum ImportedResponse: Equatable {
     case events(String)
     case jsonLines(String)
 }
+
+extension ImportedManifest {
+    /// Every type spelling of the types and APIs passed through `transform`.
+    mutating func respell(_ transform: (String) -> String) {
+        for index in types.indices {
+            switch types[index].shape {
+            case .model(var fields, let additionalProperties):
+                for field in fields.indices { fields[field].type = transform(fields[field].type) }
+                types[index].shape = .model(fields: fields, additionalProperties: additionalProperties)
+            case .enumeration:
+                break
+            case .union(let alternatives, let discriminator, let mapping):
+                types[index].shape = .union(
+                    alternatives: alternatives.map(transform), discriminator: discriminator,
+                    mapping: mapping.map { ($0.value, transform($0.type)) }
+                )
+            }
+        }
+        for index in apis.indices {
+            apis[index].parameters = apis[index].parameters.map { $0.respelled(transform) }
+            apis[index].responseHeaders = apis[index].responseHeaders.map { $0.respelled(transform) }
+            apis[index].errorResponses = apis[index].errorResponses.map { ($0.status, transform($0.type)) }
+            if case .value(let type, let name, let description) = apis[index].body {
+                apis[index].body = .value(type: transform(type), name: name, description: description)
+            }
+            switch apis[index].response {
+            case .type(let type): apis[index].response = .type(transform(type))
+            case .events(let type): apis[index].response = .events(transform(type))
+            case .jsonLines(let type): apis[index].response = .jsonLines(transform(type))
+            case .none, .bytes: break
+            }
+        }
+    }
+}
+
+private extension ImportedParameter {
+    func respelled(_ transform: (String) -> String) -> ImportedParameter {
+        var copy = self
+        copy.type = transform(type)
+        return copy
+    }
+}

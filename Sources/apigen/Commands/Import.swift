@@ -55,7 +55,7 @@ struct ImportOpenAPI: ParsableCommand {
             Console.error(diagnostic.description)
         }
         guard let manifest = result.manifest, !result.diagnostics.hasErrors else {
-            Console.error("apigen: the document is not valid OpenAPI; nothing was written")
+            Console.error("apigen: the document could not be imported (errors above); nothing was written")
             throw ExitCode.failure
         }
 

@@ -74,7 +74,7 @@ struct ImportCommandTests {
         let result = try APIGenBinary.run(["import", "openapi", "broken.yaml"], in: workspace.root)
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("broken.yaml:7:16: error: #/paths/~1a/get/responses/200: "), "\(result.stderr)")
-        #expect(result.stderr.hasSuffix("apigen: the document is not valid OpenAPI; nothing was written\n"))
+        #expect(result.stderr.hasSuffix("apigen: the document could not be imported (errors above); nothing was written\n"))
         #expect(!FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent("apis").path))
     }
 }
