@@ -1,6 +1,6 @@
 import APIManifest
 import Foundation
-import OpenAPIImport
+@testable import OpenAPIImport
 import Testing
 
 /// Documents shaped to exhaust an importer: long reference chains, deep nesting, errors deep in
@@ -74,5 +74,24 @@ struct ImportBoundsTests {
         #expect(manifest.contains("      shape: JSON\n"), "\(manifest)")
         #expect(manifest.contains("      shapes: '[JSON]?'\n"), "\(manifest)")
         #expect(!manifest.contains("Shape:"), "\(manifest)")
+    }
+}
+
+extension ImportBoundsTests {
+    @Test("The cycle check walks a chain of 20,000 models that closes on itself without deep recursion, and breaks it once")
+    func cycleCheckOnALongChain() {
+        let count = 20_000
+        var types = (0..<count).map { index in
+            ImportedType(name: "M\(index)", shape: .model(fields: [ImportedField(name: "next", type: "M\((index + 1) % count)?")], additionalProperties: false))
+        }
+        var report = ImportDiagnostics(sourceMap: SourceMap(file: "chain.json", root: nil))
+        RecursionCheck.breakCycles(in: &types, fieldPointers: [:], origins: [:], report: &report)
+        let warnings = report.finished().all
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.message.hasPrefix("#: 'M\(count - 1)' contains itself through 'next' (M0 → M1 → M2") == true, "\(warnings.first.map { String($0.message.prefix(200)) } ?? "")")
+        guard case .model(let fields, _) = types[count - 1].shape else { Issue.record("not a model"); return }
+        #expect(fields.first?.type == "JSON?")
+        guard case .model(let first, _) = types[0].shape else { Issue.record("not a model"); return }
+        #expect(first.first?.type == "M1?")
     }
 }
