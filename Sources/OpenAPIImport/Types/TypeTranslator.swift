@@ -115,6 +115,9 @@ struct TypeTranslator {
                 translated = Translated(spelling: declareNew(schema, hint: hint, at: pointer))
             } else if string.contentEncoding?.rawValue == "base64" {
                 translated = Translated(spelling: "Data")
+            } else if Self.isDecimalText(format: core.format.rawValue, pattern: string.pattern) {
+                report.warning("a decimal number written as text is imported as String: a manifest's Decimal travels as a JSON number; convert it where the app uses it (Decimal(string:))", at: pointer)
+                translated = Translated(spelling: "String")
             } else {
                 translated = Translated(spelling: Self.stringFormats[core.format.rawValue] ?? "String")
             }
@@ -164,6 +167,15 @@ struct TypeTranslator {
         }
         translated.isNullable = translated.isNullable || nullable
         return translated
+    }
+
+    /// Whether a string schema holds a decimal number: `format: decimal`, or a pattern of digits
+    /// with one decimal point, such as `^-?\d+(\.\d+)?$` (not a version's or an address's).
+    static func isDecimalText(format: String, pattern: String?) -> Bool {
+        if format == "decimal" { return true }
+        guard let pattern, pattern.components(separatedBy: "\\.").count == 2 else { return false }
+        let digits = pattern.replacingOccurrences(of: "\\d", with: "").replacingOccurrences(of: "0-9", with: "")
+        return digits.count < pattern.count && !digits.contains { $0.isLetter }
     }
 
     static let stringFormats = [

@@ -87,6 +87,25 @@ struct OpenAPIImportTests {
         #expect(manifest.contains("      owner: String\n"), "\(manifest)")
     }
 
+    @Test("Decimal numbers: a number of format decimal is a Decimal; one written as text (format decimal, or a pattern of digits and one point) is a String with a warning at its pointer")
+    func decimalFormats() throws {
+        let document = #"""
+        {"openapi": "3.1.0", "info": {"title": "Money", "version": "1"},
+         "paths": {"/price": {"get": {"operationId": "getPrice", "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Price"}}}}}}}},
+         "components": {"schemas": {"Price": {"type": "object", "required": ["amount", "amountText", "rate", "phone"], "properties": {
+           "amount": {"type": "number", "format": "decimal"},
+           "amountText": {"type": "string", "format": "decimal"},
+           "rate": {"type": "string", "pattern": "^-?\\d+(\\.\\d+)?$"},
+           "phone": {"type": "string", "pattern": "^\\d{3}\\.\\d{3}\\.\\d{4}$"}}}}}}
+        """#
+        let workspace = try TemporaryWorkspace(files: ["money.json": document])
+        defer { workspace.remove() }
+        let (manifest, diagnostics) = try Self.importAndLint(workspace.root.appendingPathComponent("money.json").path)
+        #expect(manifest.contains("      amount: Decimal\n      amountText: String\n      rate: String\n      phone: String\n"), "\(manifest)")
+        let warnings = diagnostics.map(\.message).filter { $0.contains("decimal number written as text") }
+        #expect(warnings.map { String($0.prefix { $0 != ":" }) } == ["#/components/schemas/Price/properties/amountText", "#/components/schemas/Price/properties/rate"])
+    }
+
     @Test("Server URLs that could not be base URLs (a password, a fragment, a bad port) are left out with a warning that does not repeat them")
     func unfitServerURLs() throws {
         let document = #"""
