@@ -2,8 +2,8 @@ import APIGenKit
 import Foundation
 import Testing
 
-/// Models' fields are `let` unless the model (`mutable:`) or the workspace (`mutableModels:`)
-/// asks for `var`: a `var` costs each field a setter and a `modify` accessor to compile.
+/// Models' fields are `var`, so a fetched value can be edited and sent back, unless the model
+/// (`mutable: false`) or the workspace (`mutableModels: false`) asks for `let`.
 @Suite("Model mutability")
 struct ModelMutabilityTests {
     static let types = """
@@ -26,18 +26,18 @@ struct ModelMutabilityTests {
         return try #require(temporary.read("Generated/api/api.models.swift"))
     }
 
-    @Test("By default fields are let; mutable: true makes a model's fields var")
-    func defaultIsLet() throws {
+    @Test("By default fields are var; mutable: false makes a model's fields let")
+    func defaultIsVar() throws {
         let text = try Self.models(workspace: TemporaryWorkspace.defaultWorkspaceFile)
-        #expect(text.contains("    public let a: Int\n"))
+        #expect(text.contains("    public var a: Int\n"))
         #expect(text.contains("    public var b: Int\n"))
         #expect(text.contains("    public let c: Int\n"))
     }
 
-    @Test("mutableModels: true makes every model's fields var, except where a model says false")
+    @Test("mutableModels: false makes every model's fields let, except where a model says true")
     func workspaceWide() throws {
-        let text = try Self.models(workspace: TemporaryWorkspace.defaultWorkspaceFile + "\nmutableModels: true\n")
-        #expect(text.contains("    public var a: Int\n"))
+        let text = try Self.models(workspace: TemporaryWorkspace.defaultWorkspaceFile + "\nmutableModels: false\n")
+        #expect(text.contains("    public let a: Int\n"))
         #expect(text.contains("    public var b: Int\n"))
         #expect(text.contains("    public let c: Int\n"))
     }

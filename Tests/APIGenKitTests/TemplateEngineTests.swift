@@ -131,9 +131,9 @@ struct TemplateEngineTests {
             let loaded = try #require(WorkspaceLoader.load(workspaceFile: workspaceFile, into: &diagnostics))
             let description = try #require(DescriptionBuilder.build(loaded, protos: [:], into: &diagnostics))
             var contexts: [(String, TemplateValue)] = [("workspace", TemplateContext.workspace(description, workspaceFile: "workspace.yaml"))]
-            contexts += description.models.byManifest.map { ("models", TemplateContext.models(Array($0), access: description.access)) }
+            contexts += description.models.byManifest.map { ("models", TemplateContext.models(Array($0), access: description.access, manifest: "api.yaml")) }
             contexts += description.apis.map { api in
-                (api.kind == .rest ? "rest" : api.kind == .grpc ? "grpc" : "rpc", TemplateContext.api(api, access: description.access))
+                (api.kind == .rest ? "rest" : api.kind == .grpc ? "grpc" : "rpc", TemplateContext.api(api, access: description.access, manifest: "api.yaml"))
             }
             for (template, context) in contexts {
                 #expect(templates.render(template, context) == library.render(Self.any(context), withTemplate: template))

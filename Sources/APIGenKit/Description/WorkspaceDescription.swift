@@ -92,9 +92,9 @@ public struct ModelDescription: Sendable {
     public var generatedPath: String
     public var docLines: [String]
     public var shape: Shape
-    /// A model's fields are `var` (`mutable: true`, or the workspace's `mutableModels: true`);
-    /// `let` otherwise, which compiles without a setter and a `modify` accessor per field.
-    public var isMutable: Bool = false
+    /// A model's fields are `var`, so a fetched value can be changed and sent back; `let` where
+    /// the model says `mutable: false` (or the workspace `mutableModels: false`).
+    public var isMutable: Bool = true
     /// Some `responses:` declares it as an error body, so it conforms to `Error`.
     public var isErrorBody = false
     /// `additionalProperties: true`: members the model does not declare are kept.

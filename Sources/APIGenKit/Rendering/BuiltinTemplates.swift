@@ -4,6 +4,7 @@
 enum BuiltinTemplates {
     static let all: [String: String] = [
         "enum": #"""
+// Declared in {{{manifest}}} as {{{declaredName}}}.
 {{#docLines}}
 /// {{{.}}}
 {{/docLines}}
@@ -48,24 +49,14 @@ enum BuiltinTemplates {
 """#,
         "grpc": #"""
 {{% CONTENT_TYPE: TEXT }}
-import APIGRPC
-import APIRuntime
-import SwiftProtobuf
-
-{{#docLines}}
-/// {{{.}}}
-{{/docLines}}
-{{#hasDocLines}}
-///
-{{/hasDocLines}}
-/// gRPC {{shape}} method `{{{rpcMethod}}}`
-{{access}}nonisolated final class {{className}}: APIRuntime.BaseAPI<{{{responseType}}}>, @unchecked Sendable {
+{{> header}}
     {{access}}static let definition = APIRuntime.APIDefinition(
         name: {{{nameLiteral}}},
         wire: .grpc(APIRuntime.GRPCMethod(service: {{{serviceLiteral}}}, method: {{{methodNameLiteral}}}, shape: .{{shapeCase}}{{#isIdempotent}}, isIdempotent: true{{/isIdempotent}})),
 {{> settings}}
         defaults: .workspace
     )
+{{> sample}}
 
 {{^clientStreams}}
     /// Calls the method with `request`.
@@ -105,6 +96,22 @@ import SwiftProtobuf
 }
 
 """#,
+        "header": #"""
+{{#imports}}
+import {{.}}
+{{/imports}}
+
+// Declared in {{{manifest}}} as {{{declaredName}}}.
+{{#docLines}}
+/// {{{.}}}
+{{/docLines}}
+{{#hasDocLines}}
+///
+{{/hasDocLines}}
+/// {{{summary}}}
+{{access}}nonisolated final class {{className}}: APIRuntime.BaseAPI<{{{responseType}}}>, @unchecked Sendable {
+
+"""#,
         "initializer": #"""
 {{#parameterDocLines}}
     /// {{{.}}}
@@ -122,6 +129,7 @@ import SwiftProtobuf
 
 """#,
         "model": #"""
+// Declared in {{{manifest}}} as {{{declaredName}}}.
 {{#docLines}}
 /// {{{.}}}
 {{/docLines}}
@@ -227,24 +235,14 @@ import {{.}}
 """#,
         "rest": #"""
 {{% CONTENT_TYPE: TEXT }}
-{{#imports}}
-import {{.}}
-{{/imports}}
-
-{{#docLines}}
-/// {{{.}}}
-{{/docLines}}
-{{#hasDocLines}}
-///
-{{/hasDocLines}}
-/// `{{method}} {{{path}}}`
-{{access}}nonisolated final class {{className}}: APIRuntime.BaseAPI<{{{responseType}}}>, @unchecked Sendable {
+{{> header}}
     {{access}}static let definition = APIRuntime.APIDefinition(
         name: {{{nameLiteral}}},
         wire: .http(.{{methodCase}}, path: {{{pathLiteral}}}),
 {{> settings}}
         defaults: .workspace
     )
+{{> sample}}
 
 {{> initializer}}
         self.init(
@@ -282,18 +280,7 @@ import {{.}}
 """#,
         "rpc": #"""
 {{% CONTENT_TYPE: TEXT }}
-{{#imports}}
-import {{.}}
-{{/imports}}
-
-{{#docLines}}
-/// {{{.}}}
-{{/docLines}}
-{{#hasDocLines}}
-///
-{{/hasDocLines}}
-/// {{protocolName}} {{#isNotification}}notification{{/isNotification}}{{^isNotification}}method{{/isNotification}} `{{{rpcMethod}}}`{{#path}} at `{{{.}}}`{{/path}}
-{{access}}nonisolated final class {{className}}: APIRuntime.BaseAPI<{{{responseType}}}>, @unchecked Sendable {
+{{> header}}
     {{access}}static let definition = APIRuntime.APIDefinition(
         name: {{{nameLiteral}}},
 {{#hasEnvelope}}
@@ -319,6 +306,7 @@ import {{.}}
 {{> settings}}
         defaults: .workspace
     )
+{{> sample}}
 
 {{> initializer}}
         self.init(
@@ -328,6 +316,19 @@ import {{.}}
         )
     }
 }
+
+"""#,
+        "sample": #"""
+{{#sample}}
+
+    #if DEBUG
+    /// The manifest's `sample:`, the answer when `StubSet(usesManifestSamples: true)`.
+    private static let sample: APIRuntime.StubResponse? = {{{.}}}
+    #else
+    // Samples stay out of release builds.
+    private static let sample: APIRuntime.StubResponse? = nil
+    #endif
+{{/sample}}
 
 """#,
         "settings": #"""
@@ -366,7 +367,7 @@ import {{.}}
         authenticated: {{{.}}},
 {{/authenticated}}
 {{#sample}}
-        sample: {{{.}}},
+        sample: {{className}}.sample,
 {{/sample}}
 {{#errorResponses}}
         errorResponses: {{{.}}},
@@ -374,6 +375,7 @@ import {{.}}
 
 """#,
         "union": #"""
+// Declared in {{{manifest}}} as {{{declaredName}}}.
 {{#docLines}}
 /// {{{.}}}
 {{/docLines}}

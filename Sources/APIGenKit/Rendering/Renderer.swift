@@ -107,14 +107,16 @@ struct Renderer: Sendable {
             let workspaceFile = relative(workspace.workspaceFile)
             return Source(path: GeneratedPaths.workspace, template: "workspace", context: TemplateContext.workspace(workspace, workspaceFile: workspaceFile), manifest: workspaceFile)
         case .models(let models):
-            return Source(path: models[0].generatedPath, template: "models", context: TemplateContext.models(models, access: access), manifest: relative(models[0].sourceFile))
+            let manifest = relative(models[0].sourceFile)
+            return Source(path: models[0].generatedPath, template: "models", context: TemplateContext.models(models, access: access, manifest: manifest), manifest: manifest)
         case .api(let api):
             let template = switch api.kind {
             case .rest: "rest"
             case .grpc: "grpc"
             case .jsonrpc, .rpc: "rpc"
             }
-            return Source(path: api.generatedPath, template: template, context: TemplateContext.api(api, access: access), manifest: relative(api.sourceFile))
+            let manifest = relative(api.sourceFile)
+            return Source(path: api.generatedPath, template: template, context: TemplateContext.api(api, access: access, manifest: manifest), manifest: manifest)
         }
     }
 

@@ -31,7 +31,8 @@ enum TemplateContext {
         access == .internal ? "" : access.rawValue + " "
     }
 
-    static func api(_ api: APIDescription, access: AccessLevel) -> TemplateValue {
+    /// An API's context; `manifest` is its manifest's path from the workspace's folder.
+    static func api(_ api: APIDescription, access: AccessLevel, manifest: String) -> TemplateValue {
         let needsFoundation = api.parameters.contains { $0.type.needsFoundation } || api.response.type.needsFoundation
             || api.responseHeaders.contains { $0.type.needsFoundation }
         var context: [String: TemplateValue] = [
@@ -39,6 +40,8 @@ enum TemplateContext {
             "imports": .strings((api.response.decoding.isEventStream ? ["APIEventStreams"] : []) + ["APIRuntime"] + (needsFoundation ? ["Foundation"] : [])),
             "docLines": .strings(api.docLines),
             "hasDocLines": .bool(!api.docLines.isEmpty),
+            "manifest": .string(SwiftLiteral.commentLine(manifest)),
+            "declaredName": .string(SwiftLiteral.commentLine(api.manifestName)),
             "className": .string(api.className),
             "responseType": .string(api.response.type.spelling),
             "decoding": .string(api.response.decoding.rawValue),
@@ -72,6 +75,7 @@ enum TemplateContext {
             context["methodCase"] = .string(rest.method.rawValue.lowercased())
             context["path"] = .string(SwiftLiteral.docLines(rest.path).joined())
             context["pathLiteral"] = .string(SwiftLiteral.string(rest.path))
+            context["summary"] = .string("`\(rest.method.rawValue) \(SwiftLiteral.docLines(rest.path).joined())`")
         }
         if let grpc = api.grpc {
             context["shape"] = .string(grpc.shape)
@@ -93,6 +97,8 @@ enum TemplateContext {
             case (true, true): "bidirectionalStreaming"
             }
             context["shapeCase"] = .string(shape)
+            context["summary"] = .string("gRPC \(grpc.shape) method `\(SwiftLiteral.docLines(grpc.method).joined())`")
+            context["imports"] = .strings(["APIGRPC", "APIRuntime", "SwiftProtobuf"])
         }
         if let rpc = api.rpc {
             let isJSONRPC = api.kind == .jsonrpc
@@ -105,6 +111,9 @@ enum TemplateContext {
             context["isNotification"] = .bool(rpc.isNotification)
             context["path"] = rpc.path.isEmpty ? nil : .string(SwiftLiteral.docLines(rpc.path).joined())
             context["pathLiteral"] = rpc.path.isEmpty ? nil : .string(SwiftLiteral.string(rpc.path))
+            let protocolName = isJSONRPC ? "JSON-RPC" : rpc.delegateType
+            let place = rpc.path.isEmpty ? "" : " at `\(SwiftLiteral.docLines(rpc.path).joined())`"
+            context["summary"] = .string("\(protocolName) \(rpc.isNotification ? "notification" : "method") `\(SwiftLiteral.docLines(rpc.method).joined())`\(place)")
             context["hasEnvelope"] = .bool(!rpc.envelope.isEmpty)
             context["envelope"] = .list(rpc.envelope.map { field in
                 ["nameLiteral": .string(SwiftLiteral.string(field.name)), "valueLiteral": .string(SwiftLiteral.jsonValue(field.json))]
@@ -180,7 +189,8 @@ enum TemplateContext {
 
     /// A manifest's types, for `models.mustache`: the imports they need between them, and each
     /// one's context for the `model` or `enum` partial.
-    static func models(_ models: [ModelDescription], access: AccessLevel) -> TemplateValue {
+    /// A manifest's types; `manifest` is its path from the workspace's folder.
+    static func models(_ models: [ModelDescription], access: AccessLevel, manifest: String) -> TemplateValue {
         var needsRuntime = false, needsFoundation = false
         for model in models {
             switch model.shape {
@@ -198,13 +208,15 @@ enum TemplateContext {
         return [
             "imports": .strings(imports),
             "hasImports": .bool(!imports.isEmpty),
-            "models": .list(models.map { model($0, access: access) }),
+            "models": .list(models.map { model($0, access: access, manifest: manifest) }),
         ]
     }
 
-    static func model(_ model: ModelDescription, access: AccessLevel) -> TemplateValue {
+    static func model(_ model: ModelDescription, access: AccessLevel, manifest: String) -> TemplateValue {
         var context: [String: TemplateValue] = [
             "access": .string(accessModifier(access)),
+            "manifest": .string(SwiftLiteral.commentLine(manifest)),
+            "declaredName": .string(SwiftLiteral.commentLine(model.manifestName)),
             "swiftName": .string(model.swiftName),
             "docLines": .strings(model.docLines),
         ]
@@ -235,9 +247,12 @@ enum TemplateContext {
             context["binding"] = .string(model.isMutable ? "var" : "let")
             let hasCustomKeys = fields.contains { $0.jsonKey != $0.swiftName.trimmingBackticks }
             context["hasCustomKeys"] = .bool(hasCustomKeys)
-            context["hasCodingKeys"] = .bool(hasCustomKeys || !model.derivesCoding)
+            let writesEncoding = model.keepsAdditionalProperties || fields.contains { $0.dateFormat != .iso8601 }
+            // Swift synthesizes the coding keys unless both halves of Codable are written out;
+            // they are spelled out only when one differs from its field or they must be listed.
+            context["hasCodingKeys"] = .bool(hasCustomKeys || model.keepsAdditionalProperties || (!model.derivesCoding && writesEncoding))
             context["writesDecoding"] = .bool(!model.derivesCoding)
-            context["writesEncoding"] = .bool(model.keepsAdditionalProperties || fields.contains { $0.dateFormat != .iso8601 })
+            context["writesEncoding"] = .bool(writesEncoding)
             context["keepsAdditionalProperties"] = .bool(model.keepsAdditionalProperties)
             context["hasFields"] = .bool(!stored.isEmpty)
             context["inlineArguments"] = .bool(stored.count <= inlineArgumentLimit)

@@ -5,9 +5,9 @@ import Foundation
 /// workspace's templates folder taking its place. Extra `.mustache` files there become partials.
 public struct TemplateSet: Sendable {
     /// The templates apigen renders, and the partials they share, by name (without `.mustache`).
-    public static let names = ["rest", "rpc", "grpc", "models", "workspace", "initializer", "request", "settings", "model", "enum", "union"]
+    public static let names = ["rest", "rpc", "grpc", "models", "workspace", "header", "initializer", "request", "settings", "sample", "model", "enum", "union"]
     /// Templates included by others rather than rendered on their own.
-    public static let partials: Set<String> = ["initializer", "request", "settings", "model", "enum"]
+    public static let partials: Set<String> = ["header", "initializer", "request", "settings", "sample", "model", "enum", "union"]
     /// What each template makes, for `apigen template list`.
     public static let purpose = [
         "rest": "renders <manifest>/<Name>API.swift for REST APIs",
@@ -15,11 +15,14 @@ public struct TemplateSet: Sendable {
         "grpc": "renders <manifest>/<Name>API.swift for gRPC methods",
         "models": "renders <manifest>/<manifest>.models.swift, the types a manifest declares",
         "workspace": "renders APIDefaults+Workspace.swift, the workspace defaults",
+        "header": "partial: an API file's imports, doc comment and class declaration, in rest, rpc and grpc",
         "initializer": "partial: an API initializer's doc comment and signature, in rest and rpc",
         "request": "partial: the RequestBuilder chain that puts each parameter where it travels, in rest and rpc",
         "settings": "partial: an API's definition settings, in rest, rpc and grpc",
+        "sample": "partial: an API's manifest sample, compiled in debug builds only, in rest, rpc and grpc",
         "model": "partial: one struct, in models",
-        "enum": "partial: one string enum, in models",
+        "enum": "partial: one enum, in models",
+        "union": "partial: one union, in models",
     ]
 
     let library: TemplateLibrary

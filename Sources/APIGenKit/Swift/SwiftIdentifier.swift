@@ -49,10 +49,11 @@ package enum SwiftIdentifier {
 
     /// Words that cannot be used bare as a declaration name, property or argument label in Swift 6.
     /// `Type` and `Protocol` are not keywords, but a member so named needs backticks (`Foo.Type`
-    /// is the metatype).
+    /// is the metatype). Contextual keywords (`open`, `nonisolated`, `async`, `some`, …) are free
+    /// as names, so `case open` stays bare.
     package static let keywords: Set<String> = [
-        "associatedtype", "borrowing", "class", "consuming", "deinit", "enum", "extension", "fileprivate",
-        "func", "import", "init", "inout", "internal", "let", "nonisolated", "open", "operator", "private",
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate",
+        "func", "import", "init", "inout", "internal", "let", "operator", "private",
         "precedencegroup", "protocol", "public", "rethrows", "static", "struct", "subscript", "typealias",
         "var", "break", "case", "catch", "continue", "default", "defer", "do", "else", "fallthrough", "for",
         "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "Any", "as", "await",

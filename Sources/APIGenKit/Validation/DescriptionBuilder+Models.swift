@@ -88,7 +88,7 @@ extension DescriptionBuilder {
         return ModelDescription(
             manifestName: type.name.value, declaredAt: type.name.location, swiftName: swiftName, sourceFile: file,
             generatedPath: GeneratedPaths.models(manifest: workspace.relativePath(file)), docLines: SwiftLiteral.docLines(type.description?.value), shape: shape,
-            isMutable: (type.mutable ?? workspace.manifest.mutableModels)?.value ?? false,
+            isMutable: (type.mutable ?? workspace.manifest.mutableModels)?.value ?? true,
             keepsAdditionalProperties: type.additionalProperties?.value ?? false
         )
     }

@@ -39,7 +39,7 @@ public struct TypeDeclaration: Sendable {
     public var name: Located<String>
     public var description: Located<String>?
     public var shape: Shape
-    /// `mutable:` of a model: its fields `var` rather than `let`; nil inherits `mutableModels:`.
+    /// `mutable:` of a model: false makes its fields `let`; nil inherits `mutableModels:`.
     public var mutable: Located<Bool>?
     /// `additionalProperties: true` of a model: members it does not declare are kept.
     public var additionalProperties: Located<Bool>?

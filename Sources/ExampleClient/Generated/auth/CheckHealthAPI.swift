@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in auth.yaml as CheckHealth.
 /// Answers 200 when the service is up; polled at most five times a minute.
 ///
 /// `HEAD /health`

@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in auth.yaml as DownloadText.
 /// Reads a text file; the name may hold any character, spaces and slashes too.
 ///
 /// `GET /files/{name}`

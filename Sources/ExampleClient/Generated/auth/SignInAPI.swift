@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in auth.yaml as SignIn.
 /// Exchanges a user's password for an access token.
 ///
 /// `POST /oauth/token`

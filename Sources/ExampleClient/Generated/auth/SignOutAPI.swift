@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in auth.yaml as SignOut.
 /// Ends the session of the token the call carries.
 ///
 /// `POST /oauth/revoke`

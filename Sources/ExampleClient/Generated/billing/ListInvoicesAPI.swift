@@ -3,6 +3,7 @@
 import APIRuntime
 import Foundation
 
+// Declared in billing.yaml as ListInvoices.
 /// Lists invoices, newest first.
 ///
 /// `GET /invoices`
@@ -20,7 +21,7 @@ public nonisolated final class ListInvoicesAPI: APIRuntime.BaseAPI<[Invoice]>, @
         since: Date? = nil,
         due: APIRuntime.CalendarDate? = nil,
         limit: Int = 50,
-        status: InvoiceStatus = .`open`
+        status: InvoiceStatus = .open
     ) {
         self.init(
             definition: Self.definition,

@@ -3,6 +3,7 @@
 import APIRuntime
 import Foundation
 
+// Declared in billing.yaml as PayInvoice.
 /// Pays an invoice.
 ///
 /// `POST /invoices/{number}/payments`

@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in billing.yaml as ResolveInvoice.
 /// Finds an invoice by what a customer typed.
 ///
 /// `GET /invoices/resolve`

@@ -3,19 +3,20 @@
 import APIRuntime
 import Foundation
 
+// Declared in billing.yaml as Invoice.
 /// A bill sent to a customer.
 public nonisolated struct Invoice: Codable, Hashable, Sendable {
-    public let number: Int32
-    public let total: Money
-    public let tax: Decimal
-    public let discount: Float
-    public let due: APIRuntime.CalendarDate
-    public let issuedAt: Date
-    public let paidAt: Date?
-    public let status: InvoiceStatus
-    public let lines: [InvoiceLine]
+    public var number: Int32
+    public var total: Money
+    public var tax: Decimal
+    public var discount: Float
+    public var due: APIRuntime.CalendarDate
+    public var issuedAt: Date
+    public var paidAt: Date?
+    public var status: InvoiceStatus
+    public var lines: [InvoiceLine]
     /// Members of the JSON object that this type does not declare, kept as they came.
-    public let additionalProperties: [String: APIRuntime.JSONValue]
+    public var additionalProperties: [String: APIRuntime.JSONValue]
 
     public init(
         number: Int32,
@@ -82,9 +83,10 @@ public nonisolated struct Invoice: Codable, Hashable, Sendable {
     }
 }
 
+// Declared in billing.yaml as InvoiceStatus.
 public nonisolated enum InvoiceStatus: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue, APIRuntime.HeaderValue {
     case draft
-    case `open`
+    case open
     case paid
     case void
     /// A value this version of the client does not know, kept as the server sent it.
@@ -93,7 +95,7 @@ public nonisolated enum InvoiceStatus: RawRepresentable, Codable, Hashable, Send
     public init(rawValue: String) {
         switch rawValue {
         case "draft": self = .draft
-        case "open": self = .`open`
+        case "open": self = .open
         case "paid": self = .paid
         case "void": self = .void
         default: self = .unknown(rawValue)
@@ -103,7 +105,7 @@ public nonisolated enum InvoiceStatus: RawRepresentable, Codable, Hashable, Send
     public var rawValue: String {
         switch self {
         case .draft: "draft"
-        case .`open`: "open"
+        case .open: "open"
         case .paid: "paid"
         case .void: "void"
         case .unknown(let value): value
@@ -111,24 +113,19 @@ public nonisolated enum InvoiceStatus: RawRepresentable, Codable, Hashable, Send
     }
 
     /// The values this version of the client knows.
-    public static let allCases: [InvoiceStatus] = [.draft, .`open`, .paid, .void]
+    public static let allCases: [InvoiceStatus] = [.draft, .open, .paid, .void]
 }
 
+// Declared in billing.yaml as InvoiceLine.
 public nonisolated struct InvoiceLine: Codable, Hashable, Sendable {
-    public let description: String
-    public let quantity: Int
-    public let amount: Decimal
+    public var description: String
+    public var quantity: Int
+    public var amount: Decimal
 
     public init(description: String, quantity: Int = 1, amount: Decimal) {
         self.description = description
         self.quantity = quantity
         self.amount = amount
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case description
-        case quantity
-        case amount
     }
 
     public init(from decoder: any Decoder) throws {
@@ -139,6 +136,7 @@ public nonisolated struct InvoiceLine: Codable, Hashable, Sendable {
     }
 }
 
+// Declared in billing.yaml as PaymentMethod.
 /// How an invoice is paid, told apart by its "type" member.
 public nonisolated enum PaymentMethod: Codable, Hashable, Sendable {
     case card(Card)
@@ -169,10 +167,11 @@ public nonisolated enum PaymentMethod: Codable, Hashable, Sendable {
     }
 }
 
+// Declared in billing.yaml as Card.
 public nonisolated struct Card: Codable, Hashable, Sendable {
-    public let type: String
-    public let brand: String
-    public let last4: String
+    public var type: String
+    public var brand: String
+    public var last4: String
 
     public init(type: String, brand: String, last4: String) {
         self.type = type
@@ -181,9 +180,10 @@ public nonisolated struct Card: Codable, Hashable, Sendable {
     }
 }
 
+// Declared in billing.yaml as BankTransfer.
 public nonisolated struct BankTransfer: Codable, Hashable, Sendable {
-    public let type: String
-    public let iban: String
+    public var type: String
+    public var iban: String
 
     public init(type: String, iban: String) {
         self.type = type
@@ -191,6 +191,7 @@ public nonisolated struct BankTransfer: Codable, Hashable, Sendable {
     }
 }
 
+// Declared in billing.yaml as InvoiceReference.
 /// An invoice's number or its code; each is tried in this order.
 public nonisolated enum InvoiceReference: Codable, Hashable, Sendable {
     case int32(Int32)

@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in calculator.yaml as Divide.
 /// Divides; carries an extra envelope member and its own timeout.
 ///
 /// JSON-RPC method `math.divide`

@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in calculator.yaml as Foobar.
 /// A method the server does not have.
 ///
 /// JSON-RPC method `foobar` at `/jsonrpc`

@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in calculator.yaml as GetData.
 /// Answers a list of mixed values, read as any JSON.
 ///
 /// JSON-RPC method `get_data` at `/jsonrpc`

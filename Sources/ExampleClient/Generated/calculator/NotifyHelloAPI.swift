@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in calculator.yaml as NotifyHello.
 /// JSON-RPC notification `notify_hello` at `/jsonrpc`
 public nonisolated final class NotifyHelloAPI: APIRuntime.BaseAPI<APIRuntime.NoContent>, @unchecked Sendable {
     public static let definition = APIRuntime.APIDefinition(

@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in calculator.yaml as Subtract.
 /// Subtracts the second number from the first.
 ///
 /// JSON-RPC method `subtract` at `/jsonrpc`

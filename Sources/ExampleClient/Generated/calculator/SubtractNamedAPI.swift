@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in calculator.yaml as SubtractNamed.
 /// The same method, its parameters by name.
 ///
 /// JSON-RPC method `subtract` at `/jsonrpc`

@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in calculator.yaml as Sum.
 /// Adds three numbers. Identical sums in flight share one request.
 ///
 /// JSON-RPC method `sum` at `/jsonrpc`

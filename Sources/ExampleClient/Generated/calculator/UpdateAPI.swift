@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in calculator.yaml as Update.
 /// Tells the server about new values; no reply is awaited.
 ///
 /// JSON-RPC notification `update` at `/jsonrpc`

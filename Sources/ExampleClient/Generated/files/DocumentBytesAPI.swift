@@ -3,6 +3,7 @@
 import APIRuntime
 import Foundation
 
+// Declared in files.yaml as DocumentBytes.
 /// A stored document's bytes, held in memory.
 ///
 /// `GET /documents/{name}/bytes`

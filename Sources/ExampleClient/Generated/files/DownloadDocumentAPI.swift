@@ -3,6 +3,7 @@
 import APIRuntime
 import Foundation
 
+// Declared in files.yaml as DownloadDocument.
 /// Downloads a stored document to a file.
 ///
 /// `GET /documents/{name}`

@@ -3,6 +3,7 @@
 import APIRuntime
 import Foundation
 
+// Declared in files.yaml as SubmitReport.
 /// Files a report with its attachments.
 ///
 /// `POST /reports`

@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in files.yaml as UploadDocument.
 /// Stores a document's bytes as they are.
 ///
 /// `PUT /documents/{name}`

@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in legacy.yaml as CountMembers.
 /// The number of members of a group.
 ///
 /// CommandEnvelope method `members.count`

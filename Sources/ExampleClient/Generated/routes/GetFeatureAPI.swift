@@ -4,6 +4,7 @@ import APIGRPC
 import APIRuntime
 import SwiftProtobuf
 
+// Declared in routes.yaml as GetFeature.
 /// Returns the feature at a point; a feature with an empty name when there is none.
 ///
 /// gRPC unary method `routeguide.RouteGuide/GetFeature`

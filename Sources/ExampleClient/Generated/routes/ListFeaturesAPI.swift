@@ -4,6 +4,7 @@ import APIGRPC
 import APIRuntime
 import SwiftProtobuf
 
+// Declared in routes.yaml as ListFeatures.
 /// Streams the features inside a rectangle as they are found.
 ///
 /// gRPC server-streaming method `routeguide.RouteGuide/ListFeatures`

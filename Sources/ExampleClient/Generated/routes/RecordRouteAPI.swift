@@ -4,6 +4,7 @@ import APIGRPC
 import APIRuntime
 import SwiftProtobuf
 
+// Declared in routes.yaml as RecordRoute.
 /// Takes the points of a route as they are travelled and answers with a summary at its end.
 ///
 /// gRPC client-streaming method `routeguide.RouteGuide/RecordRoute`

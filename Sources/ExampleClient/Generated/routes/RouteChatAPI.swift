@@ -4,6 +4,7 @@ import APIGRPC
 import APIRuntime
 import SwiftProtobuf
 
+// Declared in routes.yaml as RouteChat.
 /// Exchanges notes: each note sent is answered with the earlier notes left at its point.
 ///
 /// gRPC bidirectional-streaming method `routeguide.RouteGuide/RouteChat`

@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in users.yaml as CountUsers.
 /// The number of users, as a bare JSON number.
 ///
 /// `GET /users/count`

@@ -3,6 +3,7 @@
 import APIRuntime
 import Foundation
 
+// Declared in users.yaml as CreateUser.
 /// Creates a user and returns it with its id.
 ///
 /// `POST /users`

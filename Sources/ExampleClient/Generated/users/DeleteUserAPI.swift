@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in users.yaml as DeleteUser.
 /// Deletes a user. The server answers 204 No Content.
 ///
 /// `DELETE /users/{id}`

@@ -3,6 +3,7 @@
 import APIEventStreams
 import APIRuntime
 
+// Declared in users.yaml as ExportUsers.
 /// Every user, one JSON object per line.
 ///
 /// `GET /users/export`

@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in users.yaml as GetUser.
 /// Fetches one user by id.
 ///
 /// `GET /users/{id}`
@@ -11,9 +12,17 @@ public nonisolated final class GetUserAPI: APIRuntime.BaseAPI<User>, @unchecked 
         wire: .http(.get, path: "/users/{id}"),
         retry: APIRuntime.RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(100)),
         tags: ["users"],
-        sample: APIRuntime.StubResponse(status: 200, json: "{\"created_at\":\"2024-01-01T00:00:00Z\",\"id\":7,\"name\":\"Sample User\",\"role\":\"member\",\"tags\":[\"preview\"]}"),
+        sample: GetUserAPI.sample,
         defaults: .workspace
     )
+
+    #if DEBUG
+    /// The manifest's `sample:`, the answer when `StubSet(usesManifestSamples: true)`.
+    private static let sample: APIRuntime.StubResponse? = APIRuntime.StubResponse(status: 200, json: "{\"created_at\":\"2024-01-01T00:00:00Z\",\"id\":7,\"name\":\"Sample User\",\"role\":\"member\",\"tags\":[\"preview\"]}")
+    #else
+    // Samples stay out of release builds.
+    private static let sample: APIRuntime.StubResponse? = nil
+    #endif
 
     public convenience init(id: Int) {
         self.init(

@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in users.yaml as ListUsers.
 /// Lists users, newest first.
 ///
 /// `GET /users`

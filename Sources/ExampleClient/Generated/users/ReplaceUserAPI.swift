@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in users.yaml as ReplaceUser.
 /// Replaces a user with the one sent, whole.
 ///
 /// `PUT /users/{id}`

@@ -3,6 +3,7 @@
 import APIRuntime
 import Foundation
 
+// Declared in users.yaml as UpdateUser.
 /// Changes some fields of a user.
 ///
 /// `PATCH /users/{id}`

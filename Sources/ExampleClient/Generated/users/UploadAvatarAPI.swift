@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in users.yaml as UploadAvatar.
 /// Sets a user's profile photo, sent as a multipart form.
 ///
 /// `POST /users/{id}/avatar`

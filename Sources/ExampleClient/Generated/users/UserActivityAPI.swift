@@ -3,6 +3,7 @@
 import APIEventStreams
 import APIRuntime
 
+// Declared in users.yaml as UserActivity.
 /// A live feed of what users do, as Server-Sent Events.
 ///
 /// `GET /users/activity`

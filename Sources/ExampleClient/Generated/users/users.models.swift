@@ -3,17 +3,18 @@
 import APIRuntime
 import Foundation
 
+// Declared in users.yaml as User.
 /// A registered user.
 public nonisolated struct User: Codable, Hashable, Sendable {
-    public let id: Int
-    public let name: String
+    public var id: Int
+    public var name: String
     /// Absent until the user confirms an address.
-    public let email: String?
-    public let role: Role
-    public let address: Address?
-    public let tags: [String]
-    public let createdAt: Date
-    public let avatar: URL?
+    public var email: String?
+    public var role: Role
+    public var address: Address?
+    public var tags: [String]
+    public var createdAt: Date
+    public var avatar: URL?
 
     public init(
         id: Int,
@@ -47,12 +48,13 @@ public nonisolated struct User: Codable, Hashable, Sendable {
     }
 }
 
+// Declared in users.yaml as Address.
 /// A postal address.
 public nonisolated struct Address: Codable, Hashable, Sendable {
-    public let street: String
-    public let city: String
-    public let postalCode: String
-    public let location: Coordinates?
+    public var street: String
+    public var city: String
+    public var postalCode: String
+    public var location: Coordinates?
 
     public init(
         street: String,
@@ -74,9 +76,10 @@ public nonisolated struct Address: Codable, Hashable, Sendable {
     }
 }
 
+// Declared in users.yaml as Coordinates.
 public nonisolated struct Coordinates: Codable, Hashable, Sendable {
-    public let latitude: Double
-    public let longitude: Double
+    public var latitude: Double
+    public var longitude: Double
 
     public init(latitude: Double, longitude: Double) {
         self.latitude = latitude
@@ -84,6 +87,7 @@ public nonisolated struct Coordinates: Codable, Hashable, Sendable {
     }
 }
 
+// Declared in users.yaml as Role.
 /// What a user may do.
 public nonisolated enum Role: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue, APIRuntime.HeaderValue {
     case admin
@@ -114,11 +118,12 @@ public nonisolated enum Role: RawRepresentable, Codable, Hashable, Sendable, Cas
     public static let allCases: [Role] = [.admin, .member, .guest]
 }
 
+// Declared in users.yaml as ActivityEvent.
 /// Something a user did.
 public nonisolated struct ActivityEvent: Codable, Hashable, Sendable {
-    public let userID: Int
-    public let action: String
-    public let at: Date
+    public var userID: Int
+    public var action: String
+    public var at: Date
 
     public init(userID: Int, action: String, at: Date) {
         self.userID = userID
@@ -133,11 +138,12 @@ public nonisolated struct ActivityEvent: Codable, Hashable, Sendable {
     }
 }
 
+// Declared in users.yaml as UserPage.
 /// One page of a user listing.
 public nonisolated struct UserPage: Codable, Hashable, Sendable {
-    public let items: [User]
-    public let total: Int
-    public let nextCursor: String?
+    public var items: [User]
+    public var total: Int
+    public var nextCursor: String?
 
     public init(items: [User], total: Int, nextCursor: String? = nil) {
         self.items = items

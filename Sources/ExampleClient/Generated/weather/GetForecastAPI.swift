@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in weather.yaml as GetForecast.
 /// Today's forecast for a city, from the weather provider.
 ///
 /// `GET /forecast`

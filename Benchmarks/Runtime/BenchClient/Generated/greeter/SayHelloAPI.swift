@@ -4,6 +4,7 @@ import APIGRPC
 import APIRuntime
 import SwiftProtobuf
 
+// Declared in greeter.yaml as SayHello.
 /// Sends a greeting.
 ///
 /// gRPC unary method `helloworld.Greeter/SayHello`

@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in items.yaml as GetItem.
 /// `GET /items/{id}`
 public nonisolated final class GetItemAPI: APIRuntime.BaseAPI<Item>, @unchecked Sendable {
     public static let definition = APIRuntime.APIDefinition(

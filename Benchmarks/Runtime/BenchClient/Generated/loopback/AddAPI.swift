@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in loopback.yaml as Add.
 /// JSON-RPC method `add` at `/rpc`
 public nonisolated final class AddAPI: APIRuntime.BaseAPI<Int>, @unchecked Sendable {
     public static let definition = APIRuntime.APIDefinition(

@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in loopback.yaml as CreateItem.
 /// `POST /items`
 public nonisolated final class CreateItemAPI: APIRuntime.BaseAPI<Item>, @unchecked Sendable {
     public static let definition = APIRuntime.APIDefinition(

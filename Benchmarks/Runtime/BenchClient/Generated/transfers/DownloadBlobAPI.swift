@@ -3,6 +3,7 @@
 import APIRuntime
 import Foundation
 
+// Declared in transfers.yaml as DownloadBlob.
 /// `GET /blob`
 public nonisolated final class DownloadBlobAPI: APIRuntime.BaseAPI<URL>, @unchecked Sendable {
     public static let definition = APIRuntime.APIDefinition(

@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in transfers.yaml as UploadBlob.
 /// `PUT /blob`
 public nonisolated final class UploadBlobAPI: APIRuntime.BaseAPI<BlobReceipt>, @unchecked Sendable {
     public static let definition = APIRuntime.APIDefinition(

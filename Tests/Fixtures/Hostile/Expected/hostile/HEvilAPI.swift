@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in hostile.yaml as Evil"""API.
 /// Multi-line with */ and \(x) and """ and #" and a
 /// second line \u202E.
 ///

@@ -3,6 +3,7 @@
 import APIRuntime
 import Foundation
 
+// Declared in hostile.yaml as Metatypes.
 /// `POST /metatypes`
 public nonisolated final class HMetatypesAPI: APIRuntime.BaseAPI<HMetatyped>, @unchecked Sendable {
     public static let definition = APIRuntime.APIDefinition(

@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in hostile.yaml as VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongLongName.
 /// A very long name.
 ///
 /// `GET /long`

@@ -2,13 +2,14 @@
 
 import APIRuntime
 
+// Declared in hostile.yaml as Payload.
 /// Ends a comment */ and opens /* one; """ and #"raw"# and \(interpolation) and \ and tab, RTL  override , zero width
 public nonisolated struct HPayload: Codable, Hashable, Sendable {
-    public let weirdKeyQuoted: String
-    public let naiveCafe: Int
-    public let _2fa: Bool
-    public let `default`: HMood
-    public let shadows: HShadows?
+    public var weirdKeyQuoted: String
+    public var naiveCafe: Int
+    public var _2fa: Bool
+    public var `default`: HMood
+    public var shadows: HShadows?
 
     public init(
         weirdKeyQuoted: String,
@@ -33,16 +34,18 @@ public nonisolated struct HPayload: Codable, Hashable, Sendable {
     }
 }
 
+// Declared in hostile.yaml as Nothing.
 public nonisolated struct HNothing: Codable, Hashable, Sendable {
 
     public init() {}
 }
 
+// Declared in hostile.yaml as Shadows.
 public nonisolated struct HShadows: Codable, Hashable, Sendable {
-    public let fields: Int
-    public let decoder: String?
-    public let encoder: [HNothing]
-    public let `self`: String?
+    public var fields: Int
+    public var decoder: String?
+    public var encoder: [HNothing]
+    public var `self`: String?
 
     public init(
         fields: Int,
@@ -57,6 +60,7 @@ public nonisolated struct HShadows: Codable, Hashable, Sendable {
     }
 }
 
+// Declared in hostile.yaml as Mood.
 /// Line one with */
 /// /** line two */ and a line with \(x)
 public nonisolated enum HMood: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue, APIRuntime.HeaderValue {
@@ -94,11 +98,12 @@ public nonisolated enum HMood: RawRepresentable, Codable, Hashable, Sendable, Ca
     public static let allCases: [HMood] = [.happy, .sad, .rtl, .newline, .empty]
 }
 
+// Declared in hostile.yaml as Metatyped.
 public nonisolated struct HMetatyped: Codable, Hashable, Sendable {
-    public let `Type`: Int
-    public let `Protocol`: String
-    public let hashValue: Int
-    public let kind: HMetatype
+    public var `Type`: Int
+    public var `Protocol`: String
+    public var hashValue: Int
+    public var kind: HMetatype
 
     public init(
         `Type`: Int,
@@ -113,6 +118,7 @@ public nonisolated struct HMetatyped: Codable, Hashable, Sendable {
     }
 }
 
+// Declared in hostile.yaml as Metatype.
 public nonisolated enum HMetatype: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue, APIRuntime.HeaderValue {
     case `Type`
     case `Protocol`

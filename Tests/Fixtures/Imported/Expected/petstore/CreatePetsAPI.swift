@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in petstore.yaml as CreatePets.
 /// Create a pet
 ///
 /// `POST /pets`

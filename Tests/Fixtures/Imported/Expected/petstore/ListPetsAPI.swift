@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in petstore.yaml as ListPets.
 /// List all pets
 ///
 /// `GET /pets`

@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in petstore.yaml as ShowPetById.
 /// Info for a specific pet
 ///
 /// `GET /pets/{petId}`

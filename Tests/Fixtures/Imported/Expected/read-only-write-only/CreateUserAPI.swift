@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in read-only-write-only.yaml as CreateUser.
 /// `POST /users`
 public nonisolated final class CreateUserAPI: APIRuntime.BaseAPI<User>, @unchecked Sendable {
     public static let definition = APIRuntime.APIDefinition(

@@ -2,21 +2,16 @@
 
 import APIRuntime
 
+// Declared in read-only-write-only.yaml as User.
 public nonisolated struct User: Codable, Hashable, Sendable {
-    public let id: Int32
-    public let name: String
-    public let hidden: Bool
+    public var id: Int32
+    public var name: String
+    public var hidden: Bool
 
     public init(id: Int32, name: String, hidden: Bool = true) {
         self.id = id
         self.name = name
         self.hidden = hidden
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id
-        case name
-        case hidden
     }
 
     public init(from decoder: any Decoder) throws {

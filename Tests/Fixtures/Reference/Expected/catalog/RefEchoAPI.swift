@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in catalog.yaml as Echo.
 /// A GET that answers text.
 ///
 /// `GET /echo/{text}`

@@ -3,6 +3,7 @@
 import APIRuntime
 import Foundation
 
+// Declared in catalog.yaml as ListItems.
 /// `GET /items`
 package nonisolated final class RefListItemsAPI: APIRuntime.BaseAPI<[RefItem]>, @unchecked Sendable {
     package static let definition = APIRuntime.APIDefinition(

@@ -3,6 +3,7 @@
 import APIRuntime
 import Foundation
 
+// Declared in catalog.yaml as PutItem.
 /// Replaces an item.
 ///
 /// `PUT /items/{id}/versions/{version}`

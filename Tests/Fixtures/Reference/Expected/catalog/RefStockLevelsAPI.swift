@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in catalog.yaml as StockLevels.
 /// Each item's status, by id.
 ///
 /// `GET /stock`

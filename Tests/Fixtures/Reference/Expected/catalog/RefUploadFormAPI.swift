@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in catalog.yaml as UploadForm.
 /// `POST /upload`
 package nonisolated final class RefUploadFormAPI: APIRuntime.BaseAPI<[String: Int]>, @unchecked Sendable {
     package static let definition = APIRuntime.APIDefinition(

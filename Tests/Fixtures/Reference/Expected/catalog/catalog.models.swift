@@ -3,19 +3,20 @@
 import APIRuntime
 import Foundation
 
+// Declared in catalog.yaml as Item.
 /// An item of the catalog.
 /// Descriptions keep their lines; "quotes" and \backslashes\ stay text.
 package nonisolated struct RefItem: Codable, Hashable, Sendable {
-    package let id: UUID
+    package var id: UUID
     /// A Swift keyword as a field name.
-    package let `default`: Bool
-    package let price: Double
-    package let sizes: [Int64]
-    package let attributes: [String: [String]]
-    package let payload: Data?
-    package let kind: RefKind
-    package let children: [RefItem]
-    package let priority: RefPriority?
+    package var `default`: Bool
+    package var price: Double
+    package var sizes: [Int64]
+    package var attributes: [String: [String]]
+    package var payload: Data?
+    package var kind: RefKind
+    package var children: [RefItem]
+    package var priority: RefPriority?
 
     package init(
         id: UUID,
@@ -52,6 +53,7 @@ package nonisolated struct RefItem: Codable, Hashable, Sendable {
     }
 }
 
+// Declared in catalog.yaml as Kind.
 package nonisolated enum RefKind: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue, APIRuntime.HeaderValue {
     case physical
     case digital
@@ -81,6 +83,7 @@ package nonisolated enum RefKind: RawRepresentable, Codable, Hashable, Sendable,
     package static let allCases: [RefKind] = [.physical, .digital, .subscription]
 }
 
+// Declared in catalog.yaml as Status.
 /// Only these values decode; a new one fails the reply.
 package nonisolated enum RefStatus: String, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue, APIRuntime.HeaderValue {
     case inStock = "in-stock"
@@ -88,6 +91,7 @@ package nonisolated enum RefStatus: String, Codable, Hashable, Sendable, CaseIte
     case _2ndHand = "2nd-hand"
 }
 
+// Declared in catalog.yaml as Priority.
 /// An integer enum.
 package nonisolated enum RefPriority: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue, APIRuntime.HeaderValue {
     case low

@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in rpc.yaml as Lookup.
 /// A JSON-RPC method by name, with a renamed and an optional parameter.
 ///
 /// JSON-RPC method `catalog.lookup` at `/rpc`

@@ -3,6 +3,7 @@
 import APIRuntime
 import Foundation
 
+// Declared in rpc.yaml as Move.
 /// JSON-RPC method `catalog.move` at `/rpc`
 package nonisolated final class RefMoveAPI: APIRuntime.BaseAPI<Bool>, @unchecked Sendable {
     package static let definition = APIRuntime.APIDefinition(

@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in names.yaml as Echo.
 /// JSON-RPC method `echo` at `/rpc`
 public nonisolated final class EchoAPI: APIRuntime.BaseAPI<APIRuntime.JSONValue>, @unchecked Sendable {
     public static let definition = APIRuntime.APIDefinition(

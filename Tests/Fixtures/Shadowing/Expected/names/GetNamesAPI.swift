@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in names.yaml as GetNames.
 /// `GET /names`
 public nonisolated final class GetNamesAPI: APIRuntime.BaseAPI<Names>, @unchecked Sendable {
     public static let definition = APIRuntime.APIDefinition(

@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in names.yaml as GetRateLimit.
 /// `GET /rate_limit`
 public nonisolated final class GetRateLimitAPI: APIRuntime.BaseAPI<RateLimit>, @unchecked Sendable {
     public static let definition = APIRuntime.APIDefinition(
@@ -9,9 +10,17 @@ public nonisolated final class GetRateLimitAPI: APIRuntime.BaseAPI<RateLimit>, @
         wire: .http(.get, path: "/rate_limit"),
         retry: APIRuntime.RetryPolicy(maxAttempts: 3, retryableStatuses: [503]),
         rateLimit: APIRuntime.RateLimit(calls: 10, per: .seconds(60)),
-        sample: APIRuntime.StubResponse(status: 200, json: "{\"limit\":60,\"remaining\":59,\"reset_at\":\"2024-01-01T00:00:00Z\"}"),
+        sample: GetRateLimitAPI.sample,
         defaults: .workspace
     )
+
+    #if DEBUG
+    /// The manifest's `sample:`, the answer when `StubSet(usesManifestSamples: true)`.
+    private static let sample: APIRuntime.StubResponse? = APIRuntime.StubResponse(status: 200, json: "{\"limit\":60,\"remaining\":59,\"reset_at\":\"2024-01-01T00:00:00Z\"}")
+    #else
+    // Samples stay out of release builds.
+    private static let sample: APIRuntime.StubResponse? = nil
+    #endif
 
     public convenience init() {
         self.init(

@@ -3,6 +3,7 @@
 import APIRuntime
 import Foundation
 
+// Declared in names.yaml as SendBytes.
 /// `POST /bytes`
 public nonisolated final class SendBytesAPI: APIRuntime.BaseAPI<Data>, @unchecked Sendable {
     public static let definition = APIRuntime.APIDefinition(

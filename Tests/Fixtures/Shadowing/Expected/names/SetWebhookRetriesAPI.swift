@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in names.yaml as SetWebhookRetries.
 /// `PUT /webhooks/{id}/retry-policy`
 public nonisolated final class SetWebhookRetriesAPI: APIRuntime.BaseAPI<RetryPolicy>, @unchecked Sendable {
     public static let definition = APIRuntime.APIDefinition(

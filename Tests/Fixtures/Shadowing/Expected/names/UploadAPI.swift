@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in names.yaml as Upload.
 /// `POST /upload`
 public nonisolated final class UploadAPI: APIRuntime.BaseAPI<APIRuntime.NoContent>, @unchecked Sendable {
     public static let definition = APIRuntime.APIDefinition(

@@ -3,11 +3,12 @@
 import APIRuntime
 import Foundation
 
+// Declared in names.yaml as RateLimit.
 /// The caller's request quota, as the server counts it.
 public nonisolated struct RateLimit: Codable, Hashable, Sendable {
-    public let limit: Int
-    public let remaining: Int
-    public let resetsAt: Date
+    public var limit: Int
+    public var remaining: Int
+    public var resetsAt: Date
 
     public init(limit: Int, remaining: Int, resetsAt: Date) {
         self.limit = limit
@@ -22,11 +23,12 @@ public nonisolated struct RateLimit: Codable, Hashable, Sendable {
     }
 }
 
+// Declared in names.yaml as RetryPolicy.
 /// How the server retries delivering a webhook.
 public nonisolated struct RetryPolicy: Codable, Hashable, Sendable {
-    public let maxAttempts: Int
-    public let backoff: Backoff
-    public let extra: APIRuntime.JSONValue?
+    public var maxAttempts: Int
+    public var backoff: Backoff
+    public var extra: APIRuntime.JSONValue?
 
     public init(maxAttempts: Int, backoff: Backoff, extra: APIRuntime.JSONValue? = nil) {
         self.maxAttempts = maxAttempts
@@ -41,139 +43,157 @@ public nonisolated struct RetryPolicy: Codable, Hashable, Sendable {
     }
 }
 
+// Declared in names.yaml as Backoff.
 public nonisolated enum Backoff: String, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue, APIRuntime.HeaderValue {
     case fixed
     case exponential
 }
 
+// Declared in names.yaml as ErrorResponse.
 public nonisolated struct ErrorResponse: Codable, Hashable, Sendable, Error {
-    public let message: String
+    public var message: String
 
     public init(message: String) {
         self.message = message
     }
 }
 
+// Declared in names.yaml as BaseAPI.
 public nonisolated struct BaseAPI: Codable, Hashable, Sendable {
-    public let name: String
+    public var name: String
 
     public init(name: String) {
         self.name = name
     }
 }
 
+// Declared in names.yaml as APIDefinition.
 public nonisolated struct APIDefinition: Codable, Hashable, Sendable {
-    public let name: String
+    public var name: String
 
     public init(name: String) {
         self.name = name
     }
 }
 
+// Declared in names.yaml as APIDefaults.
 public nonisolated struct APIDefaults: Codable, Hashable, Sendable {
-    public let name: String
+    public var name: String
 
     public init(name: String) {
         self.name = name
     }
 }
 
+// Declared in names.yaml as APIError.
 public nonisolated struct APIError: Codable, Hashable, Sendable {
-    public let name: String
+    public var name: String
 
     public init(name: String) {
         self.name = name
     }
 }
 
+// Declared in names.yaml as RequestBuilder.
 public nonisolated struct RequestBuilder: Codable, Hashable, Sendable {
-    public let name: String
+    public var name: String
 
     public init(name: String) {
         self.name = name
     }
 }
 
+// Declared in names.yaml as ResponseDecoder.
 public nonisolated struct ResponseDecoder: Codable, Hashable, Sendable {
-    public let name: String
+    public var name: String
 
     public init(name: String) {
         self.name = name
     }
 }
 
+// Declared in names.yaml as StubResponse.
 public nonisolated struct StubResponse: Codable, Hashable, Sendable {
-    public let name: String
+    public var name: String
 
     public init(name: String) {
         self.name = name
     }
 }
 
+// Declared in names.yaml as RPCMethod.
 public nonisolated struct RPCMethod: Codable, Hashable, Sendable {
-    public let name: String
+    public var name: String
 
     public init(name: String) {
         self.name = name
     }
 }
 
+// Declared in names.yaml as RPCDelegate.
 public nonisolated struct RPCDelegate: Codable, Hashable, Sendable {
-    public let name: String
+    public var name: String
 
     public init(name: String) {
         self.name = name
     }
 }
 
+// Declared in names.yaml as JSONRPC.
 public nonisolated struct JSONRPC: Codable, Hashable, Sendable {
-    public let name: String
+    public var name: String
 
     public init(name: String) {
         self.name = name
     }
 }
 
+// Declared in names.yaml as JSONValue.
 public nonisolated struct JSONValue: Codable, Hashable, Sendable {
-    public let name: String
+    public var name: String
 
     public init(name: String) {
         self.name = name
     }
 }
 
+// Declared in names.yaml as NoContent.
 public nonisolated struct NoContent: Codable, Hashable, Sendable {
-    public let name: String
+    public var name: String
 
     public init(name: String) {
         self.name = name
     }
 }
 
+// Declared in names.yaml as HTTPBody.
 public nonisolated struct HTTPBody: Codable, Hashable, Sendable {
-    public let name: String
+    public var name: String
 
     public init(name: String) {
         self.name = name
     }
 }
 
+// Declared in names.yaml as UploadFile.
 public nonisolated struct UploadFile: Codable, Hashable, Sendable {
-    public let name: String
+    public var name: String
 
     public init(name: String) {
         self.name = name
     }
 }
 
+// Declared in names.yaml as HeaderReader.
 public nonisolated struct HeaderReader: Codable, Hashable, Sendable {
-    public let name: String
+    public var name: String
 
     public init(name: String) {
         self.name = name
     }
 }
 
+// Declared in names.yaml as ParameterValue.
 public nonisolated enum ParameterValue: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue, APIRuntime.HeaderValue {
     case a
     case b
@@ -200,33 +220,35 @@ public nonisolated enum ParameterValue: RawRepresentable, Codable, Hashable, Sen
     public static let allCases: [ParameterValue] = [.a, .b]
 }
 
+// Declared in names.yaml as FieldReader.
 public nonisolated struct FieldReader: Codable, Hashable, Sendable {
-    public let name: String
+    public var name: String
 
     public init(name: String) {
         self.name = name
     }
 }
 
+// Declared in names.yaml as Names.
 /// Uses every type above, so that each is generated and compiled.
 public nonisolated struct Names: Codable, Hashable, Sendable {
-    public let baseAPI: BaseAPI
-    public let apiDefinition: APIDefinition
-    public let apiDefaults: APIDefaults
-    public let apiError: APIError
-    public let requestBuilder: RequestBuilder
-    public let responseDecoder: ResponseDecoder
-    public let stubResponse: StubResponse
-    public let rpcMethod: RPCMethod
-    public let rpcDelegate: RPCDelegate
-    public let jsonRPC: JSONRPC
-    public let jsonValue: JSONValue
-    public let noContent: NoContent
-    public let httpBody: HTTPBody
-    public let uploadFile: UploadFile
-    public let headerReader: HeaderReader
-    public let fieldReader: FieldReader
-    public let parameterValue: ParameterValue
+    public var baseAPI: BaseAPI
+    public var apiDefinition: APIDefinition
+    public var apiDefaults: APIDefaults
+    public var apiError: APIError
+    public var requestBuilder: RequestBuilder
+    public var responseDecoder: ResponseDecoder
+    public var stubResponse: StubResponse
+    public var rpcMethod: RPCMethod
+    public var rpcDelegate: RPCDelegate
+    public var jsonRPC: JSONRPC
+    public var jsonValue: JSONValue
+    public var noContent: NoContent
+    public var httpBody: HTTPBody
+    public var uploadFile: UploadFile
+    public var headerReader: HeaderReader
+    public var fieldReader: FieldReader
+    public var parameterValue: ParameterValue
 
     public init(
         baseAPI: BaseAPI,

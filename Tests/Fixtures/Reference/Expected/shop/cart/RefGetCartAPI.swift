@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in shop/cart.yaml as GetCart.
 /// The shopper's cart.
 ///
 /// `GET /cart`

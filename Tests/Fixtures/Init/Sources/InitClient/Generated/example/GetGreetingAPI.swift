@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in example.yaml as GetGreeting.
 /// Says hello to someone.
 ///
 /// `GET /greetings/{name}`

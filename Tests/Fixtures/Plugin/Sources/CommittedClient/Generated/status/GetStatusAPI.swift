@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in status.yaml as GetStatus.
 /// Reports whether the service is up.
 ///
 /// `GET /status`

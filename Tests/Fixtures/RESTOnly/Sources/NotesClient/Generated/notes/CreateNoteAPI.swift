@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in notes.yaml as CreateNote.
 /// Writes a new note and returns it with its id.
 ///
 /// `POST /notes`

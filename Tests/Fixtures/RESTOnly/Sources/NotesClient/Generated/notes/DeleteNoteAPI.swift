@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in notes.yaml as DeleteNote.
 /// Deletes a note.
 ///
 /// `DELETE /notes/{id}`

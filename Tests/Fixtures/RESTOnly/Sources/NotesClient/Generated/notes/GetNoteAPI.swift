@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in notes.yaml as GetNote.
 /// Fetches one note.
 ///
 /// `GET /notes/{id}`

@@ -2,6 +2,7 @@
 
 import APIRuntime
 
+// Declared in notes.yaml as ListNotes.
 /// Lists notes, newest first.
 ///
 /// `GET /notes`

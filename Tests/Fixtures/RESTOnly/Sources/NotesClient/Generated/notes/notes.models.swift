@@ -3,13 +3,14 @@
 import APIRuntime
 import Foundation
 
+// Declared in notes.yaml as Note.
 /// A note somebody wrote.
 public nonisolated struct Note: Codable, Hashable, Sendable {
-    public let id: Int
-    public let title: String
-    public let body: String
-    public let state: NoteState
-    public let createdAt: Date
+    public var id: Int
+    public var title: String
+    public var body: String
+    public var state: NoteState
+    public var createdAt: Date
 
     public init(
         id: Int,
@@ -34,6 +35,7 @@ public nonisolated struct Note: Codable, Hashable, Sendable {
     }
 }
 
+// Declared in notes.yaml as NoteState.
 public nonisolated enum NoteState: RawRepresentable, Codable, Hashable, Sendable, CaseIterable, APIRuntime.ParameterValue, APIRuntime.HeaderValue {
     case draft
     case published
@@ -63,9 +65,10 @@ public nonisolated enum NoteState: RawRepresentable, Codable, Hashable, Sendable
     public static let allCases: [NoteState] = [.draft, .published, .archived]
 }
 
+// Declared in notes.yaml as NotePage.
 public nonisolated struct NotePage: Codable, Hashable, Sendable {
-    public let items: [Note]
-    public let nextCursor: String?
+    public var items: [Note]
+    public var nextCursor: String?
 
     public init(items: [Note], nextCursor: String? = nil) {
         self.items = items
