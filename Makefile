@@ -141,6 +141,7 @@ check:
 	$(SWIFT) run apigen check --workspace Benchmarks/Runtime/apis/workspace.yaml
 	$(SWIFT) run apigen check --workspace Tests/Fixtures/Imported/apis/workspace.yaml
 	$(SWIFT) run apigen schema | diff -u docs/manifest.schema.json - || { echo "error: docs/manifest.schema.json is stale: run 'make schema'" >&2; exit 1; }
+	$(SWIFT) run apigen schema --markdown | diff -u docs/manifest-keys.md - || { echo "error: docs/manifest-keys.md is stale: run 'make schema'" >&2; exit 1; }
 	@mkdir -p .build/export
 	for workspace in apis Tests/Fixtures/Reference/apis Tests/Fixtures/Shadowing/apis Tests/Fixtures/Imported/apis; do \
 	  $(SWIFT) run apigen export openapi -q -w $$workspace/workspace.yaml -o .build/export/openapi.json && \
@@ -183,6 +184,7 @@ docs:
 ## The JSON Schema editors use to complete and check manifests.
 schema:
 	$(SWIFT) run apigen schema > docs/manifest.schema.json
+	$(SWIFT) run apigen schema --markdown > docs/manifest-keys.md
 
 ## templates/ is the source of the built-in templates compiled into apigen.
 builtin-templates: $(BUILTIN)

@@ -632,7 +632,7 @@ extension BadInputTests {
             "apis/api.yaml:17:15: error: a notification gets no reply: remove 'response:' (or set 'notification: false')",
             "apis/api.yaml:19:7: error: 'id' is a JSON-RPC member apigen writes itself; it cannot be an extra envelope field",
             "apis/api.yaml:22:27: error: RPC parameters travel in the envelope; remove 'in: query'",
-            "apis/api.yaml:23:5: error: unknown key 'path' in API 'Ping'; expected one of: kind, description, baseURL, parameters, response, headers, timeout, frequency, retry, rateLimit, significantHeaders, tags, skipInterceptors, authenticated, sample, url, method, params, notification, envelope, errorData",
+            "apis/api.yaml:23:5: error: unknown key 'path' in API 'Ping'; expected one of: kind, description, method, url, baseURL, parameters, params, response, errorData, notification, envelope, headers, timeout, frequency, retry, rateLimit, significantHeaders, tags, skipInterceptors, authenticated, sample",
         ])
     }
 }

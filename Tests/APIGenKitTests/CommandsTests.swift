@@ -102,6 +102,15 @@ struct CommandsTests {
         #expect(result.stdout == ManifestSchema.text)
     }
 
+    @Test("schema --markdown prints the committed docs/manifest-keys.md, the key tables made from the reader's own table")
+    func keyTables() throws {
+        let result = try APIGenBinary.run(["schema", "--markdown"], in: repositoryRoot)
+        let committed = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/manifest-keys.md"), encoding: .utf8)
+        #expect(result.status == 0)
+        #expect(result.stdout == committed, "docs/manifest-keys.md is stale: run 'make schema'")
+        #expect(result.stdout == ManifestKeys.markdownPage)
+    }
+
     @Test("Rendering reports its progress chunk by chunk, ending at the total")
     func progress() throws {
         let workspace = try TemporaryWorkspace(api: WritingTests.twoAPIs)

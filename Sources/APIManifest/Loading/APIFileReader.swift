@@ -1,29 +1,25 @@
 /// Reads one API file's node tree into an `APIFileManifest`.
 enum APIFileReader {
-    static let fileKeys = ["types", "apis", "grpc"]
-    static let grpcKeys = ["protos", "importPaths", "target", "tls", "deadline", "metadata"]
-    static let modelKeys = [
-        "description", "fields", "mutable", "additionalProperties", "enum", "type", "frozen", "oneOf", "discriminator", "mapping", "swift",
-    ]
+    static let fileKeys = ManifestKeys.names(in: .apiFile)
+    static let grpcKeys = ManifestKeys.names(in: .grpcSettings)
+    static let modelKeys = ManifestKeys.names(in: .type)
     /// The raw value types an enum may declare with `type:`; `String` is the default.
-    public static let enumRawTypes = ["String", "Int", "Int32", "Int64"]
-    static let fieldKeys = ["type", "json", "default", "format", "description"]
-    static let commonAPIKeys = [
-        "kind", "description", "baseURL", "parameters", "response", "headers", "timeout", "frequency",
-        "retry", "rateLimit", "significantHeaders", "tags", "skipInterceptors", "authenticated", "sample",
-    ]
+    public static let enumRawTypes = ManifestKeys.enumRawTypes
+    static let fieldKeys = ManifestKeys.names(in: .field)
+    static let parameterKeys = ManifestKeys.names(in: .parameter)
+    static let responseHeaderKeys = ManifestKeys.names(in: .responseHeader)
+    static let wholeBodyKeys = ManifestKeys.names(in: .wholeBody)
 
-    /// The keys an API of each kind may have, in the order messages list them.
+    /// The keys an API of each kind may have, in the order messages list them; without a known
+    /// kind, those of every kind.
     static func apiKeys(for kind: APIKind?) -> [String] {
-        switch kind {
-        case .rest: return ["kind", "description", "method", "path", "baseURL", "parameters", "body", "response", "responses", "responseHeaders", "headers", "timeout", "frequency", "retry", "rateLimit", "significantHeaders", "tags", "skipInterceptors", "authenticated", "sample"]
-        case .jsonrpc: return commonAPIKeys + ["url", "method", "params", "notification", "envelope", "errorData"]
-        case .rpc: return commonAPIKeys + ["url", "method", "params", "notification", "envelope", "delegate", "errorData"]
-        case .grpc: return ["kind", "description", "rpc", "service", "deadline", "metadata", "frequency", "retry", "rateLimit", "significantHeaders", "tags", "skipInterceptors", "authenticated"]
-        case nil: return commonAPIKeys + ["method", "path", "body", "responses", "responseHeaders", "url", "params", "notification", "envelope", "errorData", "delegate", "rpc", "service", "deadline", "metadata"]
+        if let kind { return ManifestKeys.names(in: .api(kind)) }
+        var union: [String] = []
+        for kind in APIKind.allCases {
+            for name in ManifestKeys.names(in: .api(kind)) where !union.contains(name) { union.append(name) }
         }
+        return union
     }
-    static let parameterKeys = ["type", "in", "name", "default", "format", "description"]
 
     static func read(_ root: YAMLNode, into diagnostics: inout Diagnostics) -> APIFileManifest {
         var manifest = APIFileManifest(file: root.file, types: [], apis: [])
@@ -378,8 +374,6 @@ enum APIFileReader {
         return RESTEndpoint(method: method ?? Located(.GET, at: name.location), path: path, encoding: encoding, wholeBody: wholeBody)
     }
 
-    static let wholeBodyKeys = ["type", "contentType", "name", "description"]
-
     /// `body: User`, `body: bytes`, or the long form `{ type: bytes, contentType: image/png, name: photo }`.
     static func readWholeBody(_ node: YAMLNode, into diagnostics: inout Diagnostics) -> WholeBodyDeclaration? {
         var declaration = WholeBodyDeclaration(location: node.location)
@@ -438,8 +432,6 @@ enum APIFileReader {
         }
         return (declarations, Located(node.sequence != nil, at: node.location))
     }
-
-    static let responseHeaderKeys = ["type", "name", "description"]
 
     /// `responseHeaders: { remaining: { type: Int, name: X-RateLimit-Remaining }, etag: String }`.
     static func readResponseHeaders(_ node: YAMLNode, into diagnostics: inout Diagnostics) -> [ParameterDeclaration] {

@@ -1,9 +1,9 @@
 /// Reads the call policies an API or the workspace defaults may set: `retry:`, `rateLimit:`,
 /// `sample:` and lists of names (`tags:`, `significantHeaders:`).
 enum PolicyReader {
-    static let retryKeys = ["attempts", "delay", "maxDelay", "statuses", "nonIdempotent"]
-    static let rateLimitKeys = ["calls", "per", "scope", "when"]
-    static let sampleKeys = ["status", "body", "delay"]
+    static let retryKeys = ManifestKeys.names(in: .retry)
+    static let rateLimitKeys = ManifestKeys.names(in: .rateLimit)
+    static let sampleKeys = ManifestKeys.names(in: .sample)
 
     /// `retry: none`, or `retry: { attempts: 3, delay: 0.2, maxDelay: 5, statuses: [503], nonIdempotent: true }`.
     static func retry(_ node: YAMLNode, into diagnostics: inout Diagnostics) -> RetryDeclaration? {

@@ -1,7 +1,7 @@
 /// Reads the workspace file's node tree into a `WorkspaceManifest`.
 enum WorkspaceReader {
-    static let keys = ["module", "prefix", "output", "templates", "sources", "access", "mutableModels", "defaults"]
-    static let defaultsKeys = ["baseURL", "timeout", "headers", "maxConnectionsPerHost", "frequency", "retry", "rateLimit", "responses"]
+    static let keys = ManifestKeys.names(in: .workspace)
+    static let defaultsKeys = ManifestKeys.names(in: .defaults)
 
     static func read(_ root: YAMLNode, into diagnostics: inout Diagnostics) -> WorkspaceManifest? {
         guard let mapping = root.requireMapping("the workspace file", into: &diagnostics) else { return nil }

@@ -24,31 +24,17 @@ public enum ManifestSchema {
 
     private static var definitions: [String: Any] {
         [
-            "workspace": object(
-                WorkspaceReader.keys, required: ["module", "output"],
-                overrides: ["defaults": ["$ref": "#/definitions/defaults"], "prefix": ["type": ["string", "null"], "description": help["prefix"]!]]
+            "workspace": object(.workspace, required: ["module", "output"]),
+            "defaults": object(.defaults),
+            "apiFile": object(.apiFile).merging(["type": ["object", "null"]], uniquingKeysWith: { $1 }),
+            "grpcSettings": object(.grpcSettings, required: ["protos"]),
+            "type": object(.type).merging(
+                ["oneOf": [["required": ["fields"]], ["required": ["enum"]], ["required": ["oneOf"]], ["required": ["swift"]]]], uniquingKeysWith: { $1 }
             ),
-            "defaults": object(WorkspaceReader.defaultsKeys),
-            "apiFile": [
-                "type": ["object", "null"],
-                "additionalProperties": false,
-                "properties": [
-                    "types": ["type": "object", "description": help["types"]!, "additionalProperties": ["$ref": "#/definitions/type"]],
-                    "apis": ["type": "object", "description": help["apis"]!, "additionalProperties": ["$ref": "#/definitions/api"]],
-                    "grpc": ["$ref": "#/definitions/grpcSettings"],
-                ],
-            ],
-            "grpcSettings": object(APIFileReader.grpcKeys, required: ["protos"]),
-            "type": [
-                "type": "object",
-                "additionalProperties": false,
-                "properties": properties(APIFileReader.modelKeys, overrides: [
-                    "type": ["type": "string", "enum": APIFileReader.enumRawTypes, "description": "An enum's raw value type; default String."],
-                ]),
-                "oneOf": [["required": ["fields"]], ["required": ["enum"]], ["required": ["oneOf"]], ["required": ["swift"]]],
-            ],
-            "field": typed(APIFileReader.fieldKeys),
-            "parameter": typed(APIFileReader.parameterKeys),
+            "field": typed(.field),
+            "parameter": typed(.parameter),
+            "responseHeader": typed(.responseHeader),
+            "wholeBody": object(.wholeBody, required: ["type"]),
             "typeExpression": [
                 "description": "A type in Swift's spelling: Int, String?, User, [User], [String: Int], JSON.",
                 "oneOf": [
@@ -58,7 +44,7 @@ public enum ManifestSchema {
             ],
             "api": [
                 "type": "object",
-                "description": help["api"]!,
+                "description": "A REST API (default), a JSON-RPC 2.0 API (kind: jsonrpc), an API of a custom protocol (kind: rpc) or a gRPC method (kind: grpc).",
                 "allOf": APIKind.allCases.map { kind -> [String: Any] in
                     let condition: [String: Any] = kind == .rest
                         ? ["not": ["required": ["kind"]]]
@@ -66,195 +52,28 @@ public enum ManifestSchema {
                     return ["if": condition, "then": ["$ref": "#/definitions/\(kind.rawValue)API"]]
                 } + [["if": ["required": ["kind"], "properties": ["kind": ["const": "rest"]]], "then": ["$ref": "#/definitions/restAPI"]]],
             ],
-            "restAPI": object(APIFileReader.apiKeys(for: .rest), required: ["method", "path"]),
-            "jsonrpcAPI": object(APIFileReader.apiKeys(for: .jsonrpc), required: ["kind", "url", "method"]),
-            "rpcAPI": object(APIFileReader.apiKeys(for: .rpc), required: ["kind", "url", "method", "delegate"]),
-            "grpcAPI": object(APIFileReader.apiKeys(for: .grpc), required: ["kind"]).merging(
+            "restAPI": object(.restAPI, required: ["method", "path"]),
+            "jsonrpcAPI": object(.jsonrpcAPI, required: ["kind", "url", "method"]),
+            "rpcAPI": object(.rpcAPI, required: ["kind", "url", "method", "delegate"]),
+            "grpcAPI": object(.grpcAPI, required: ["kind"]).merging(
                 ["oneOf": [["required": ["rpc"]], ["required": ["service"]]]], uniquingKeysWith: { $1 }
             ),
+            "retry": object(.retry),
+            "rateLimit": object(.rateLimit, required: ["calls", "per"]),
+            "sample": object(.sample),
         ]
     }
 
-    /// An object with exactly `keys`, each described by `property(_:)` unless overridden.
-    private static func object(_ keys: [String], required: [String] = [], overrides: [String: Any] = [:]) -> [String: Any] {
-        var schema: [String: Any] = ["type": "object", "additionalProperties": false, "properties": properties(keys, overrides: overrides)]
+    /// An object with exactly the keys of `place`.
+    private static func object(_ place: KeyPlace, required: [String] = []) -> [String: Any] {
+        var schema: [String: Any] = ["type": "object", "additionalProperties": false, "properties": ManifestKeys.properties(in: place)]
         if !required.isEmpty { schema["required"] = required }
         return schema
     }
 
-    /// A field or parameter: the short form (a type) or the long form (a mapping with `type:`).
-    private static func typed(_ keys: [String]) -> [String: Any] {
-        ["oneOf": [["$ref": "#/definitions/typeExpression"], object(keys, required: ["type"])]]
+    /// A field, parameter or reply header: the short form (a type) or the long form (a mapping
+    /// with `type:`).
+    private static func typed(_ place: KeyPlace) -> [String: Any] {
+        ["oneOf": [["$ref": "#/definitions/typeExpression"], object(place, required: ["type"])]]
     }
-
-    private static func properties(_ keys: [String], overrides: [String: Any] = [:]) -> [String: Any] {
-        Dictionary(uniqueKeysWithValues: keys.map { ($0, overrides[$0] ?? property($0)) })
-    }
-
-    private static func property(_ key: String) -> [String: Any] {
-        var schema: [String: Any]
-        switch key {
-        case "timeout", "deadline": schema = ["type": "number", "exclusiveMinimum": 0]
-        case "tls", "mutable", "mutableModels", "frozen", "additionalProperties", "authenticated": schema = ["type": "boolean"]
-        case "format": schema = keywords(DateFormat.self)
-        case "default": schema = ["type": ["string", "number", "boolean"]]
-        case "oneOf": schema = ["type": "array", "minItems": 2, "items": ["$ref": "#/definitions/typeExpression"]]
-        case "mapping": schema = ["type": "object", "additionalProperties": ["type": "string"]]
-        case "access": schema = keywords(AccessLevel.self)
-        case "metadata": schema = ["type": "object", "additionalProperties": ["type": ["string", "number", "boolean"]]]
-        case "protos", "importPaths": schema = ["type": "array", "items": ["type": "string", "minLength": 1]]
-        case "maxConnectionsPerHost": schema = ["type": "integer", "minimum": 1]
-        case "notification": schema = ["type": "boolean"]
-        case "headers": schema = ["type": "object", "additionalProperties": ["type": ["string", "number", "boolean"]]]
-        case "envelope": schema = ["type": "object"]
-        case "frequency": schema = keywords(FrequencyPolicy.self)
-        case "kind": schema = keywords(APIKind.self)
-        case "in": schema = keywords(ParameterLocation.self)
-        case "body":
-            let typeExpression: [String: Any] = ["$ref": "#/definitions/typeExpression"]
-            schema = ["anyOf": [
-                keywords(BodyEncoding.self),
-                typeExpression,
-                [
-                    "type": "object", "additionalProperties": false, "required": ["type"],
-                    "properties": ["type": typeExpression, "contentType": ["type": "string"], "name": ["type": "string"], "description": ["type": "string"]],
-                ] as [String: Any],
-            ]]
-        case "params": schema = keywords(ParameterStructure.self)
-        case "type", "errorData": schema = ["$ref": "#/definitions/typeExpression"]
-        case "response":
-            let typeExpression: [String: Any] = ["$ref": "#/definitions/typeExpression"]
-            schema = ["anyOf": [
-                typeExpression,
-                ["type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1,
-                 "properties": ["events": typeExpression, "jsonLines": typeExpression]] as [String: Any],
-            ]]
-        case "responseHeaders":
-            schema = ["type": "object", "additionalProperties": typed(["type", "name", "description"])]
-        case "responses":
-            schema = [
-                "type": "object", "propertyNames": ["pattern": "^([1-5][0-9][0-9]|default)$"],
-                "additionalProperties": ["$ref": "#/definitions/typeExpression"],
-            ]
-        case "fields": schema = ["type": "object", "additionalProperties": ["$ref": "#/definitions/field"]]
-        case "parameters":
-            schema = ["oneOf": [
-                ["type": "object", "additionalProperties": ["$ref": "#/definitions/parameter"]],
-                ["type": "array", "items": ["type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": ["$ref": "#/definitions/parameter"]]],
-            ]]
-        case "enum":
-            schema = ["oneOf": [
-                ["type": "array", "minItems": 1, "items": ["type": ["string", "integer"]]],
-                ["type": "object", "minProperties": 1, "additionalProperties": ["type": ["string", "integer"]]],
-            ]]
-        case "method": schema = ["type": "string", "minLength": 1]
-        case "significantHeaders", "tags", "skipInterceptors": schema = ["type": "array", "items": ["type": "string"]]
-        case "retry":
-            schema = ["oneOf": [
-                ["const": "none"],
-                [
-                    "type": "object", "additionalProperties": false,
-                    "properties": [
-                        "attempts": ["type": "integer", "minimum": 1, "maximum": 10],
-                        "delay": ["type": "number", "minimum": 0],
-                        "maxDelay": ["type": "number", "minimum": 0],
-                        "statuses": ["type": "array", "items": ["type": "integer", "minimum": 100, "maximum": 599]],
-                        "nonIdempotent": ["type": "boolean"],
-                    ],
-                ],
-            ]]
-        case "rateLimit":
-            schema = [
-                "type": "object", "additionalProperties": false, "required": ["calls", "per"],
-                "properties": [
-                    "calls": ["type": "integer", "minimum": 1],
-                    "per": ["type": "number", "exclusiveMinimum": 0],
-                    "scope": keywords(RateLimitScope.self),
-                    "when": keywords(RateLimitBehavior.self),
-                ],
-            ]
-        case "sample":
-            schema = [
-                "type": "object", "additionalProperties": false,
-                "properties": [
-                    "status": ["type": "integer", "minimum": 100, "maximum": 599],
-                    "body": [:] as [String: Any],
-                    "delay": ["type": "number", "minimum": 0],
-                ],
-            ]
-        default: schema = ["type": "string"]
-        }
-        if let text = help[key] { schema["description"] = text }
-        return schema
-    }
-
-    private static func keywords<K: ManifestKeyword>(_: K.Type) -> [String: Any] {
-        ["type": "string", "enum": K.allCases.map(\.rawValue)]
-    }
-
-    /// What editors show when hovering a key.
-    private static let help: [String: String] = [
-        "module": "The Swift module the code is generated into.",
-        "prefix": "Put in front of every generated type name.",
-        "output": "The generated folder, relative to this file. apigen owns it.",
-        "templates": "A folder of Mustache templates overriding the built-in ones, file by file.",
-        "sources": "The module's hand-written Swift, where custom RPC delegates are declared.",
-        "mutableModels": "false: models' fields are let instead of var (the default), unless a model sets mutable.",
-        "access": "The access level of the generated code: public (default), package or internal.",
-        "additionalProperties": "true: members of the JSON object the model does not declare are kept in additionalProperties.",
-        "format": "How a Date is written: iso8601 (default), unixSeconds or unixMilliseconds.",
-        "default": "The value when the JSON leaves the field out, or the initializer argument's default.",
-        "oneOf": "A union: the value is one of these types.",
-        "discriminator": "The JSON member every alternative of a union has whose value names the alternative.",
-        "mapping": "Discriminator values by type, when they are not the types' names: { card: Card }.",
-        "swift": "A Swift type the app's hand-written sources declare, used instead of generating one.",
-        "frozen": "true: only the declared values decode. Otherwise a value the client does not know decodes to the enum's unknown case.",
-        "mutable": "false: this model's fields are let instead of var; true: var. Default: the workspace's mutableModels (true).",
-        "defaults": "Settings every API inherits.",
-        "baseURL": "An absolute http or https URL without a query.",
-        "timeout": "Seconds; decimals allowed.",
-        "headers": "Headers sent with every call.",
-        "maxConnectionsPerHost": "Connections one session opens to a host at most.",
-        "frequency": "What to do with a call identical to one in flight: allow, reject or coalesce (share its result).",
-        "retry": "Retries: none, or { attempts, delay, maxDelay, statuses, nonIdempotent }.",
-        "errorData": "The model an RPC error object's data member decodes into (APIError.serverError).",
-        "responseHeaders": "Reply headers read as types: { etag: { type: String, name: ETag } }; startWithHeaders() returns them.",
-        "responses": "Bodies by status: { 200: User, 422: ValidationErrors, default: Problem }; error bodies are models.",
-        "rateLimit": "At most `calls` calls every `per` seconds, per api or host; wait (default) or fail.",
-        "significantHeaders": "The only headers whose values make two calls different for the frequency policy ([] for none); without it, every header counts.",
-        "tags": "Groups for APIManager.cancel(tag:).",
-        "skipInterceptors": "Global interceptors this API goes without, by name: logging, metrics, authentication, or your own.",
-        "authenticated": "Whether the authentication interceptor's token goes with this API's calls. Without it, only an API on its workspace's default base URL's origin carries it; true for one of the app's own servers elsewhere, false for none.",
-        "sample": "What the API answers when the manager answers from samples: { status, body, delay }.",
-        "types": "Models (fields:), enums (enum:), unions (oneOf:) and the app's own types (swift:).",
-        "apis": "APIs by name; each becomes <prefix><Name>API.",
-        "api": "A REST API (default), a JSON-RPC 2.0 API (kind: jsonrpc), an API of a custom protocol (kind: rpc) or a gRPC method (kind: grpc).",
-        "description": "Becomes the doc comment.",
-        "fields": "Fields by Swift name: a type, or { type, json, description }.",
-        "enum": "A list of raw values, or a mapping of case names to raw values.",
-        "json": "The JSON key, when it differs from the Swift name.",
-        "kind": "rest (default), jsonrpc, rpc or grpc.",
-        "grpc": "Where this file's gRPC APIs come from: { protos, importPaths, target, tls, deadline, metadata }.",
-        "protos": "The .proto files to compile, as found under importPaths.",
-        "importPaths": "Folders protoc searches, relative to this file; default: this file's folder.",
-        "target": "The gRPC server as host:port.",
-        "tls": "TLS (default) or, with false, plaintext HTTP/2.",
-        "deadline": "Seconds a gRPC call may take, a stream's whole life included.",
-        "metadata": "gRPC metadata sent with every call (lowercase keys; -bin keys take base64).",
-        "rpc": "The gRPC method: package.Service/Method.",
-        "service": "A gRPC service, package.Service: one API per method, each named after it.",
-        "method": "REST: the HTTP method. JSON-RPC and rpc: the remote method's name.",
-        "path": "The path, with {name} placeholders for path parameters.",
-        "url": "The RPC endpoint: an absolute URL, or a path joined to the base URL.",
-        "parameters": "By name: a mapping. By position (params: byPosition): a list of one-entry mappings.",
-        "body": "How body parameters are encoded: json (default) or form.",
-        "response": "A model, [Model], [String: T], a scalar, String, JSON, or none.",
-        "params": "byName (a JSON object) or byPosition (a JSON array).",
-        "notification": "Sent without an id; no reply is awaited.",
-        "envelope": "Extra members of the RPC envelope.",
-        "delegate": "The Swift type conforming to RPCDelegate that wraps the calls.",
-        "type": "A type in Swift's spelling.",
-        "in": "Where a REST parameter travels: path, query, header or body.",
-        "name": "The name on the wire, when it differs from the Swift name.",
-    ]
 }

@@ -5,15 +5,15 @@ import ExampleClient
 import Foundation
 
 enum ManifestSamples {
-    // docs/manifest.md:318
-    static func sample318() async throws {
+    // docs/manifest.md:319
+    static func sample319() async throws {
         for try await event in try await UserActivityAPI(role: .admin).start() {
             print(event.data.action, event.id ?? "")
         }
     }
 
-    // docs/manifest.md:367
-    static func sample367() async throws {
+    // docs/manifest.md:368
+    static func sample368() async throws {
         do {
             try await UpdateUserAPI(id: 7, name: "", etag: tag).start()
         } catch {
@@ -25,14 +25,14 @@ enum ManifestSamples {
         }
     }
 
-    // docs/manifest.md:389
-    static func sample389() async throws {
+    // docs/manifest.md:390
+    static func sample390() async throws {
         let (user, headers) = try await UpdateUserAPI(id: 7, etag: tag).startWithHeaders()
         headers.rateLimitRemaining                   // Int?: nil when absent or not a number
     }
 
-    // docs/manifest.md:567
-    static func sample567() async throws {
+    // docs/manifest.md:568
+    static func sample568() async throws {
         let batch = JSONRPCBatch()
         let sum = batch.add(SumAPI(a: 1, b: 2, c: 4))
         let difference = batch.add(SubtractAPI(minuend: 42, subtrahend: 23))

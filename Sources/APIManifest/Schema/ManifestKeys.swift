@@ -1,0 +1,228 @@
+/// Where in a manifest a key may appear.
+public enum KeyPlace: String, CaseIterable, Sendable {
+    case workspace, defaults, apiFile, grpcSettings, type, field, parameter, responseHeader, wholeBody
+    case restAPI, jsonrpcAPI, rpcAPI, grpcAPI
+    case retry, rateLimit, sample
+
+    /// The place of an API of `kind`.
+    public static func api(_ kind: APIKind) -> KeyPlace {
+        switch kind {
+        case .rest: .restAPI
+        case .jsonrpc: .jsonrpcAPI
+        case .rpc: .rpcAPI
+        case .grpc: .grpcAPI
+        }
+    }
+
+    /// How the docs' key tables name the place.
+    var title: String {
+        switch self {
+        case .workspace: "The workspace file"
+        case .defaults: "`defaults:` of the workspace file"
+        case .apiFile: "An API file"
+        case .grpcSettings: "`grpc:` of an API file"
+        case .type: "A type under `types:`"
+        case .field: "A field, in its long form"
+        case .parameter: "A parameter, in its long form"
+        case .responseHeader: "A reply header under `responseHeaders:`, in its long form"
+        case .wholeBody: "`body:` of a REST API, in its long form"
+        case .restAPI: "A REST API"
+        case .jsonrpcAPI: "A JSON-RPC API (`kind: jsonrpc`)"
+        case .rpcAPI: "An API of a team's own RPC protocol (`kind: rpc`)"
+        case .grpcAPI: "A gRPC API (`kind: grpc`)"
+        case .retry: "`retry:`"
+        case .rateLimit: "`rateLimit:`"
+        case .sample: "`sample:`"
+        }
+    }
+}
+
+/// One key of the manifest format, declared once: where it may appear, its JSON Schema and its
+/// one-line doc. The readers' lists of allowed keys, `apigen schema` and the key tables at the end
+/// of docs/manifest.md all come from `ManifestKeys.all`.
+public struct ManifestKey {
+    public let name: String
+    public let places: [KeyPlace]
+    public let doc: String
+    /// The JSON Schema of its value, without the description (added from `doc`).
+    let schema: [String: Any]
+}
+
+public enum ManifestKeys {
+    /// Every key, in the order messages and the docs list them.
+    static var all: [ManifestKey] {
+        let apis: [KeyPlace] = [.restAPI, .jsonrpcAPI, .rpcAPI, .grpcAPI]
+        let httpAPIs: [KeyPlace] = [.restAPI, .jsonrpcAPI, .rpcAPI]
+        let rpcAPIs: [KeyPlace] = [.jsonrpcAPI, .rpcAPI]
+        let typeExpression: [String: Any] = ["$ref": "#/definitions/typeExpression"]
+        let string: [String: Any] = ["type": "string"]
+        let boolean: [String: Any] = ["type": "boolean"]
+        let seconds: [String: Any] = ["type": "number", "exclusiveMinimum": 0]
+        let scalars: [String: Any] = ["type": "object", "additionalProperties": ["type": ["string", "number", "boolean"]]]
+        let strings: [String: Any] = ["type": "array", "items": ["type": "string"]]
+        func key(_ name: String, _ places: [KeyPlace], _ doc: String, _ schema: [String: Any] = string) -> ManifestKey {
+            ManifestKey(name: name, places: places, doc: doc, schema: schema)
+        }
+        return [
+            // The workspace file.
+            key("module", [.workspace], "The Swift module the code is generated into."),
+            key("prefix", [.workspace], "Put in front of every generated type name.", ["type": ["string", "null"]]),
+            key("output", [.workspace], "The generated folder, relative to this file. apigen owns it."),
+            key("templates", [.workspace], "A folder of Mustache templates overriding the built-in ones, file by file."),
+            key("sources", [.workspace], "The module's hand-written Swift, where custom RPC delegates are declared."),
+            key("access", [.workspace], "The access level of the generated code: public (default), package or internal.", keywords(AccessLevel.self)),
+            key("mutableModels", [.workspace], "false: models' fields are let instead of var (the default), unless a model sets mutable.", boolean),
+            key("defaults", [.workspace], "Settings every API inherits.", ["$ref": "#/definitions/defaults"]),
+            // An API file.
+            key("types", [.apiFile], "Models (fields:), enums (enum:), unions (oneOf:) and the app's own types (swift:).",
+                ["type": "object", "additionalProperties": ["$ref": "#/definitions/type"]]),
+            key("apis", [.apiFile], "APIs by name; each becomes <prefix><Name>API.", ["type": "object", "additionalProperties": ["$ref": "#/definitions/api"]]),
+            key("grpc", [.apiFile], "Where this file's gRPC APIs come from: { protos, importPaths, target, tls, deadline, metadata }.",
+                ["$ref": "#/definitions/grpcSettings"]),
+            key("protos", [.grpcSettings], "The .proto files to compile, as found under importPaths.", ["type": "array", "items": ["type": "string", "minLength": 1]]),
+            key("importPaths", [.grpcSettings], "Folders protoc searches, relative to this file; default: this file's folder.",
+                ["type": "array", "items": ["type": "string", "minLength": 1]]),
+            key("target", [.grpcSettings], "The gRPC server as host:port."),
+            key("tls", [.grpcSettings], "TLS (default) or, with false, plaintext HTTP/2.", boolean),
+            // Types.
+            key("description", [.type], "Becomes the doc comment."),
+            key("fields", [.type], "Fields by Swift name: a type, or { type, json, default, format, description }.",
+                ["type": "object", "additionalProperties": ["$ref": "#/definitions/field"]]),
+            key("mutable", [.type], "false: this model's fields are let instead of var; true: var. Default: the workspace's mutableModels (true).", boolean),
+            key("additionalProperties", [.type], "true: members of the JSON object the model does not declare are kept in additionalProperties.", boolean),
+            key("enum", [.type], "A list of raw values, or a mapping of case names to raw values.", ["oneOf": [
+                ["type": "array", "minItems": 1, "items": ["type": ["string", "integer"]]],
+                ["type": "object", "minProperties": 1, "additionalProperties": ["type": ["string", "integer"]]],
+            ]]),
+            key("type", [.type], "An enum's raw value type; default String.", ["type": "string", "enum": enumRawTypes]),
+            key("frozen", [.type], "true: only the declared values decode. Otherwise a value the client does not know decodes to the enum's unknown case.", boolean),
+            key("oneOf", [.type], "A union: the value is one of these types.", ["type": "array", "minItems": 2, "items": typeExpression]),
+            key("discriminator", [.type], "The JSON member every alternative of a union has whose value names the alternative."),
+            key("mapping", [.type], "Discriminator values by type, when they are not the types' names: { card: Card }.",
+                ["type": "object", "additionalProperties": ["type": "string"]]),
+            key("swift", [.type], "A Swift type the app's hand-written sources declare, used instead of generating one."),
+            // Fields, parameters, reply headers and a whole body, in their long forms.
+            key("type", [.field, .parameter, .responseHeader, .wholeBody], "A type in Swift's spelling (a whole body: also bytes).", typeExpression),
+            key("json", [.field], "The JSON key, when it differs from the Swift name."),
+            key("in", [.parameter], "Where a REST parameter travels: path, query, header or body.", keywords(ParameterLocation.self)),
+            key("name", [.parameter, .responseHeader, .wholeBody], "The name on the wire, when it differs from the Swift name (a whole body: its argument's name)."),
+            key("contentType", [.wholeBody], "The body's content type, for bytes: image/png."),
+            key("default", [.field, .parameter], "The value when the JSON leaves the field out, or the initializer argument's default.",
+                ["type": ["string", "number", "boolean"]]),
+            key("format", [.field, .parameter], "How a Date is written: iso8601 (default), unixSeconds or unixMilliseconds.", keywords(DateFormat.self)),
+            key("description", [.field, .parameter, .responseHeader, .wholeBody], "Becomes the doc comment."),
+            // APIs.
+            key("kind", apis, "rest (default), jsonrpc, rpc or grpc.", keywords(APIKind.self)),
+            key("description", apis, "Becomes the doc comment."),
+            key("method", [.restAPI, .jsonrpcAPI, .rpcAPI], "REST: the HTTP method. JSON-RPC and rpc: the remote method's name.", ["type": "string", "minLength": 1]),
+            key("path", [.restAPI], "The path, with {name} placeholders for path parameters."),
+            key("url", rpcAPIs, "The RPC endpoint: an absolute URL, or a path joined to the base URL."),
+            key("rpc", [.grpcAPI], "The gRPC method: package.Service/Method."),
+            key("service", [.grpcAPI], "A gRPC service, package.Service: one API per method, each named after it."),
+            key("baseURL", [.defaults] + httpAPIs, "An absolute http or https URL; no query, fragment or password."),
+            key("parameters", httpAPIs, "By name: a mapping. By position (params: byPosition): a list of one-entry mappings.", ["oneOf": [
+                ["type": "object", "additionalProperties": ["$ref": "#/definitions/parameter"]],
+                ["type": "array", "items": ["type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": ["$ref": "#/definitions/parameter"]]],
+            ]]),
+            key("params", rpcAPIs, "byName (a JSON object) or byPosition (a JSON array).", keywords(ParameterStructure.self)),
+            key("body", [.restAPI], "How body parameters are encoded (json, form, multipart), or the whole body: a type, bytes, or { type, contentType, name }.",
+                ["anyOf": [keywords(BodyEncoding.self), typeExpression, ["$ref": "#/definitions/wholeBody"]]]),
+            key("response", httpAPIs, "A model, [Model], [String: T], a scalar, String, JSON, bytes, none, or a stream: { events: T } or { jsonLines: T }.", ["anyOf": [
+                typeExpression,
+                ["type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1,
+                 "properties": ["events": typeExpression, "jsonLines": typeExpression]] as [String: Any],
+            ]]),
+            key("responses", [.defaults, .restAPI], "Bodies by status: { 200: User, 422: ValidationErrors, default: Problem }; error bodies are models.", [
+                "type": "object", "propertyNames": ["pattern": "^([1-5][0-9][0-9]|default)$"], "additionalProperties": typeExpression,
+            ]),
+            key("responseHeaders", [.restAPI], "Reply headers read as types: { etag: { type: String, name: ETag } }; startWithHeaders() returns them.",
+                ["type": "object", "additionalProperties": ["$ref": "#/definitions/responseHeader"]]),
+            key("errorData", rpcAPIs, "The model an RPC error object's data member decodes into (APIError.serverError).", typeExpression),
+            key("notification", rpcAPIs, "Sent without an id; no reply is awaited.", boolean),
+            key("envelope", rpcAPIs, "Extra members of the RPC envelope.", ["type": "object"]),
+            key("delegate", [.rpcAPI], "The Swift type conforming to RPCDelegate that wraps the calls."),
+            key("headers", [.defaults] + httpAPIs, "Headers sent with every call.", scalars),
+            key("maxConnectionsPerHost", [.defaults], "Connections one session opens to a host at most.", ["type": "integer", "minimum": 1]),
+            key("metadata", [.grpcSettings, .grpcAPI], "gRPC metadata sent with every call (lowercase keys; -bin keys take base64).", scalars),
+            key("timeout", [.defaults] + httpAPIs, "Seconds; decimals allowed.", seconds),
+            key("deadline", [.grpcSettings, .grpcAPI], "Seconds a gRPC call may take, a stream's whole life included.", seconds),
+            key("frequency", [.defaults] + apis, "What to do with a call identical to one in flight: allow, reject or coalesce (share its result).", keywords(FrequencyPolicy.self)),
+            key("retry", [.defaults] + apis, "Retries: none, or { attempts, delay, maxDelay, statuses, nonIdempotent }.",
+                ["oneOf": [["const": "none"], ["$ref": "#/definitions/retry"]]]),
+            key("rateLimit", [.defaults] + apis, "At most `calls` calls every `per` seconds, per api or host; wait (default) or fail.", ["$ref": "#/definitions/rateLimit"]),
+            key("significantHeaders", apis, "The only headers whose values make two calls different for the frequency policy ([] for none); without it, every header counts.", strings),
+            key("tags", apis, "Groups for APIManager.cancel(tag:).", strings),
+            key("skipInterceptors", apis, "Global interceptors this API goes without, by name: logging, metrics, authentication, or your own.", strings),
+            key("authenticated", apis, "Whether the authentication interceptor's token goes with this API's calls. Without it, only an API on its workspace's default base URL's origin carries it; true for one of the app's own servers elsewhere, false for none.", boolean),
+            key("sample", httpAPIs, "What the API answers when the manager answers from samples: { status, body, delay }; debug builds only.", ["$ref": "#/definitions/sample"]),
+            // Policies.
+            key("attempts", [.retry], "Attempts in all, the first included: 1 to 10.", ["type": "integer", "minimum": 1, "maximum": 10]),
+            key("delay", [.retry], "Seconds before the first retry (0, or at least 0.001); doubles each time, with jitter.", ["type": "number", "minimum": 0]),
+            key("maxDelay", [.retry], "The longest pause between attempts, in seconds.", ["type": "number", "minimum": 0]),
+            key("statuses", [.retry], "The statuses retried; default 408, 429, 500, 502, 503, 504.",
+                ["type": "array", "items": ["type": "integer", "minimum": 100, "maximum": 599]]),
+            key("nonIdempotent", [.retry], "true: retry POST, PATCH and RPC calls too, which the server must make safe to repeat.", boolean),
+            key("calls", [.rateLimit], "Calls allowed every `per` seconds (a token bucket: bursts up to this).", ["type": "integer", "minimum": 1]),
+            key("per", [.rateLimit], "Seconds, at least 0.001.", ["type": "number", "minimum": 0.001]),
+            key("scope", [.rateLimit], "api (default): this API's own bucket; host: one bucket per host.", keywords(RateLimitScope.self)),
+            key("when", [.rateLimit], "wait (default, within the call's timeout) or fail at once with .rateLimited.", keywords(RateLimitBehavior.self)),
+            key("status", [.sample], "The reply's status; default 200.", ["type": "integer", "minimum": 100, "maximum": 599]),
+            key("body", [.sample], "The reply's JSON body.", [:]),
+            key("delay", [.sample], "Seconds before the answer (0, or at least 0.001).", ["type": "number", "minimum": 0]),
+        ]
+    }
+
+    /// The raw value types an enum may declare with `type:`; `String` is the default.
+    public static let enumRawTypes = ["String", "Int", "Int32", "Int64"]
+
+    /// The names of the keys allowed at each place, in table order.
+    private static let namesByPlace: [KeyPlace: [String]] = {
+        var names: [KeyPlace: [String]] = [:]
+        for key in all {
+            for place in key.places where names[place, default: []].contains(key.name) == false {
+                names[place, default: []].append(key.name)
+            }
+        }
+        return names
+    }()
+
+    /// The keys allowed at `place`, in the order messages list them.
+    public static func names(in place: KeyPlace) -> [String] {
+        namesByPlace[place] ?? []
+    }
+
+    /// The keys of `place` with their schemas, each with its doc as its description.
+    static func properties(in place: KeyPlace) -> [String: Any] {
+        var properties: [String: Any] = [:]
+        for key in all where key.places.contains(place) {
+            var schema = key.schema
+            schema["description"] = key.doc
+            properties[key.name] = schema
+        }
+        return properties
+    }
+
+    private static func keywords<K: ManifestKeyword>(_: K.Type) -> [String: Any] {
+        ["type": "string", "enum": K.allCases.map(\.rawValue)]
+    }
+
+    /// docs/manifest-keys.md: every key, a table per place where keys appear.
+    public static var markdownPage: String {
+        var text = """
+            <!-- Generated by `apigen schema --markdown` (make schema) from ManifestKeys. Do not edit. -->
+            # Every manifest key
+
+            Each key of the manifest format, where it may appear and what it says, from the table the
+            manifest reader checks keys against and `apigen schema` describes them with.
+            [The manifest format](manifest.md) shows them in use.
+
+            """
+        for place in KeyPlace.allCases {
+            text += "\n## \(place.title)\n\n| key | what it says |\n|---|---|\n"
+            for key in all where key.places.contains(place) {
+                text += "| `\(key.name)` | \(key.doc.replacingOccurrences(of: "|", with: "\\|")) |\n"
+            }
+        }
+        return text
+    }
+}
