@@ -11,6 +11,7 @@ driver's own remarks do not reach SwiftPM's output).
 
     bench.py REPO APIGEN PEER [N]     (make bench-compile runs it; N defaults to 1000)
     COMPILE_SKIP_PEER=1               our module only (the peer's takes minutes a build)
+    COMPILE_LET_FIELDS=1              models with let fields (mutableModels: false)
 """
 import os, resource, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -32,6 +33,10 @@ def main():
     # COMPILE_BENCH_ROOT reuses a scratch package (and its built dependencies) between runs.
     root = os.environ.get("COMPILE_BENCH_ROOT") or tempfile.mkdtemp(prefix=f"apigen-compile-{n}-")
     subprocess.run([sys.executable, os.path.join(HERE, "..", "Generation", "make_workspace.py"), str(n), root], check=True)
+    workspace_file = os.path.join(root, "apis", "workspace.yaml")
+    if os.environ.get("COMPILE_LET_FIELDS") and "mutableModels:" not in open(workspace_file).read():
+        with open(workspace_file, "a") as f:
+            f.write("mutableModels: false\n")
     run([apigen, "-q", "-w", "apis/workspace.yaml"], root)
     shutil.rmtree(os.path.join(root, "PeerGenerated"), ignore_errors=True)
     os.makedirs(os.path.join(root, "PeerGenerated"))
