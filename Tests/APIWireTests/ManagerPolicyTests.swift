@@ -228,9 +228,12 @@ struct ManagerPolicyTests {
             #expect(try sum.get() == 6)
             #expect(missing.result.failureValue?.api == "GetUser")
 
+            // The failing call is added first, so that it is sent first: FoundationNetworking may
+            // queue a second request to a host behind the first one's connection, and then the
+            // 404 would come only after the slow reply, whatever the batch does.
             let fast = APIBatch(policy: .failFast)
-            let slowCount = fast.add(CountUsersAPI().using(manager))
             fast.add(GetUserAPI(id: 404).using(manager))
+            let slowCount = fast.add(CountUsersAPI().using(manager))
             let clock = ContinuousClock()
             let start = clock.now
             _ = await expectAPIError { try await fast.run() }
