@@ -57,7 +57,7 @@ public struct GeneratedTree {
     /// the output folder's `WriteLock`.
     public func apply(_ plan: WritePlan) throws {
         let original = FileIdentity(path: root.path)
-        if let original, !original.isDirectory { throw NotAFolder(path: root.path) }
+        if let original, !original.isDirectory { throw Problem.notAFolder(root.path) }
         try refuseLinkedFolders(on: plan.changed.map(\.path))
         try refuseSpecialFiles(at: plan.changed.map(\.path))
         recoverInterruptedRun()
@@ -82,7 +82,7 @@ public struct GeneratedTree {
         if exists {
             // The tree mirrored is the one replaced: a folder put in its place meanwhile would
             // otherwise go with the old tree.
-            guard FileIdentity(path: root.path) == original else { throw Replaced(path: root.path) }
+            guard FileIdentity(path: root.path) == original else { throw Problem.replaced(root.path) }
             // Afterwards `staging` holds the old tree, which the deferred removal deletes.
             try DirectorySwap.exchange(root, with: staging, retired: retired)
         } else {
@@ -95,7 +95,7 @@ public struct GeneratedTree {
     private func refuseSpecialFiles(at paths: [String]) throws {
         for path in paths {
             guard let identity = FileIdentity(path: self.path(path)), let kind = identity.specialKind else { continue }
-            throw InTheWay(path: path, kind: kind)
+            throw Problem.inTheWay(path: path, kind: kind)
         }
     }
 
@@ -108,49 +108,38 @@ public struct GeneratedTree {
             for component in path.split(separator: "/").dropLast() {
                 folder += folder.isEmpty ? String(component) : "/" + component
                 guard checked.insert(folder).inserted else { continue }
-                let type = (try? fileManager.attributesOfItem(atPath: self.path(folder)))?[.type] as? FileAttributeType
-                if type == .typeSymbolicLink { throw LinkedFolder(folder: folder) }
+                if FileIdentity(path: self.path(folder))?.type == S_IFLNK { throw Problem.linkedFolder(folder) }
             }
         }
     }
 
-    /// A folder of the output that is a symbolic link, where a generated file would go.
-    struct LinkedFolder: LocalizedError {
-        let folder: String
+    /// What keeps a run from writing the output folder, found before anything is written.
+    enum Problem: LocalizedError {
+        /// A folder of the output is a symbolic link where a generated file would go.
+        case linkedFolder(String)
+        /// Something that is not a regular file (`kind`: a folder, a FIFO) where a generated file goes.
+        case inTheWay(path: String, kind: String)
+        /// A special file that could not be carried into the new tree.
+        case cannotKeep(path: String, kind: String, reason: String)
+        /// The output path names something other than a folder.
+        case notAFolder(String)
+        /// The output folder was replaced by another process during the run.
+        case replaced(String)
+
         var errorDescription: String? {
-            "'\(folder)' in the output folder is a symbolic link, and apigen writes only inside its output folder: remove the link"
+            switch self {
+            case .linkedFolder(let folder):
+                "'\(folder)' in the output folder is a symbolic link, and apigen writes only inside its output folder: remove the link"
+            case .inTheWay(let path, let kind):
+                "'\(path)' in the output folder is \(kind), where apigen writes a generated file: remove it"
+            case .cannotKeep(let path, let kind, let reason):
+                "cannot keep '\(path)' in the output folder, \(kind): \(reason); move it out of the output folder"
+            case .notAFolder(let path):
+                "\(path) is not a folder; apigen writes a folder of generated files there"
+            case .replaced(let path):
+                "\(path) was replaced while apigen was writing it; run apigen again"
+            }
         }
-    }
-
-    /// Something that is not a regular file where a generated file goes.
-    struct InTheWay: LocalizedError {
-        let path: String
-        let kind: String
-        var errorDescription: String? {
-            "'\(path)' in the output folder is \(kind), where apigen writes a generated file: remove it"
-        }
-    }
-
-    /// A special file apigen could not carry into the new tree.
-    struct CannotKeep: LocalizedError {
-        let path: String
-        let kind: String
-        let reason: String
-        var errorDescription: String? {
-            "cannot keep '\(path)' in the output folder, \(kind): \(reason); move it out of the output folder"
-        }
-    }
-
-    /// The output path names something other than a folder.
-    struct NotAFolder: LocalizedError {
-        let path: String
-        var errorDescription: String? { "\(path) is not a folder; apigen writes a folder of generated files there" }
-    }
-
-    /// The output folder was replaced by another process during the run.
-    struct Replaced: LocalizedError {
-        let path: String
-        var errorDescription: String? { "\(path) was replaced while apigen was writing it; run apigen again" }
     }
 
     /// The names of staging folders start with this; anything so named is a run's leftover.
@@ -190,7 +179,7 @@ public struct GeneratedTree {
                 // A FIFO, a socket or a device: a hard link keeps it; copying would read from it.
                 if link(source, destination) != 0 {
                     let reason = String(cString: strerror(errno))
-                    throw CannotKeep(path: relative, kind: FileIdentity(path: source)?.specialKind ?? "a special file", reason: reason)
+                    throw Problem.cannotKeep(path: relative, kind: FileIdentity(path: source)?.specialKind ?? "a special file", reason: reason)
                 }
             }
         }

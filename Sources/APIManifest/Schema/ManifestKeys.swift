@@ -217,9 +217,10 @@ public enum ManifestKeys {
             [The manifest format](manifest.md) shows them in use.
 
             """
+        let keys = all
         for place in KeyPlace.allCases {
             text += "\n## \(place.title)\n\n| key | what it says |\n|---|---|\n"
-            for key in all where key.places.contains(place) {
+            for key in keys where key.places.contains(place) {
                 text += "| `\(key.name)` | \(key.doc.replacingOccurrences(of: "|", with: "\\|")) |\n"
             }
         }
