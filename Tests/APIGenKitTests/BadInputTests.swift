@@ -5,7 +5,7 @@ import Testing
 
 /// Bad manifests get `path:line:col: error: message` for every problem, and the generated folder
 /// stays exactly as it was.
-@Suite("Bad input")
+@Suite("Bad input", .ownThread)
 struct BadInputTests {
     static let good = WritingTests.twoAPIs
 
@@ -638,7 +638,7 @@ extension BadInputTests {
 }
 
 /// The command line, as users and CI run it.
-@Suite("apigen command")
+@Suite("apigen command", .ownThread)
 struct CommandTests {
     @Test("Errors go to stderr as path:line:col, the exit status is 1, nothing is written")
     func failingRun() throws {

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `apigen lint`, `init`, `template` and `schema`, run as the built binary, and the plugins' tool.
-@Suite("apigen commands")
+@Suite("apigen commands", .ownThread)
 struct CommandsTests {
     @Test("lint reports errors like generate, writes nothing, and summarizes a clean workspace")
     func lint() throws {
@@ -142,7 +142,7 @@ struct CommandsTests {
     }
 }
 
-@Suite("apigen on a terminal")
+@Suite("apigen on a terminal", .ownThread)
 struct TerminalTests {
     @Test("On a terminal a large workspace shows a progress line, erased before the summary")
     func progressLine() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// `apigen export openapi` over the example workspace; `make check` also runs the document
 /// through openapi-spec-validator.
-@Suite("OpenAPI export")
+@Suite("OpenAPI export", .ownThread)
 struct ExportTests {
     static func exported() throws -> [String: Any] {
         var diagnostics = Diagnostics()
@@ -125,7 +125,7 @@ struct ExportTests {
 }
 
 /// An export is a valid document or an error that names what kept it from being one.
-@Suite("Export validity")
+@Suite("Export validity", .ownThread)
 struct ExportValidityTests {
     @Test("Paths are written from '/', as the runtime sends them; a path that is a whole URL is a lint error")
     func pathsFromTheRoot() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// gRPC manifests through the real protoc and protoc-gen-swift: what they generate, and what a
 /// bad proto, an unknown method or a missing protoc do (an error, exit 1, nothing written).
-@Suite("gRPC generation", .needsProtoTools)
+@Suite("gRPC generation", .needsProtoTools, .ownThread)
 struct GRPCGenerationTests {
     static let proto = """
         syntax = "proto3";

@@ -4,7 +4,7 @@ import Testing
 
 /// What a reviewer reads in generated code: where each declaration comes from, samples kept out
 /// of release builds, no backticks or coding keys Swift does not need.
-@Suite("The shape of generated code")
+@Suite("The shape of generated code", .ownThread)
 struct GeneratedCodeShapeTests {
     static let manifest = """
         types:

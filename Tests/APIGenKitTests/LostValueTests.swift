@@ -5,7 +5,7 @@ import Testing
 /// the one written: each an error at its node. What compiles after all (fields named `Type`, a
 /// Decimal default past Int's range) is in the hostile corpus, which the HostileClient target
 /// compiles.
-@Suite("Manifests that would not compile or would lose a value")
+@Suite("Manifests that would not compile or would lose a value", .ownThread)
 struct LostValueTests {
     @Test("Names the generated code needs for itself: a field CodingKeys, a parameter Self or APIRuntime, a case allCases")
     func reservedNames() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// Models' fields are `var`, so a fetched value can be edited and sent back, unless the model
 /// (`mutable: false`) or the workspace (`mutableModels: false`) asks for `let`.
-@Suite("Model mutability")
+@Suite("Model mutability", .ownThread)
 struct ModelMutabilityTests {
     static let types = """
         types:

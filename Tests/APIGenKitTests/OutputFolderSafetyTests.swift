@@ -9,7 +9,7 @@ import Darwin
 
 /// Whatever else runs over the output folder, apigen never leaves it half written and never
 /// removes what it did not write.
-@Suite("The output folder under concurrent runs, odd files and odd settings")
+@Suite("The output folder under concurrent runs, odd files and odd settings", .ownThread)
 struct OutputFolderSafetyTests {
     @Test("Concurrent runs with different cache folders take turns: every one exits 0 and the tree is whole")
     func concurrentRunsWithOwnCaches() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// The file-per-manifest layout the build plugin asks for: every file named from a manifest's or
 /// a proto's path alone, as `Plugins/Shared/BuildPlan.swift` names them before apigen runs.
-@Suite("File-per-manifest layout")
+@Suite("File-per-manifest layout", .ownThread)
 struct OutputLayoutTests {
     static let users = """
         types:
@@ -95,7 +95,7 @@ struct OutputLayoutTests {
 }
 
 /// Protos in the file-per-manifest layout, through the real protoc.
-@Suite("File-per-manifest layout: protos", .needsProtoTools)
+@Suite("File-per-manifest layout: protos", .needsProtoTools, .ownThread)
 struct OutputLayoutProtoTests {
     static let greeter = """
         grpc:

@@ -5,7 +5,7 @@ import Testing
 
 /// Generated output compared byte for byte with committed files. To accept a deliberate change:
 /// `swift run apigen -w Tests/Fixtures/Reference/apis/workspace.yaml` and commit the result.
-@Suite("Reference output")
+@Suite("Reference output", .ownThread)
 struct ReferenceTests {
     @Test("The reference workspace generates exactly Tests/Fixtures/Reference/Expected")
     func referenceWorkspace() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// The render cache lets a run skip rendering files left exactly as an earlier run wrote them;
 /// anything else is rendered, and `check` never trusts it.
-@Suite("Render cache")
+@Suite("Render cache", .ownThread)
 struct RenderCacheTests {
     @Test("A re-run renders nothing; an edited manifest re-renders only what it changes")
     func rerun() throws {

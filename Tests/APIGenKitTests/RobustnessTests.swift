@@ -5,7 +5,7 @@ import Testing
 
 /// Mutated and hostile manifests: apigen must answer every one with success or diagnostics,
 /// never crash, and never take long.
-@Suite("Robustness against broken and hostile manifests")
+@Suite("Robustness against broken and hostile manifests", .ownThread)
 struct RobustnessTests {
     /// How long one run may take on any of these inputs (debug build, loaded CI machine).
     static let bound: Duration = .seconds(20)

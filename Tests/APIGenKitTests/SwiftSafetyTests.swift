@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Manifest text becomes Swift data, never Swift code.
-@Suite("Swift literals and identifiers")
+@Suite("Swift literals and identifiers", .ownThread)
 struct SwiftSafetyTests {
     @Test("String literals escape what could end them, interpolate, or hide", arguments: [
         (#"plain"#, #""plain""#),
@@ -86,7 +86,7 @@ struct SwiftSafetyTests {
     }
 }
 
-@Suite("Finding custom RPC delegates")
+@Suite("Finding custom RPC delegates", .ownThread)
 struct SourceScannerTests {
     @Test("Types whose inheritance clause names RPCDelegate, in declarations and extensions")
     func declarations() {

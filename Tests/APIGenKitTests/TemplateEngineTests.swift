@@ -7,7 +7,7 @@ import Testing
 /// apigen's own Mustache renderer (Sources/APIGenKit/Rendering/Mustache), against the Mustache
 /// spec's cases and, where they agree, swift-mustache, the engine it replaced: custom templates
 /// written against swift-mustache must render the same.
-@Suite("Template engine")
+@Suite("Template engine", .ownThread)
 struct TemplateEngineTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var name: String

@@ -10,7 +10,7 @@ import Darwin
 
 /// What a run does to the generated folder: only changed files rewritten, stale ones removed,
 /// nothing outside the folder or written by a person touched.
-@Suite("Writing the generated folder")
+@Suite("Writing the generated folder", .ownThread)
 struct WritingTests {
     static let twoAPIs = """
         types:
@@ -198,7 +198,7 @@ struct WritingTests {
 }
 
 /// The output folder is replaced in one step, and only ever the configured one.
-@Suite("Atomic writes and the output folder's bounds")
+@Suite("Atomic writes and the output folder's bounds", .ownThread)
 struct AtomicWriteTests {
     /// A workspace of `count` APIs, big enough that a run takes a while to write.
     static func manyAPIs(_ count: Int, path: String) -> String {

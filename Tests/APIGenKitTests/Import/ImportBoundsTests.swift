@@ -5,7 +5,7 @@ import Testing
 
 /// Documents shaped to exhaust an importer: long reference chains, deep nesting, errors deep in
 /// a large map. Each imports, or fails with an error at its pointer, without crashing.
-@Suite("OpenAPI import of long chains and deep nesting")
+@Suite("OpenAPI import of long chains and deep nesting", .ownThread)
 struct ImportBoundsTests {
     static func document(schemas: [String], response: String = ##"{"$ref": "#/components/schemas/S0"}"##) -> String {
         #"""

@@ -3,7 +3,7 @@ import Testing
 
 /// `apigen import openapi` run as the built binary: what it writes, and that a document it
 /// refuses leaves the workspace as it was.
-@Suite("apigen import openapi")
+@Suite("apigen import openapi", .ownThread)
 struct ImportCommandTests {
     static let petstore = OpenAPIImportTests.documents.appendingPathComponent("petstore.yaml").path
 

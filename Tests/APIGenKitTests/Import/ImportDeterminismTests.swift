@@ -5,7 +5,7 @@ import Testing
 /// `apigen import openapi` gives the same bytes every run: each import below runs in a process of
 /// its own, as a team re-importing on every change of the spec would, and Swift seeds its hashing
 /// afresh in each process, so an order taken from a hashed dictionary would differ between them.
-@Suite("apigen import openapi is deterministic")
+@Suite("apigen import openapi is deterministic", .ownThread)
 struct ImportDeterminismTests {
     /// Documents shaped like three publishers', their keys in an order no sort gives.
     static let documents: [(name: String, text: String)] = [

@@ -7,7 +7,7 @@ import Yams
 
 /// `apigen import openapi` on published documents (Tests/Fixtures/Imported/openapi) and on one
 /// that uses what they do not: every result must validate as a workspace.
-@Suite("OpenAPI import")
+@Suite("OpenAPI import", .ownThread)
 struct OpenAPIImportTests {
     static let documents = repositoryRoot.appendingPathComponent("Tests/Fixtures/Imported/openapi")
 

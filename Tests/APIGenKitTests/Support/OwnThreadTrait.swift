@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+/// Runs a test on a thread of its own instead of the cooperative pool.
+///
+/// Swift Testing calls every test, synchronous or not, from the cooperative pool, which has one
+/// thread per core: two on a two-core machine. The generator's tests block the thread they run on
+/// for seconds (they wait for an `apigen` process, run protoc, import a long document), and the
+/// tests on the wire run in the same process: two blocked pool threads leave their loopback
+/// servers and clients no thread at all, and their calls time out. This trait gives each test it
+/// marks a thread to block; as many of them run at once as the machine has cores, as before.
+struct OwnThreadTrait: SuiteTrait, TestTrait, TestScoping {
+    var isRecursive: Bool { true }
+
+    /// Each test case gets a thread; the suite itself needs none.
+    func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        testCase == nil ? nil : self
+    }
+
+    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        guard #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) else { return try await function() }
+        await Self.turns.enter()
+        let executor = ThreadExecutor()
+        var failure: (any Error)?
+        do {
+            try await withTaskExecutorPreference(executor, operation: function)
+        } catch {
+            failure = error
+        }
+        executor.stop()
+        await Self.turns.leave()
+        if let failure { throw failure }
+    }
+
+    private static let turns = Turns(count: ProcessInfo.processInfo.activeProcessorCount)
+}
+
+/// At most `count` holders at a time; the others wait in order, without holding a thread.
+private actor Turns {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(count: Int) {
+        free = max(1, count)
+    }
+
+    func enter() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func leave() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}
+
+extension Trait where Self == OwnThreadTrait {
+    /// Each test of the suite (or the one test) runs on a thread of its own: for tests that block
+    /// their thread.
+    static var ownThread: Self { OwnThreadTrait() }
+}
+
+/// A task executor that runs the jobs it is given in order on one thread of its own.
+///
+/// The thread starts with the first job and, once `stop()` is called, ends when it has no job
+/// left; a job that comes later (from a task that outlived the test) starts a thread again.
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
+    /// Guards `jobs`, `stopped` and `threadRunning`.
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var stopped = false
+    private var threadRunning = false
+
+    /// The name of the executor's thread, which tests can check.
+    static let threadName = "test thread"
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        jobs.append(job)
+        if !threadRunning {
+            threadRunning = true
+            Thread.detachNewThread { [self] in run() }
+        }
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Lets the thread end once it has run every job given so far.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func run() {
+        Thread.current.name = Self.threadName
+        while true {
+            condition.lock()
+            while jobs.isEmpty && !stopped { condition.wait() }
+            if jobs.isEmpty {
+                threadRunning = false
+                condition.unlock()
+                return
+            }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
+}
