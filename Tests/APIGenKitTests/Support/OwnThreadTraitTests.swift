@@ -15,3 +15,18 @@ struct OwnThreadTraitTests {
         #expect(Thread.current.name == ThreadExecutor.threadName)
     }
 }
+
+extension OwnThreadTraitTests {
+    @Test("Every suite of the generator's tests is marked ownThread")
+    func everySuiteMarked() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let files = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.allObjects as? [URL])
+        let unmarked = try files.filter { $0.pathExtension == "swift" }.flatMap { file in
+            try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+                .filter { $0.hasPrefix("@Suite") && !$0.contains(".ownThread") }
+                .map { "\(file.lastPathComponent): \($0)" }
+        }
+        #expect(files.count > 20)
+        #expect(unmarked.isEmpty, "\(unmarked)")
+    }
+}
