@@ -130,10 +130,10 @@ struct TemplateEngineTests {
         for workspaceFile in ["Tests/Fixtures/Reference/apis/workspace.yaml", "Tests/Fixtures/Hostile/apis/workspace.yaml"] {
             let loaded = try #require(WorkspaceLoader.load(workspaceFile: workspaceFile, into: &diagnostics))
             let description = try #require(DescriptionBuilder.build(loaded, protos: [:], into: &diagnostics))
-            var contexts: [(String, TemplateValue)] = [("workspace", TemplateContext.workspace(description, workspaceFile: "workspace.yaml"))]
-            contexts += description.models.byManifest.map { ("models", TemplateContext.models(Array($0), access: description.access, manifest: "api.yaml")) }
+            var contexts: [(String, TemplateValue)] = [("workspace", WorkspaceContext(description, workspaceFile: "workspace.yaml").templateValue)]
+            contexts += description.models.byManifest.map { ("models", ModelsFileContext(Array($0), access: description.access, manifest: "api.yaml").templateValue) }
             contexts += description.apis.map { api in
-                (api.kind == .rest ? "rest" : api.kind == .grpc ? "grpc" : "rpc", TemplateContext.api(api, access: description.access, manifest: "api.yaml"))
+                (api.kind == .rest ? "rest" : api.kind == .grpc ? "grpc" : "rpc", APIContext(api, access: description.access, manifest: "api.yaml").templateValue)
             }
             for (template, context) in contexts {
                 #expect(templates.render(template, context) == library.render(Self.any(context), withTemplate: template))

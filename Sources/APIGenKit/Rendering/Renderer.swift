@@ -105,10 +105,10 @@ struct Renderer: Sendable {
         switch job {
         case .workspace(let workspace):
             let workspaceFile = relative(workspace.workspaceFile)
-            return Source(path: GeneratedPaths.workspace, template: "workspace", context: TemplateContext.workspace(workspace, workspaceFile: workspaceFile), manifest: workspaceFile)
+            return Source(path: GeneratedPaths.workspace, template: "workspace", context: WorkspaceContext(workspace, workspaceFile: workspaceFile).templateValue, manifest: workspaceFile)
         case .models(let models):
             let manifest = relative(models[0].sourceFile)
-            return Source(path: models[0].generatedPath, template: "models", context: TemplateContext.models(models, access: access, manifest: manifest), manifest: manifest)
+            return Source(path: models[0].generatedPath, template: "models", context: ModelsFileContext(models, access: access, manifest: manifest).templateValue, manifest: manifest)
         case .api(let api):
             let template = switch api.kind {
             case .rest: "rest"
@@ -116,7 +116,7 @@ struct Renderer: Sendable {
             case .jsonrpc, .rpc: "rpc"
             }
             let manifest = relative(api.sourceFile)
-            return Source(path: api.generatedPath, template: template, context: TemplateContext.api(api, access: access, manifest: manifest), manifest: manifest)
+            return Source(path: api.generatedPath, template: template, context: APIContext(api, access: access, manifest: manifest).templateValue, manifest: manifest)
         }
     }
 
