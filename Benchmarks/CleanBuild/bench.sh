@@ -5,7 +5,7 @@
 #     generated at build time by APIGenPlugin (its tool, apigen-generate, included);
 #   peer: Benchmarks/CleanBuild/Peer (swift-openapi-generator's build plugin, URLSession transport).
 # Then, once, the whole plugin fixture: REST, JSON-RPC and gRPC clients through both plugins, with
-# protoc built from source (plugin-smoke).
+# protoc built from source (plugin-smoke), and twice more with nothing changed.
 # Each build starts from an empty scratch folder; the packages' sources are resolved first, untimed.
 #     bash Benchmarks/CleanBuild/bench.sh [runs]      (default 3, the sides alternating)
 set -euo pipefail
@@ -46,3 +46,12 @@ done
 compiled=$(cd "$scratch/plugin/debug" && for module in *.build; do ls "$module"/*.o >/dev/null 2>&1 && echo "${module%.build}"; done; true)
 echo "the REST-only client through the plugin compiled OpenAPIKit: $(printf '%s\n' $compiled | grep -q '^OpenAPIKit' && echo yes || echo no); protoc: $(printf '%s\n' $compiled | grep -q '^protoc' && echo yes || echo no)"
 echo "REST, JSON-RPC and gRPC through both plugins, protoc built from source (plugin-smoke): $(timed plugin --package-path Tests/Fixtures/Plugin --product plugin-smoke) s"
+again() {  # again NAME BUILD-ARGS...: the wall seconds of a build over the last one's folder, nothing changed
+    local folder="$scratch/$1"; shift
+    local start=$(date +%s%N)
+    swift build --scratch-path "$folder" "$@" >/dev/null
+    echo $(( ($(date +%s%N) - start) / 1000000000 ))
+}
+second=$(again plugin --package-path Tests/Fixtures/Plugin --product plugin-smoke)
+third=$(again plugin --package-path Tests/Fixtures/Plugin --product plugin-smoke)
+echo "the same, built again with nothing changed: ${second} s, then ${third} s"

@@ -41,6 +41,21 @@ struct HTTPFreshness: Sendable, Equatable {
         initialAge = max(apparentAge, ageValue + responseDelay)
     }
 
+    /// The freshness a manifest's policy gives a reply that arrived at `receivedAt`, whatever its
+    /// headers say: fresh for `lifetime` seconds, then servable for the stale windows the policy
+    /// names. `noStore` and `noCache` are the server's, which a policy never overrides.
+    init(lifetime: Double, staleWhileRevalidate: Int?, staleIfError: Int?, server: CacheControl, receivedAt: Date) {
+        var control = CacheControl()
+        control.noStore = server.noStore
+        control.noCache = server.noCache
+        control.staleWhileRevalidate = staleWhileRevalidate
+        control.staleIfError = staleIfError
+        self.control = control
+        self.lifetime = lifetime
+        initialAge = 0
+        self.receivedAt = receivedAt
+    }
+
     /// The reply's age at `now`, seconds.
     func age(at now: Date) -> Double {
         initialAge + max(0, now.timeIntervalSince(receivedAt))

@@ -3,8 +3,8 @@
 /// Every operation takes constant time (a doubly linked list threaded through the dictionary).
 ///
 /// A value type with no lock of its own; its owner guards it.
-struct LeastRecentlyUsed<Value> {
-    private struct Entry {
+struct LeastRecentlyUsed<Value: Sendable>: Sendable {
+    private struct Entry: Sendable {
         var value: Value
         var cost: Int
         /// The next older and next newer keys.

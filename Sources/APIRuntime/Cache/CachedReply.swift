@@ -1,0 +1,62 @@
+import Foundation
+import HTTPTypes
+
+/// A reply the cache keeps: the bytes an API's response decoder reads, and what decides when
+/// they may be used again and for whom.
+struct CachedReply: Sendable {
+    /// What the API's decoder reads: a REST body, a JSON-RPC result, a gRPC message.
+    var body: Data
+    /// The reply's headers (a gRPC reply's initial metadata): its validators and `Vary`, and what
+    /// interceptors see on a hit.
+    var headers: HTTPFields
+    /// When it is fresh, and how long it may be served stale.
+    var freshness: HTTPFreshness
+    /// The request's values of the headers the reply's `Vary` names, lowercased names: a later
+    /// call uses the reply only if its own values are the same.
+    var variants: [String: String]
+    /// The tags a mutation's `invalidates:` drops it by.
+    var tags: Set<String>
+    /// Whose reply it is: a digest of the credential the call carried, nil when shared.
+    var scope: String?
+
+    /// Bytes it holds, as the store's bound counts them: the body, the headers, and a fixed
+    /// allowance for the rest.
+    var cost: Int {
+        body.count + headers.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count } + 256
+    }
+
+    /// The validators a revalidation sends: `If-None-Match` for an `ETag`, `If-Modified-Since`
+    /// for a `Last-Modified`.
+    var validators: HTTPFields {
+        var fields = HTTPFields()
+        if let tag = headers[.eTag] { fields[.ifNoneMatch] = tag }
+        if let modified = headers[.lastModified] { fields[.ifModifiedSince] = modified }
+        return fields
+    }
+
+    /// Whether the reply answers a request with `headers`: every header its `Vary` names has
+    /// the value it had when the reply was stored (absent both times counts as the same).
+    func matches(_ headers: HTTPFields) -> Bool {
+        variants.allSatisfy { name, value in
+            HTTPField.Name(name).map { Self.combined(headers, $0) } == value
+        }
+    }
+
+    /// A header's values in one line, as `Vary` compares them.
+    static func combined(_ headers: HTTPFields, _ name: HTTPField.Name) -> String {
+        headers[values: name].joined(separator: ", ")
+    }
+
+    /// The headers a reply's `Vary` names, lowercased, with the request's values of them.
+    static func variants(of reply: HTTPFields, request: HTTPFields) -> [String: String] {
+        var variants: [String: String] = [:]
+        for line in reply[values: .vary] {
+            for name in line.split(separator: ",") {
+                let trimmed = name.trimmingCharacters(in: .whitespaces).lowercased()
+                guard let field = HTTPField.Name(trimmed) else { continue }
+                variants[trimmed] = combined(request, field)
+            }
+        }
+        return variants
+    }
+}
