@@ -8,7 +8,7 @@ import Testing
 /// for seconds (they wait for an `apigen` process, run protoc, import a long document), and the
 /// tests on the wire run in the same process: two blocked pool threads leave their loopback
 /// servers and clients no thread at all, and their calls time out. This trait gives each test it
-/// marks a thread to block; as many of them run at once as the machine has cores, as before.
+/// marks a thread to block; half as many of them run at once as the machine has cores.
 struct OwnThreadTrait: SuiteTrait, TestTrait, TestScoping {
     var isRecursive: Bool { true }
 
@@ -23,7 +23,14 @@ struct OwnThreadTrait: SuiteTrait, TestTrait, TestScoping {
         let executor = ThreadExecutor()
         var failure: (any Error)?
         do {
-            try await withTaskExecutorPreference(executor, operation: function)
+            // A task of its own that starts on the executor: its first job runs there, whereas
+            // `withTaskExecutorPreference` around the test may let it begin where the caller runs.
+            // The task inherits the test's task-local values; the test waits for it, so the
+            // closure does not outlive this call.
+            try await withoutActuallyEscaping(function) { test in
+                let task = Task(executorPreference: executor) { try await test() }
+                try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+            }
         } catch {
             failure = error
         }
@@ -32,7 +39,9 @@ struct OwnThreadTrait: SuiteTrait, TestTrait, TestScoping {
         if let failure { throw failure }
     }
 
-    private static let turns = Turns(count: ProcessInfo.processInfo.activeProcessorCount)
+    /// Half the cores: the generator's tests are busy while they block, and the wire tests in
+    /// the same process time their deadlines.
+    private static let turns = Turns(count: ProcessInfo.processInfo.activeProcessorCount / 2)
 }
 
 /// At most `count` holders at a time; the others wait in order, without holding a thread.
