@@ -50,13 +50,15 @@ struct CachedReply: Sendable {
     /// The headers a reply's `Vary` names, lowercased, with the request's values of them.
     static func variants(of reply: HTTPFields, request: HTTPFields) -> [String: String] {
         var variants: [String: String] = [:]
-        for line in reply[values: .vary] {
-            for name in line.split(separator: ",") {
-                let trimmed = name.trimmingCharacters(in: .whitespaces).lowercased()
-                guard let field = HTTPField.Name(trimmed) else { continue }
-                variants[trimmed] = combined(request, field)
-            }
+        for name in varyNames(in: reply) {
+            guard let field = HTTPField.Name(name) else { continue }
+            variants[name] = combined(request, field)
         }
         return variants
+    }
+
+    /// The names a reply's `Vary` lists, from every line, lowercased (`*` among them as it is).
+    static func varyNames(in reply: HTTPFields) -> [String] {
+        reply[values: .vary].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
     }
 }

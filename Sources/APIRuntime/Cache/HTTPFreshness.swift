@@ -89,7 +89,6 @@ struct HTTPFreshness: Sendable, Equatable {
     /// `Vary: *`, nor a partial 206 (this cache does not combine ranges).
     static func isStorable(status: Int, headers: HTTPFields) -> Bool {
         guard status != 206, !CacheControl(headers[values: .cacheControl]).noStore else { return false }
-        let varies = headers[values: .vary].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
-        return !varies.contains("*")
+        return !CachedReply.varyNames(in: headers).contains("*")
     }
 }
