@@ -43,7 +43,46 @@ struct BadInputTests {
                 path: /ping
                 respone: Int
             """])
-        #expect(lines == ["apis/api.yaml:5:5: error: unknown key 'respone' in API 'Ping' (did you mean 'response'?); expected one of: kind, description, method, path, baseURL, parameters, body, response, responses, responseHeaders, headers, timeout, frequency, retry, rateLimit, significantHeaders, tags, skipInterceptors, authenticated, sample"])
+        #expect(lines == ["apis/api.yaml:5:5: error: unknown key 'respone' in API 'Ping' (did you mean 'response'?); expected one of: kind, description, method, path, baseURL, parameters, body, response, responses, responseHeaders, headers, timeout, frequency, retry, rateLimit, significantHeaders, tags, cache, invalidates, skipInterceptors, authenticated, sample"])
+    }
+
+    @Test("cache: only on calls without side effects whose reply is one value; its values checked")
+    func cacheWhereItCannotApply() throws {
+        let lines = try diagnostics(for: ["apis/api.yaml": """
+            apis:
+              CreateThing:
+                method: POST
+                path: /things
+                cache: { ttl: 60 }
+              Watch:
+                method: GET
+                path: /watch
+                response: { events: String }
+                cache: http
+              Add:
+                kind: jsonrpc
+                url: /rpc
+                method: add
+                cache: { ttl: -1, scope: everyone, stale: 5 }
+              Ping:
+                method: GET
+                path: /ping
+                cache: forever
+              Fetch:
+                method: GET
+                path: /fetch
+                safe: true
+            """])
+        #expect(lines == [
+            "apis/api.yaml:5:12: error: cache: a POST has side effects; only GET and HEAD replies are cached (a mutation can drop cached replies with 'invalidates:')",
+            "apis/api.yaml:10:12: error: cache: a reply stream cannot be cached",
+            "apis/api.yaml:15:12: error: cache: an RPC method may have side effects: mark it 'safe: true' if it has none",
+            "apis/api.yaml:15:19: error: ttl is a number of seconds, at least 0, found -1",
+            "apis/api.yaml:15:30: error: unknown cache scope 'everyone'; expected one of: credential, shared",
+            "apis/api.yaml:15:40: error: unknown key 'stale' in cache; expected one of: ttl, staleWhileRevalidate, staleIfError, revalidate, scope",
+            "apis/api.yaml:19:12: error: cache must be 'http' or a mapping of ttl, staleWhileRevalidate, staleIfError, revalidate and scope, found 'forever'",
+            "apis/api.yaml:23:5: error: unknown key 'safe' in API 'Fetch'; expected one of: kind, description, method, path, baseURL, parameters, body, response, responses, responseHeaders, headers, timeout, frequency, retry, rateLimit, significantHeaders, tags, cache, invalidates, skipInterceptors, authenticated, sample",
+        ])
     }
 
     @Test("A path parameter missing from the parameters")
@@ -632,7 +671,7 @@ extension BadInputTests {
             "apis/api.yaml:17:15: error: a notification gets no reply: remove 'response:' (or set 'notification: false')",
             "apis/api.yaml:19:7: error: 'id' is a JSON-RPC member apigen writes itself; it cannot be an extra envelope field",
             "apis/api.yaml:22:27: error: RPC parameters travel in the envelope; remove 'in: query'",
-            "apis/api.yaml:23:5: error: unknown key 'path' in API 'Ping'; expected one of: kind, description, method, url, baseURL, parameters, params, response, errorData, notification, envelope, headers, timeout, frequency, retry, rateLimit, significantHeaders, tags, skipInterceptors, authenticated, sample",
+            "apis/api.yaml:23:5: error: unknown key 'path' in API 'Ping'; expected one of: kind, description, method, url, baseURL, parameters, params, response, errorData, notification, envelope, headers, timeout, frequency, retry, rateLimit, significantHeaders, tags, cache, invalidates, safe, skipInterceptors, authenticated, sample",
         ])
     }
 }

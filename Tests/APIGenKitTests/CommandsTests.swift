@@ -20,7 +20,7 @@ struct CommandsTests {
         #expect(broken.status == 1)
         #expect(broken.stderr == """
             apis/api.yaml:15:11: warning: 'body: form' has no effect: the API has no body parameters
-            apis/api.yaml:16:5: error: unknown key 'respons' in API 'Ping' (did you mean 'response'?); expected one of: kind, description, method, path, baseURL, parameters, body, response, responses, responseHeaders, headers, timeout, frequency, retry, rateLimit, significantHeaders, tags, skipInterceptors, authenticated, sample
+            apis/api.yaml:16:5: error: unknown key 'respons' in API 'Ping' (did you mean 'response'?); expected one of: kind, description, method, path, baseURL, parameters, body, response, responses, responseHeaders, headers, timeout, frequency, retry, rateLimit, significantHeaders, tags, cache, invalidates, skipInterceptors, authenticated, sample
 
             """)
         #expect(workspace.snapshot().isEmpty)

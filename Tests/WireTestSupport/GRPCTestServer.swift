@@ -13,7 +13,8 @@ import SwiftProtobuf
 /// router (no generated server stubs needed), with behaviours the tests select through the request:
 ///
 /// - SayHello `name`: `fail:<code>:<message>` ends with that status; `slow:<ms>` answers late;
-///   `flaky:<n>` is UNAVAILABLE for the first n calls; `auth` wants `authorization: Bearer good`;
+///   `flaky:<n>` is UNAVAILABLE for the first n calls, and a name in `unavailable` for as long
+///   as it is there; `auth` wants `authorization: Bearer good`;
 ///   anything else is greeted, request metadata `x-*` echoed back as `echo-x-*` (initial) and
 ///   `x-trailer: done` sent as trailing metadata.
 /// - ListFeatures: one feature per latitude from `lo` to `hi`; a `lo.longitude` of n milliseconds
@@ -28,6 +29,8 @@ public final class GRPCTestServer: Sendable {
     public let metadataSeen = NIOLockedValueBox<[Metadata]>([])
     public let streamEndings = NIOLockedValueBox<[String]>([])
     private let flaky = NIOLockedValueBox<[String: Int]>([:])
+    /// SayHello names answered UNAVAILABLE while they are here: a server that goes down.
+    public let unavailable = NIOLockedValueBox<Set<String>>([])
 
     /// The target string for instance `baseURL`s: `grpc://127.0.0.1:<port>`.
     public var baseURL: String { "grpc://127.0.0.1:\(port)" }
@@ -70,6 +73,7 @@ public final class GRPCTestServer: Sendable {
         record("SayHello:\(request.message.name.prefix(40))")
         if recording { metadataSeen.withLockedValue { $0.append(request.metadata) } }
         let name = request.message.name
+        if unavailable.withLockedValue({ $0.contains(name) }) { throw RPCError(code: .unavailable, message: "down") }
         let parts = name.split(separator: ":", maxSplits: 2).map(String.init)
         switch parts.first {
         case "fail":

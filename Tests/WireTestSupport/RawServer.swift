@@ -27,6 +27,11 @@ public final class RawServer: Sendable {
         return RawServer(port: channel.localAddress?.port ?? 0, channel: channel)
     }
 
+    /// Closes the listening socket: later connections are refused, as by a server that is down.
+    public func stop() async {
+        try? await channel.close()
+    }
+
     /// Writes the reply once the request's first bytes arrive, then closes the connection.
     private final class ReplyHandler: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer

@@ -27,6 +27,16 @@ public struct DefaultsDescription: Sendable {
     public var retry: RetryDescription?
     public var rateLimit: RateLimitDescription?
     public var errorResponses: [ErrorBodyDescription] = []
+    public var cache: CacheDescription?
+}
+
+/// `cache:`, checked: `http` when every value is nil.
+public struct CacheDescription: Sendable, Equatable {
+    public var ttl: Int?
+    public var staleWhileRevalidate: Int?
+    public var staleIfError: Int?
+    public var revalidate: Bool?
+    public var scope: CacheScope?
 }
 
 /// An error status's body: `404: NotFound` (or `default: Problem`) under `responses:`.
@@ -203,6 +213,12 @@ public struct APIDescription: Sendable {
     public var errorResponses: [ErrorBodyDescription] = []
     /// Reply headers read as types (`responseHeaders:`); `wireName` is the header's name.
     public var responseHeaders: [ParameterDescription] = []
+    /// Whether the RPC method has no side effects (`safe: true`, or its proto's `NO_SIDE_EFFECTS`).
+    public var safe = false
+    /// How the API's replies are cached (`cache:`).
+    public var cache: CacheDescription?
+    /// Tags whose cached replies a successful call removes (`invalidates:`).
+    public var invalidates: [String] = []
     public var baseURL: String?
     public var rest: RESTDescription?
     public var rpc: RPCDescription?
@@ -218,6 +234,8 @@ public struct GRPCDescription: Sendable {
     public var clientStreams: Bool
     public var serverStreams: Bool
     public var isIdempotent: Bool
+    /// The proto's `idempotency_level = NO_SIDE_EFFECTS`.
+    public var hasNoSideEffects = false
 
     /// unary, client-streaming, server-streaming or bidirectional-streaming.
     public var shape: String {

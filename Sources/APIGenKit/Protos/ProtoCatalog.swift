@@ -14,6 +14,8 @@ struct ProtoCatalog: Sendable {
         var serverStreams: Bool
         /// `option idempotency_level = IDEMPOTENT` or `NO_SIDE_EFFECTS`.
         var isIdempotent: Bool
+        /// `option idempotency_level = NO_SIDE_EFFECTS`: its replies may be cached.
+        var hasNoSideEffects: Bool
         /// The proto's comment on the method, a line each, without `//`.
         var commentLines: [String]
     }
@@ -43,6 +45,7 @@ struct ProtoCatalog: Sendable {
                         clientStreams: method.clientStreaming,
                         serverStreams: method.serverStreaming,
                         isIdempotent: idempotency == .idempotent || idempotency == .noSideEffects,
+                        hasNoSideEffects: idempotency == .noSideEffects,
                         commentLines: Self.commentLines(method.protoSourceComments(commentPrefix: ""))
                     )
                 }

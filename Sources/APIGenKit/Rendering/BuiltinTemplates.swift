@@ -372,6 +372,15 @@ import {{.}}
 {{#errorResponses}}
         errorResponses: {{{.}}},
 {{/errorResponses}}
+{{#safe}}
+        safe: {{{.}}},
+{{/safe}}
+{{#cache}}
+        cache: {{{.}}},
+{{/cache}}
+{{#invalidates}}
+        invalidates: {{{.}}},
+{{/invalidates}}
 
 """#,
         "union": #"""
@@ -468,6 +477,9 @@ nonisolated extension APIRuntime.APIDefaults {
 {{#errorResponses}}
         errorResponses: {{{.}}},
 {{/errorResponses}}
+{{#cache}}
+        cache: {{{.}}},
+{{/cache}}
     )
 }
 

@@ -33,6 +33,17 @@ enum SwiftExpression {
         return "APIRuntime.RateLimit(\(arguments.joined(separator: ", ")))"
     }
 
+    /// `APIRuntime.CacheSettings(ttl: 60, staleIfError: 86400)`, or `.http` for the server's headers.
+    static func cache(_ cache: CacheDescription) -> String {
+        var arguments: [String] = []
+        if let ttl = cache.ttl { arguments.append("ttl: \(ttl)") }
+        if let seconds = cache.staleWhileRevalidate { arguments.append("staleWhileRevalidate: \(seconds)") }
+        if let seconds = cache.staleIfError { arguments.append("staleIfError: \(seconds)") }
+        if let revalidate = cache.revalidate, !revalidate { arguments.append("revalidate: false") }
+        if let scope = cache.scope, scope != .credential { arguments.append("scope: .\(scope.rawValue)") }
+        return arguments.isEmpty ? ".http" : "APIRuntime.CacheSettings(\(arguments.joined(separator: ", ")))"
+    }
+
     /// `[APIRuntime.ErrorResponse(status: 404, NotFound.self), ...(default: Problem.self)]`, or
     /// nil when none is declared.
     static func errorResponses(_ errors: [ErrorBodyDescription]) -> String? {

@@ -139,6 +139,9 @@ extension DescriptionBuilder {
         )
         description.authenticated = api.authenticated?.value
         description.errorResponses = declaredResponses.errors
+        description.safe = api.safe?.value ?? grpc?.hasNoSideEffects ?? false
+        description.cache = api.cache.flatMap { checkCache($0, of: api, description: description) }
+        description.invalidates = api.invalidates.map(\.value)
         if !api.responseHeaders.isEmpty {
             if api.kind.value != .rest {
                 diagnostics.error("'responseHeaders:' is for REST APIs", at: api.responseHeaders[0].name.location)

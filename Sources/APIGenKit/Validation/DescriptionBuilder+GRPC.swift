@@ -48,11 +48,13 @@ extension DescriptionBuilder {
         }
         endpoint.metadata.forEach { checkMetadata($0) }
         let metadata = settings.metadata + endpoint.metadata
+        var grpc = GRPCDescription(
+            method: method.fullName, requestType: method.requestType, responseType: method.responseType,
+            clientStreams: method.clientStreams, serverStreams: method.serverStreams, isIdempotent: method.isIdempotent
+        )
+        grpc.hasNoSideEffects = method.hasNoSideEffects
         return DescribedGRPC(
-            grpc: GRPCDescription(
-                method: method.fullName, requestType: method.requestType, responseType: method.responseType,
-                clientStreams: method.clientStreams, serverStreams: method.serverStreams, isIdempotent: method.isIdempotent
-            ),
+            grpc: grpc,
             baseURL: baseURL,
             // gRPC metadata keys are lowercase on the wire; a later entry replaces an earlier one.
             metadata: headers(metadata).map { HeaderDescription(name: $0.name.lowercased(), value: $0.value) },

@@ -1,7 +1,7 @@
 import APIManifest
 import Foundation
 
-/// `retry:`, `rateLimit:` and `sample:`, checked and described.
+/// `retry:`, `rateLimit:`, `sample:` and `cache:`, checked and described.
 extension DescriptionBuilder {
     mutating func describeRetry(_ retry: RetryDeclaration, forNonIdempotent method: String?) -> RetryDescription? {
         if retry.isNone { return RetryDescription(isNone: true, nonIdempotent: false) }
@@ -58,5 +58,39 @@ extension DescriptionBuilder {
             return nil
         }
         return SampleDescription(status: sample.status?.value ?? 200, json: sample.body?.value, delaySeconds: sample.delay?.value)
+    }
+
+    func describeCache(_ cache: CacheDeclaration) -> CacheDescription {
+        CacheDescription(
+            ttl: cache.ttl?.value, staleWhileRevalidate: cache.staleWhileRevalidate?.value, staleIfError: cache.staleIfError?.value,
+            revalidate: cache.revalidate?.value, scope: cache.scope?.value
+        )
+    }
+
+    /// An API's `cache:`, where it can apply: a call without side effects (a REST GET or HEAD, an
+    /// RPC method marked safe), whose reply is one value read whole.
+    mutating func checkCache(_ cache: CacheDeclaration, of api: APIDeclaration, description: APIDescription) -> CacheDescription? {
+        let problem: String? = switch (description.kind, description.rest?.method) {
+        case (.rest, let method?) where method != .GET && method != .HEAD:
+            "a \(method.rawValue) has side effects; only GET and HEAD replies are cached (a mutation can drop cached replies with 'invalidates:')"
+        case (.jsonrpc, _), (.rpc, _):
+            description.rpc?.isNotification == true ? "a notification has no reply to cache"
+                : description.safe ? nil : "an RPC method may have side effects: mark it 'safe: true' if it has none"
+        case (.grpc, _):
+            description.grpc.map { $0.clientStreams || $0.serverStreams } == true ? "a gRPC stream cannot be cached, only a unary call"
+                : description.safe ? nil : "a gRPC method may have side effects: mark it 'safe: true', or declare 'option idempotency_level = NO_SIDE_EFFECTS' in its proto"
+        default:
+            nil
+        }
+        let stream: String? = switch description.response.decoding {
+        case .download: "a download is written to a file, not kept in the cache"
+        case .events, .textEvents, .jsonLines: "a reply stream cannot be cached"
+        default: nil
+        }
+        if let reason = problem ?? stream {
+            diagnostics.error("cache: \(reason)", at: cache.location)
+            return nil
+        }
+        return describeCache(cache)
     }
 }

@@ -72,7 +72,8 @@ public struct DescriptionBuilder {
                 frequency: defaults.frequency?.value,
                 retry: defaults.retry.flatMap { describeRetry($0, forNonIdempotent: nil) },
                 rateLimit: defaults.rateLimit.flatMap { describeRateLimit($0) },
-                errorResponses: defaultErrors
+                errorResponses: defaultErrors,
+                cache: defaults.cache.map(describeCache)
             ),
             models: models,
             apis: apis

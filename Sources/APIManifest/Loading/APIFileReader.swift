@@ -291,6 +291,9 @@ enum APIFileReader {
         )
         api.responseStream = responseStream
         api.authenticated = authenticated
+        api.cache = mapping["cache"].flatMap { PolicyReader.cache($0, into: &diagnostics) }
+        api.invalidates = mapping["invalidates"].map { PolicyReader.strings($0, "invalidates", into: &diagnostics) } ?? []
+        api.safe = mapping["safe"]?.boolean("safe", into: &diagnostics)
         api.responses = mapping["responses"].map { readResponses($0, into: &diagnostics) } ?? []
         api.errorData = mapping["errorData"].flatMap { typeExpression($0, what: "errorData", into: &diagnostics) }
         api.responseHeaders = mapping["responseHeaders"].map { readResponseHeaders($0, into: &diagnostics) } ?? []

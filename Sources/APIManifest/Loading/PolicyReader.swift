@@ -1,9 +1,10 @@
 /// Reads the call policies an API or the workspace defaults may set: `retry:`, `rateLimit:`,
-/// `sample:` and lists of names (`tags:`, `significantHeaders:`).
+/// `sample:`, `cache:` and lists of names (`tags:`, `significantHeaders:`).
 enum PolicyReader {
     static let retryKeys = ManifestKeys.names(in: .retry)
     static let rateLimitKeys = ManifestKeys.names(in: .rateLimit)
     static let sampleKeys = ManifestKeys.names(in: .sample)
+    static let cacheKeys = ManifestKeys.names(in: .cache)
 
     /// `retry: none`, or `retry: { attempts: 3, delay: 0.2, maxDelay: 5, statuses: [503], nonIdempotent: true }`.
     static func retry(_ node: YAMLNode, into diagnostics: inout Diagnostics) -> RetryDeclaration? {
@@ -54,6 +55,33 @@ enum PolicyReader {
             status: mapping["status"]?.integer("status", into: &diagnostics),
             body: mapping["body"].flatMap { body in body.jsonText(into: &diagnostics).map { Located($0, at: body.location) } },
             delay: mapping["delay"]?.duration("delay", into: &diagnostics)
+        )
+    }
+
+    /// `cache: http`, or `cache: { ttl: 60, staleWhileRevalidate: 300, staleIfError: 86400, revalidate: true, scope: shared }`.
+    static func cache(_ node: YAMLNode, into diagnostics: inout Diagnostics) -> CacheDeclaration? {
+        if node.scalarText == "http" { return CacheDeclaration(location: node.location) }
+        if node.mapping == nil, let text = node.scalarText {
+            diagnostics.error("cache must be 'http' or a mapping of ttl, staleWhileRevalidate, staleIfError, revalidate and scope, found '\(text)'", at: node.location)
+            return nil
+        }
+        guard let mapping = node.requireMapping("cache", into: &diagnostics) else { return nil }
+        mapping.reportUnknownKeys(allowed: cacheKeys, in: "cache", into: &diagnostics)
+        func seconds(_ name: String) -> Located<Int>? {
+            guard let value = mapping[name]?.integer(name, into: &diagnostics) else { return nil }
+            guard value.value >= 0 else {
+                diagnostics.error("\(name) is a number of seconds, at least 0, found \(value.value)", at: value.location)
+                return nil
+            }
+            return value
+        }
+        return CacheDeclaration(
+            location: node.location,
+            ttl: seconds("ttl"),
+            staleWhileRevalidate: seconds("staleWhileRevalidate"),
+            staleIfError: seconds("staleIfError"),
+            revalidate: mapping["revalidate"]?.boolean("revalidate", into: &diagnostics),
+            scope: mapping["scope"]?.keyword(CacheScope.self, "cache scope", into: &diagnostics)
         )
     }
 

@@ -24,6 +24,7 @@ enum WorkspaceReader {
             defaults.frequency = values["frequency"]?.keyword(FrequencyPolicy.self, "frequency policy", into: &diagnostics)
             defaults.retry = values["retry"].flatMap { PolicyReader.retry($0, into: &diagnostics) }
             defaults.rateLimit = values["rateLimit"].flatMap { PolicyReader.rateLimit($0, into: &diagnostics) }
+            defaults.cache = values["cache"].flatMap { PolicyReader.cache($0, into: &diagnostics) }
             defaults.responses = values["responses"].map { APIFileReader.readResponses($0, into: &diagnostics) } ?? []
             if let node = values["maxConnectionsPerHost"], let count = node.integer("maxConnectionsPerHost", into: &diagnostics) {
                 if count.value < 1 {

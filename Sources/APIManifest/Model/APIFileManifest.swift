@@ -151,6 +151,12 @@ public struct APIDeclaration: Sendable {
     /// manifest does not say: only when the API's origin is its workspace's.
     public var authenticated: Located<Bool>? = nil
     public var sample: SampleDeclaration?
+    /// How the API's replies are cached (`cache:`).
+    public var cache: CacheDeclaration? = nil
+    /// Tags whose cached replies a successful call removes (`invalidates:`).
+    public var invalidates: [Located<String>] = []
+    /// `safe: true`: the RPC method has no side effects, and may be cached.
+    public var safe: Located<Bool>? = nil
     public var baseURL: Located<String>?
     /// Whether `parameters:` was written as a list (order explicit) rather than a mapping.
     public var parametersAreListed: Located<Bool>?

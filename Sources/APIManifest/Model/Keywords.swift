@@ -69,6 +69,11 @@ public enum RateLimitScope: String, ManifestKeyword {
     case api, host
 }
 
+/// Whose replies a cache entry serves.
+public enum CacheScope: String, ManifestKeyword {
+    case credential, shared
+}
+
 /// What a call over its rate limit does.
 public enum RateLimitBehavior: String, ManifestKeyword {
     case wait, fail

@@ -31,6 +31,8 @@ public struct WorkspaceManifest: Sendable {
         public var rateLimit: RateLimitDeclaration?
         /// Error bodies every API declares (`responses: { default: Problem }`).
         public var responses: [StatusResponseDeclaration] = []
+        /// How the workspace's cacheable APIs cache their replies.
+        public var cache: CacheDeclaration?
 
         public init() {}
     }
@@ -60,6 +62,17 @@ public struct RateLimitDeclaration: Sendable {
     public var per: Located<Double>
     public var scope: Located<RateLimitScope>?
     public var behavior: Located<RateLimitBehavior>?
+}
+
+/// `cache:`: how replies are kept. `cache: http` (every value nil) follows the server's headers.
+public struct CacheDeclaration: Sendable {
+    public var location: SourceLocation
+    /// Seconds a reply is fresh for; nil follows the server's headers.
+    public var ttl: Located<Int>?
+    public var staleWhileRevalidate: Located<Int>?
+    public var staleIfError: Located<Int>?
+    public var revalidate: Located<Bool>?
+    public var scope: Located<CacheScope>?
 }
 
 /// `sample:`: what the API answers when the manager answers from samples.

@@ -2,7 +2,7 @@
 public enum KeyPlace: String, CaseIterable, Sendable {
     case workspace, defaults, apiFile, grpcSettings, type, field, parameter, responseHeader, wholeBody
     case restAPI, jsonrpcAPI, rpcAPI, grpcAPI
-    case retry, rateLimit, sample
+    case retry, rateLimit, sample, cache
 
     /// The place of an API of `kind`.
     public static func api(_ kind: APIKind) -> KeyPlace {
@@ -33,6 +33,7 @@ public enum KeyPlace: String, CaseIterable, Sendable {
         case .retry: "`retry:`"
         case .rateLimit: "`rateLimit:`"
         case .sample: "`sample:`"
+        case .cache: "`cache:`"
         }
     }
 }
@@ -151,7 +152,11 @@ public enum ManifestKeys {
                 ["oneOf": [["const": "none"], ["$ref": "#/definitions/retry"]]]),
             key("rateLimit", [.defaults] + apis, "At most `calls` calls every `per` seconds, per api or host; wait (default) or fail.", ["$ref": "#/definitions/rateLimit"]),
             key("significantHeaders", apis, "The only headers whose values make two calls different for the frequency policy ([] for none); without it, every header counts.", strings),
-            key("tags", apis, "Groups for APIManager.cancel(tag:).", strings),
+            key("tags", apis, "Groups for APIManager.cancel(tag:), and for removing cached replies (invalidates:, manager.cache.removeAll(tagged:)).", strings),
+            key("cache", [.defaults] + apis, "How replies are kept and reused: http (as the server's Cache-Control, Expires, ETag and Vary say) or { ttl, staleWhileRevalidate, staleIfError, revalidate, scope }. For REST GET and HEAD, and RPC methods marked safe.",
+                ["oneOf": [["const": "http"], ["$ref": "#/definitions/cache"]]]),
+            key("invalidates", apis, "Tags whose cached replies a successful call of this API removes: a mutation drops what it made stale.", strings),
+            key("safe", [.jsonrpcAPI, .rpcAPI, .grpcAPI], "true: the method has no side effects, so its replies may be cached (a gRPC method whose proto says NO_SIDE_EFFECTS is safe already).", boolean),
             key("skipInterceptors", apis, "Global interceptors this API goes without, by name: logging, metrics, authentication, or your own.", strings),
             key("authenticated", apis, "Whether the authentication interceptor's token goes with this API's calls. Without it, only an API on its workspace's default base URL's origin carries it; true for one of the app's own servers elsewhere, false for none.", boolean),
             key("sample", httpAPIs, "What the API answers when the manager answers from samples: { status, body, delay }; debug builds only.", ["$ref": "#/definitions/sample"]),
@@ -166,6 +171,11 @@ public enum ManifestKeys {
             key("per", [.rateLimit], "Seconds, at least 0.001.", ["type": "number", "minimum": 0.001]),
             key("scope", [.rateLimit], "api (default): this API's own bucket; host: one bucket per host.", keywords(RateLimitScope.self)),
             key("when", [.rateLimit], "wait (default, within the call's timeout) or fail at once with .rateLimited.", keywords(RateLimitBehavior.self)),
+            key("ttl", [.cache], "Seconds a reply is fresh for, whatever the server says; without it, the server's headers decide.", ["type": "integer", "minimum": 0]),
+            key("staleWhileRevalidate", [.cache], "Seconds after going stale during which the reply is served at once while it is refreshed in the background.", ["type": "integer", "minimum": 0]),
+            key("staleIfError", [.cache], "Seconds after going stale during which the reply is served when the network or the server fails.", ["type": "integer", "minimum": 0]),
+            key("revalidate", [.cache], "Whether a stale REST reply is checked with If-None-Match or If-Modified-Since (a 304 refreshes it); default true.", boolean),
+            key("scope", [.cache], "credential (default): each credential its own replies; shared: one reply for every caller.", keywords(CacheScope.self)),
             key("status", [.sample], "The reply's status; default 200.", ["type": "integer", "minimum": 100, "maximum": 599]),
             key("body", [.sample], "The reply's JSON body.", [:]),
             key("delay", [.sample], "Seconds before the answer (0, or at least 0.001).", ["type": "number", "minimum": 0]),

@@ -61,6 +61,7 @@ public enum ManifestSchema {
             "retry": object(.retry),
             "rateLimit": object(.rateLimit, required: ["calls", "per"]),
             "sample": object(.sample),
+            "cache": object(.cache),
         ]
     }
 

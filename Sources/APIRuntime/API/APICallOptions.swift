@@ -21,6 +21,9 @@ public struct APICallOptions: Sendable {
     /// on no particular thread: for a progress bar. Each attempt of a retried call starts again
     /// from zero.
     public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// How the call uses its API's cache (`cache:` in the manifest); nil is `.cacheElseNetwork`.
+    /// APIs without a cache ignore it.
+    public var cachePolicy: CachePolicy?
 
     /// Options that set only what is given; what they leave nil or empty falls back to the API, its workspace and the manager.
     public init(
@@ -28,13 +31,15 @@ public struct APICallOptions: Sendable {
         headers: [(name: String, value: String)] = [],
         baseURL: String? = nil,
         tags: Set<String> = [],
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        cachePolicy: CachePolicy? = nil
     ) {
         self.timeout = timeout
         self.headers = headers
         self.baseURL = baseURL
         self.tags = tags
         self.progress = progress
+        self.cachePolicy = cachePolicy
     }
 
     /// These options with `other`'s on top.
@@ -44,7 +49,8 @@ public struct APICallOptions: Sendable {
             headers: headers + other.headers,
             baseURL: other.baseURL ?? baseURL,
             tags: tags.union(other.tags),
-            progress: other.progress ?? progress
+            progress: other.progress ?? progress,
+            cachePolicy: other.cachePolicy ?? cachePolicy
         )
     }
 }

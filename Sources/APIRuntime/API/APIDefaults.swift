@@ -19,6 +19,9 @@ public final class APIDefaults: Sendable {
     public let rateLimit: RateLimit?
     /// Error bodies every API of the workspace declares (`defaults: responses:`).
     public let errorResponses: [ErrorResponse]
+    /// How the workspace's cacheable APIs (`APIDefinition.isCacheable`) cache their replies,
+    /// unless an API says otherwise; nil caches nothing.
+    public let cache: CacheSettings?
 
     /// The defaults `workspace.yaml` declares; generated code makes one, `APIDefaults.workspace`.
     public init(
@@ -29,7 +32,8 @@ public final class APIDefaults: Sendable {
         frequency: FrequencyPolicy? = nil,
         retry: RetryPolicy? = nil,
         rateLimit: RateLimit? = nil,
-        errorResponses: [ErrorResponse] = []
+        errorResponses: [ErrorResponse] = [],
+        cache: CacheSettings? = nil
     ) {
         self.baseURL = baseURL
         self.timeout = timeout
@@ -39,5 +43,6 @@ public final class APIDefaults: Sendable {
         self.retry = retry
         self.rateLimit = rateLimit
         self.errorResponses = errorResponses
+        self.cache = cache
     }
 }

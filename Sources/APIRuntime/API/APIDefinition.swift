@@ -43,8 +43,26 @@ public final class APIDefinition: Sendable {
     public let sample: StubResponse?
     /// The bodies of error statuses the API declares (`responses:`), before the workspace's.
     public let errorResponses: [ErrorResponse]
+    /// Whether the manifest marks the RPC method as free of side effects (`safe: true`, or a gRPC
+    /// method the proto declares `NO_SIDE_EFFECTS`), so that its replies may be cached.
+    public let safe: Bool
+    /// How the API's replies are cached; nil falls back to the workspace's, and the API is
+    /// cached only if `isCacheable`.
+    public let cache: CacheSettings?
+    /// Tags whose cached replies a successful call of this API removes (`invalidates:`): a
+    /// mutation drops what it made stale.
+    public let invalidates: [String]
     /// The defaults of the API's workspace.
     public let defaults: APIDefaults
+
+    /// Whether a call has no side effects, and so may be answered from the cache: a REST `GET`
+    /// or `HEAD`, or an RPC method marked `safe`; never a notification.
+    public var isCacheable: Bool {
+        switch wire {
+        case .http(let method, _): method == .get || method == .head
+        default: safe && !wire.isNotification
+        }
+    }
 
     /// The base URL the manifest declares, the API's own or else its workspace's.
     public var declaredBaseURL: String? { baseURL ?? defaults.baseURL }
@@ -73,7 +91,7 @@ public final class APIDefinition: Sendable {
         self.init(
             name: name, wire: .http(method, path: path), baseURL: nil, headers: [], timeout: nil, frequency: nil,
             retry: nil, rateLimit: nil, significantHeaders: nil, tags: [], skippedInterceptors: [], authenticated: nil, sample: nil,
-            errorResponses: [], defaults: defaults
+            errorResponses: [], safe: false, cache: nil, invalidates: [], defaults: defaults
         )
     }
 
@@ -93,6 +111,9 @@ public final class APIDefinition: Sendable {
         authenticated: Bool? = nil,
         sample: StubResponse? = nil,
         errorResponses: [ErrorResponse] = [],
+        safe: Bool = false,
+        cache: CacheSettings? = nil,
+        invalidates: [String] = [],
         defaults: APIDefaults
     ) {
         self.name = name
@@ -110,6 +131,9 @@ public final class APIDefinition: Sendable {
         self.authenticated = authenticated
         self.sample = sample
         self.errorResponses = errorResponses
+        self.safe = safe
+        self.cache = cache
+        self.invalidates = invalidates
         self.defaults = defaults
         self.parsedBaseURL = (baseURL ?? defaults.baseURL).flatMap(BaseURL.init)
         var fields = HTTPFields()

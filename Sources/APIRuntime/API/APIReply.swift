@@ -9,6 +9,8 @@ public struct APIReply<Value: Sendable>: Sendable {
     /// For gRPC, the trailing metadata; empty for other protocols. A streaming
     /// reply's trailers arrive at its end: `GRPCResponseStream.trailerFields`.
     public var trailerFields: HTTPFields
+    /// Where the value came from: the network, or the cache and why.
+    public var source: ReplySource = .network
     /// A reply stream still open when the call returns; cancelling by tag reaches it until it ends.
     var stream: (any ReplyStream)?
 

@@ -15,6 +15,11 @@ struct CacheControl: Sendable, Equatable {
     /// `must-revalidate` (or `proxy-revalidate`'s private twin): once stale, never served
     /// without a successful validation, whatever `stale-if-error` says.
     var mustRevalidate = false
+    /// `public`: a shared cache may keep it, even for a request that carried `Authorization`.
+    var isPublic = false
+    /// `s-maxage`: a shared cache's `max-age`; like `public`, it lets a shared cache keep a
+    /// reply to a request with `Authorization`.
+    var sharedMaxAge: Int?
     /// `stale-while-revalidate`: seconds after going stale during which the reply may be served
     /// while it is validated in the background.
     var staleWhileRevalidate: Int?
@@ -27,6 +32,12 @@ struct CacheControl: Sendable, Equatable {
     static let maxSeconds = 2_147_483_648
 
     init() {}
+
+    /// Whether a reply to a request that carried `Authorization` may serve other callers
+    /// (RFC 9111, section 3.5).
+    var allowsSharingAuthorized: Bool {
+        isPublic || sharedMaxAge != nil || mustRevalidate
+    }
 
     /// Reads the values of every `Cache-Control` line of a reply, in order.
     init(_ lines: some Sequence<String>) {
@@ -45,11 +56,14 @@ struct CacheControl: Sendable, Equatable {
         case "no-store": noStore = true
         case "no-cache": noCache = true
         case "must-revalidate": mustRevalidate = true
+        case "public": isPublic = true
+        case "s-maxage":
+            if sharedMaxAge == nil { sharedMaxAge = Self.seconds(argument) ?? 0 }
         case "stale-while-revalidate":
             if staleWhileRevalidate == nil { staleWhileRevalidate = Self.seconds(argument) }
         case "stale-if-error":
             if staleIfError == nil { staleIfError = Self.seconds(argument) }
-        default: break  // s-maxage, public, private, proxy-revalidate, no-transform: not a private cache's concern
+        default: break  // private, proxy-revalidate, no-transform: not this cache's concern
         }
     }
 

@@ -4,11 +4,15 @@ import HTTPTypes
 /// A reply the cache keeps: the bytes an API's response decoder reads, and what decides when
 /// they may be used again and for whom.
 struct CachedReply: Sendable {
+    /// The reply's status: a 2xx, or gRPC's OK.
+    var status: ReplyStatus
     /// What the API's decoder reads: a REST body, a JSON-RPC result, a gRPC message.
     var body: Data
     /// The reply's headers (a gRPC reply's initial metadata): its validators and `Vary`, and what
-    /// interceptors see on a hit.
+    /// the decoder and the caller see on a hit.
     var headers: HTTPFields
+    /// A gRPC reply's trailing metadata; empty for other protocols.
+    var trailers: HTTPFields = [:]
     /// When it is fresh, and how long it may be served stale.
     var freshness: HTTPFreshness
     /// The request's values of the headers the reply's `Vary` names, lowercased names: a later
@@ -19,10 +23,28 @@ struct CachedReply: Sendable {
     /// Whose reply it is: a digest of the credential the call carried, nil when shared.
     var scope: String?
 
-    /// Bytes it holds, as the store's bound counts them: the body, the headers, and a fixed
+    /// Bytes it holds, as the store's bound counts them: the body, the fields, and a fixed
     /// allowance for the rest.
     var cost: Int {
-        body.count + headers.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count } + 256
+        func size(_ fields: HTTPFields) -> Int {
+            fields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count }
+        }
+        return body.count + size(headers) + size(trailers) + tags.reduce(0) { $0 + $1.utf8.count } + 256
+    }
+
+    /// The reply as the call's decoder reads it.
+    var response: APIResponse {
+        APIResponse(status: status, headerFields: headers, body: body, trailerFields: trailers)
+    }
+
+    /// This reply with the header fields of a `304 Not Modified` that confirmed it: each replaces
+    /// the stored field of its name (RFC 9111, section 4.3.4), except the fields that frame a body.
+    func updated(with notModified: HTTPFields) -> CachedReply {
+        var updated = self
+        for name in Set(notModified.map(\.name)) where !name.isFraming {
+            updated.headers[values: name] = notModified[values: name]
+        }
+        return updated
     }
 
     /// The validators a revalidation sends: `If-None-Match` for an `ETag`, `If-Modified-Since`

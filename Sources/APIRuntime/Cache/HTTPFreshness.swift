@@ -6,7 +6,7 @@ import HTTPTypes
 /// its age across a restart of the app.
 struct HTTPFreshness: Sendable, Equatable {
     /// The reply's `Cache-Control` directives.
-    let control: CacheControl
+    private(set) var control: CacheControl
     /// Seconds the reply is fresh for, counted from when the origin produced it: `max-age`,
     /// else `Expires` minus `Date`, else a tenth of the time since `Last-Modified` for a status
     /// cacheable by default, else none.
@@ -54,6 +54,14 @@ struct HTTPFreshness: Sendable, Equatable {
         self.lifetime = lifetime
         initialAge = 0
         self.receivedAt = receivedAt
+    }
+
+    /// This freshness with stale windows where the server named none (a manifest's `cache:`).
+    func withStaleWindows(whileRevalidating: Int?, ifError: Int?) -> HTTPFreshness {
+        var freshness = self
+        freshness.control.staleWhileRevalidate = control.staleWhileRevalidate ?? whileRevalidating
+        freshness.control.staleIfError = control.staleIfError ?? ifError
+        return freshness
     }
 
     /// The reply's age at `now`, seconds.

@@ -14,10 +14,17 @@ final class MemoryResponseStore: Sendable {
     /// Bytes the replies hold, as `CachedReply.cost` counts them.
     var bytes: Int { replies.withLockedValue { $0.totalCost } }
     var count: Int { replies.withLockedValue { $0.count } }
+    /// The keys, from the most recently used.
+    var keys: [String] { replies.withLockedValue { $0.keysByRecency } }
 
     /// The reply stored for `key`, which becomes the most recently used.
     func reply(for key: String) -> CachedReply? {
         replies.withLockedValue { $0.value(for: key) }
+    }
+
+    /// The reply stored for `key`, its recency unchanged.
+    func reply(peeking key: String) -> CachedReply? {
+        replies.withLockedValue { $0.peek(key) }
     }
 
     /// Stores `reply` for `key`, replacing what was there. A reply larger than the whole bound
@@ -40,6 +47,12 @@ final class MemoryResponseStore: Sendable {
     @discardableResult
     func removeAll(scope: String) -> Int {
         replies.withLockedValue { $0.removeAll { _, reply in reply.scope == scope } }
+    }
+
+    /// Removes every reply `shouldRemove` picks by its key and its value; returns how many.
+    @discardableResult
+    func removeAll(where shouldRemove: (String, CachedReply) -> Bool) -> Int {
+        replies.withLockedValue { $0.removeAll(where: shouldRemove) }
     }
 
     func removeAll() {

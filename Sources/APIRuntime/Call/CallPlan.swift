@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// One call, resolved before anything is sent: what goes on the wire, by when, under which
 /// policies, and through which session and transport. `APIManager.plan` makes it, the one place
 /// a call's settings are chosen; the stages that run the call only read it.
@@ -30,12 +32,17 @@ final class CallPlan: Sendable {
     let transport: TransportFactory
     /// Whether the reply's protocol is unwrapped here; a JSON-RPC batch reads its own reply.
     let unwrapsReply: Bool
+    /// How the call uses its API's cache; nil when it has none, or the call cannot be cached.
+    let cache: Caching?
+    /// Whether the request asks the server to confirm a cached reply (`If-None-Match`), so that a
+    /// `304 Not Modified` is handed back as it is rather than failing as a status.
+    let isRevalidation: Bool
 
     init(
         definition: APIDefinition, delegate: (any RPCDelegate)?, rpc: RPCCall?, request: APIRequest, context: APICallContext,
         deadline: ContinuousClock.Instant, timeout: Duration, duplicates: Duplicates, retry: RetryPolicy,
         rateLimits: [RateLimitBucket], session: SessionKey, sessionSettings: SessionSettings, transport: TransportFactory,
-        unwrapsReply: Bool
+        unwrapsReply: Bool, cache: Caching?, isRevalidation: Bool = false
     ) {
         self.definition = definition
         self.delegate = delegate
@@ -51,6 +58,35 @@ final class CallPlan: Sendable {
         self.sessionSettings = sessionSettings
         self.transport = transport
         self.unwrapsReply = unwrapsReply
+        self.cache = cache
+        self.isRevalidation = isRevalidation
+    }
+
+    /// This plan with `validators` on its request: a revalidation of a cached reply. Its
+    /// identity differs from the plain call's, so that only revalidations share a `304`.
+    func revalidating(with validators: HTTPFields) -> CallPlan {
+        var request = request
+        for field in validators { request.headerFields[field.name] = field.value }
+        let duplicates: Duplicates = switch duplicates {
+        case .allow: .allow
+        case .reject(let identity): .reject(identity: identity + Self.revalidationSuffix)
+        case .coalesce(let identity): .coalesce(identity: identity + Self.revalidationSuffix)
+        }
+        return CallPlan(
+            definition: definition, delegate: delegate, rpc: rpc, request: request, context: context, deadline: deadline,
+            timeout: timeout, duplicates: duplicates, retry: retry, rateLimits: rateLimits, session: session,
+            sessionSettings: sessionSettings, transport: transport, unwrapsReply: unwrapsReply, cache: cache, isRevalidation: true
+        )
+    }
+
+    private static let revalidationSuffix = "\u{0}revalidation"
+
+    /// How a call uses its API's cache: the settings its manifest gives, its own policy, and the
+    /// identity its replies are kept under.
+    struct Caching: Sendable {
+        let settings: CacheSettings
+        let policy: CachePolicy
+        let identity: String
     }
 
     /// The frequency policy with the identity it compares calls by.

@@ -22,7 +22,7 @@ extension APIManager {
         let frequency = definition.frequency ?? defaults.frequency ?? configuration.frequency
         let retry = definition.retry ?? defaults.retry ?? configuration.retry
         let rateLimit = definition.rateLimit ?? defaults.rateLimit ?? configuration.rateLimit
-        let (base, declared) = try baseURL(of: definition, options: options)
+        let (base, declared) = try baseURLs.baseURL(of: definition, options: options)
         let maxConnections = maxConnectionsByHost[base.host] ?? defaults.maxConnectionsPerHost ?? configuration.maxConnectionsPerHost
 
         let deadline = clock.now + timeout
@@ -31,14 +31,17 @@ extension APIManager {
 
         // The identity of a call is what the API was asked, before a delegate adds its envelope:
         // a JSON-RPC id differs on every call and would make every call look new. Streams are
-        // always allowed: a request stream has no identity to compare, and a reply stream has one
-        // reader, so it cannot be shared.
+        // always allowed, and never cached: a request stream has no identity to compare, and a
+        // reply stream has one reader, so it cannot be shared.
         let streams = request.messageProducer != nil || request.streamedBody != nil || request.streamsResponse || request.streamsResponseBody
         let kind = definition.kind
+        let cacheSettings = streams || !definition.isCacheable ? nil : definition.cache ?? defaults.cache
+        let identity = streams || (frequency == .allow && cacheSettings == nil) ? "" : ResponseCache.identity(of: request, definition: definition)
+        // Concurrent misses of a cached call share one request.
         let duplicates: CallPlan.Duplicates = switch streams ? .allow : frequency {
-        case .allow: .allow
-        case .reject: .reject(identity: CallIdentity.key(for: request, definition: definition, kind: kind.description))
-        case .coalesce: .coalesce(identity: CallIdentity.key(for: request, definition: definition, kind: kind.description))
+        case .allow: cacheSettings == nil ? .allow : .coalesce(identity: identity)
+        case .reject: .reject(identity: identity)
+        case .coalesce: .coalesce(identity: identity)
         }
 
         var rpc: RPCCall?
@@ -70,7 +73,7 @@ extension APIManager {
             request: request,
             context: APICallContext(
                 definition: definition, rpc: rpc, kind: kind, attempt: 1,
-                declaredBaseURL: declared, workspaceBaseURL: defaults.baseURL.map { baseURLOverrides[$0]?.text ?? $0 }
+                declaredBaseURL: declared, workspaceBaseURL: defaults.baseURL.map(baseURLs.mapped)
             ),
             deadline: deadline,
             timeout: timeout,
@@ -85,30 +88,9 @@ extension APIManager {
                 cookies: cookies
             ),
             transport: transport,
-            unwrapsReply: true
+            unwrapsReply: true,
+            cache: cacheSettings.map { CallPlan.Caching(settings: $0, policy: options.cachePolicy ?? .cacheElseNetwork, identity: identity) }
         )
-    }
-
-    /// Where a call goes: the base URL its options give, else the one its manifest declares as
-    /// `baseURLOverrides` maps it (parsed when the definition or the manager was made); with the
-    /// declared one, mapped, for interceptors that trust only the servers a workspace names.
-    func baseURL(of definition: APIDefinition, options: APICallOptions) throws(APIError) -> (BaseURL, declared: String?) {
-        func invalid(_ message: String) -> APIError {
-            APIError(api: definition.name, reason: .invalidRequest(message: message))
-        }
-        let declared = definition.declaredBaseURL.map { baseURLOverrides[$0]?.text ?? $0 }
-        if let text = options.baseURL {
-            guard let base = BaseURL(text) else { throw invalid("'\(text)' is not a base URL: it needs a scheme and a host, and no query or fragment") }
-            return (base, declared)
-        }
-        guard let declaredText = definition.declaredBaseURL else {
-            throw invalid("no base URL: set 'baseURL' in the workspace defaults or the API, or in the call's options")
-        }
-        let parsed = baseURLOverrides[declaredText].map(\.parsed) ?? definition.parsedBaseURL
-        guard let parsed, let declared else {
-            throw invalid("'\(declared ?? declaredText)' is not a base URL: it needs a scheme and a host, and no query or fragment")
-        }
-        return (parsed, declared)
     }
 
     /// The bucket a rate limit counts in: the API's own, or one shared by every API of the host.

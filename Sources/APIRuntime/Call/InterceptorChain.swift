@@ -43,6 +43,21 @@ struct InterceptorChain: Sendable {
         return .doNotRetry
     }
 
+    /// The credential the first interceptor that attaches one will attach to `request`.
+    func credential(for request: APIRequest, context: APICallContext) async throws(APIError) -> String? {
+        for interceptor in interceptors where !skips(interceptor, context) {
+            if let credential = try await interceptor.credential(for: request, context: context) { return credential }
+        }
+        return nil
+    }
+
+    /// Tells every interceptor the API does not skip what the cache did.
+    func observe(_ event: CacheEvent, context: APICallContext) {
+        for interceptor in interceptors where !skips(interceptor, context) {
+            interceptor.observe(event, context: context)
+        }
+    }
+
     /// An interceptor's name is asked only of APIs that skip some (a default name is a type name
     /// made into a string, too dear to make on every call).
     private func skips(_ interceptor: any APIInterceptor, _ context: APICallContext) -> Bool {

@@ -41,6 +41,8 @@ public struct APIError: Error, CustomStringConvertible {
         case unauthorized(message: String)
         /// The API's rate limit was reached and its behaviour is `fail`.
         case rateLimited(message: String)
+        /// The call asked for the cache only (`CachePolicy.cacheOnly`), and nothing is stored for it.
+        case notCached
     }
 
     /// An error of the API named `api`; interceptors and transports of your own make them.
@@ -103,6 +105,8 @@ extension APIError.Reason: CustomStringConvertible {
             return "unauthorized: \(message)"
         case .rateLimited(let message):
             return "rate limited: \(message)"
+        case .notCached:
+            return "not in the cache, and the call asked for the cache only"
         }
     }
 }

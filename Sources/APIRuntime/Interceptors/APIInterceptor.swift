@@ -40,6 +40,16 @@ public protocol APIInterceptor: Sendable {
         sent request: APIRequest,
         context: APICallContext
     ) async -> RetryDecision
+
+    /// The credential this interceptor will attach to `request` (a token), which the response
+    /// cache keeps replies apart by, as a digest it never reverses: nil when it attaches none.
+    /// Asked before the cache is read, for calls of APIs with a `cache:`. The default is nil.
+    func credential(for request: APIRequest, context: APICallContext) async throws(APIError) -> String?
+
+    /// Told what the response cache did for a call of an API with a `cache:`: a hit (when no
+    /// request is made, and so `intercept` is not called), a miss, a revalidation, a stale
+    /// reply served, a reply stored. The default does nothing.
+    func observe(_ event: CacheEvent, context: APICallContext)
 }
 
 extension APIInterceptor {
@@ -54,6 +64,14 @@ extension APIInterceptor {
     ) async -> RetryDecision {
         .doNotRetry
     }
+
+    /// None.
+    public func credential(for request: APIRequest, context: APICallContext) async throws(APIError) -> String? {
+        nil
+    }
+
+    /// Nothing.
+    public func observe(_ event: CacheEvent, context: APICallContext) {}
 }
 
 /// What an interceptor says of a call after an attempt (Alamofire's `RetryResult`, in our terms).

@@ -112,6 +112,12 @@ public struct AuthenticationInterceptor: APIInterceptor {
         return try await next(authorized)
     }
 
+    /// The token a trusted call will carry, so that the cache keeps each token's replies apart.
+    public func credential(for request: APIRequest, context: APICallContext) async throws(APIError) -> String? {
+        guard trusts(request, context: context) else { return nil }
+        return try await tokens.current(for: request.api)
+    }
+
     /// A refused token is refreshed (once for every call it was refused to), then the call is
     /// sent again with the new one; past `maxRefreshes` for one call, or when the request cannot
     /// be sent again, the call fails with `.unauthorized`.

@@ -70,6 +70,11 @@ public struct LoggingInterceptor: APIInterceptor {
         }
     }
 
+    /// Logs what the cache did for a call, at `.debug`: `cache hit GetUser (age 12 s)`.
+    public func observe(_ event: CacheEvent, context: APICallContext) {
+        logger.debug("⚑ cache \(event.name) \(context.definition.name)\(event.details)", metadata: ["api": "\(context.definition.name)", "cache": "\(event.name)"])
+    }
+
     func redacted(_ fields: HTTPFields) -> Logger.Metadata {
         var metadata: Logger.Metadata = [:]
         for field in fields {

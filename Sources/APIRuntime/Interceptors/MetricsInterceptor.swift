@@ -3,6 +3,11 @@ import Metrics
 /// Counts calls, errors and durations per API through swift-metrics:
 /// `apigen_calls_total{api, kind, status}`, `apigen_errors_total{api, kind, reason}` and the
 /// timer `apigen_call_duration{api, kind}`. Each attempt of a retried call counts once.
+///
+/// For APIs with a `cache:`, it counts what the cache did, `apigen_cache_events_total{api, kind,
+/// event}` (`hit`, `miss`, `revalidated`, `stale`, `stored`), the bytes stored,
+/// `apigen_cache_stored_bytes_total{api, kind}`, and records the store's size in the gauge
+/// `apigen_cache_bytes`.
 public struct MetricsInterceptor: APIInterceptor {
     let factory: any MetricsFactory
 
@@ -38,6 +43,18 @@ public struct MetricsInterceptor: APIInterceptor {
     }
 }
 
+extension MetricsInterceptor {
+    /// Counts the event; a stored reply adds its bytes and records the store's size.
+    public func observe(_ event: CacheEvent, context: APICallContext) {
+        let dimensions = [("api", context.definition.name), ("kind", context.kind.description)]
+        Counter(label: "apigen_cache_events_total", dimensions: dimensions + [("event", event.name)], factory: factory).increment()
+        if case .stored(let bytes, let totalBytes) = event {
+            Counter(label: "apigen_cache_stored_bytes_total", dimensions: dimensions, factory: factory).increment(by: bytes)
+            Gauge(label: "apigen_cache_bytes", factory: factory).record(totalBytes)
+        }
+    }
+}
+
 extension APIError.Reason {
     /// A short stable name for the reason, for metric dimensions and logs.
     public var name: String {
@@ -55,6 +72,7 @@ extension APIError.Reason {
         case .timeout: "timeout"
         case .unauthorized: "unauthorized"
         case .rateLimited: "rate_limited"
+        case .notCached: "not_cached"
         }
     }
 }

@@ -152,7 +152,7 @@ public final class JSONRPCBatch: Sendable {
             deadline: earliest.deadline, timeout: earliest.timeout, duplicates: .allow, retry: retry,
             rateLimits: buckets.keys.sorted().compactMap { buckets[$0] },
             session: first.session, sessionSettings: first.sessionSettings, transport: first.transport,
-            unwrapsReply: false
+            unwrapsReply: false, cache: nil
         )
     }
 

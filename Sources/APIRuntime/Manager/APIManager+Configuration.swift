@@ -55,6 +55,8 @@ extension APIManager {
         public var retry: RetryPolicy = .none
         /// For APIs whose manifest (API or workspace) sets none; nil means no limit.
         public var rateLimit: RateLimit?
+        /// Where the replies of APIs with a `cache:` are kept: in memory, 32 MiB at most, unless set.
+        public var cache: CacheStorage = .memory()
         /// Canned answers instead of the network, for tests and previews.
         public var stubs: StubSet?
         /// What the manager reads the time from and waits on: deadlines, rate limits, retry

@@ -5,12 +5,14 @@ import NIOConcurrencyHelpers
 /// A call is first resolved into a plan (`plan(_:)`: every setting chosen once, the deadline
 /// set), then runs through these stages, in this order, all within its one deadline:
 ///
-/// 1. the duplicate gate: its frequency policy (allow, reject or coalesce identical calls);
-/// 2. the attempt loop: attempt after attempt as its retry policy allows, each one through
-/// 3. the rate limit,
-/// 4. the global interceptors, and
-/// 5. a stub or the transport of its session (one per host);
-/// 6. its protocol's unwrapping, and the decoding of its result.
+/// 1. the response cache, for APIs with a `cache:`: a fresh stored reply ends the call here;
+/// 2. the duplicate gate: its frequency policy (allow, reject or coalesce identical calls);
+/// 3. the attempt loop: attempt after attempt as its retry policy allows, each one through
+/// 4. the rate limit,
+/// 5. the global interceptors, and
+/// 6. a stub or the transport of its session (one per host);
+/// 7. its protocol's unwrapping, and the decoding of its result; a successful call of an API
+///    with `invalidates:` then removes the cached replies it made stale.
 ///
 /// docs/ARCHITECTURE.md lists the file of each stage.
 public final class APIManager: Sendable {
@@ -31,16 +33,19 @@ public final class APIManager: Sendable {
     /// The configuration the manager was made with; it does not change.
     public let configuration: Configuration
     let clock: any APIClock
-    /// `configuration.baseURLOverrides`, each replacement parsed once (nil when it is no base URL).
-    let baseURLOverrides: [String: (text: String, parsed: BaseURL?)]
+    /// `configuration.baseURLOverrides`, each replacement parsed once.
+    let baseURLs: BaseURLResolver
     /// `configuration.tls`, keyed by host names as requests name them (`HostName.key`).
     let tls: [String: TLSSettings]
     /// The cookies of this manager's sessions, as `configuration.cookies` says.
     let cookies: CookieJar
     /// `configuration.maxConnectionsByHost`, keyed as `tls` is; each at least 1.
     let maxConnectionsByHost: [String: Int]
+    /// The replies kept for APIs whose manifest says `cache:`.
+    public let cache: ResponseCache
     let running = RunningCalls()
     let deadlines: Deadlines
+    let caching: CacheStage
     let duplicates: DuplicateGate
     let attempts: AttemptLoop
     let rateLimiter: RateLimiter
@@ -52,7 +57,7 @@ public final class APIManager: Sendable {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.clock = configuration.clock
-        self.baseURLOverrides = configuration.baseURLOverrides.mapValues { ($0, BaseURL($0)) }
+        self.baseURLs = BaseURLResolver(overrides: configuration.baseURLOverrides)
         self.tls = TLSSettings.byHost(configuration.tls)
         self.cookies = CookieJar(policy: configuration.cookies)
         self.maxConnectionsByHost = Dictionary(
@@ -62,6 +67,8 @@ public final class APIManager: Sendable {
         self.deadlines = Deadlines(clock: clock)
         self.duplicates = DuplicateGate(message: configuration.duplicateRequestMessage)
         self.interceptors = InterceptorChain(interceptors: configuration.interceptors)
+        self.cache = ResponseCache(storage: configuration.cache, clock: clock, baseURLs: baseURLs)
+        self.caching = CacheStage(cache: cache, interceptors: interceptors)
         self.attempts = AttemptLoop(clock: clock, interceptors: interceptors)
         self.rateLimiter = RateLimiter(clock: clock)
         self.transports = TransportStage(
@@ -178,10 +185,52 @@ public final class APIManager: Sendable {
     /// The stages of one planned call, in the order they run, within its deadline.
     func perform<Response>(_ plan: CallPlan, decoder: ResponseDecoder<Response>, in task: CallTask) async throws(APIError) -> APIReply<Response> {
         try await deadlines.enforce(plan.deadline, timeout: plan.timeout, api: plan.request.api, on: task) { () async throws(APIError) in
-            let response = try await duplicates.run(plan) { [self] plan async throws(APIError) in try await exchange(plan) }
             // The deadline covers reading a streamed body too (a download), so that a server that
             // stops sending mid-body cannot hold the call forever.
-            return try await decoder.reply(from: response, api: plan.request.api)
+            guard let caching = plan.cache else {
+                let reply = try await decoder.reply(from: send(plan), api: plan.request.api)
+                invalidate(after: plan)
+                return reply
+            }
+            var outcome = try await self.caching.run(plan, caching, fetch: send, refreshInBackground: refreshInBackground(plan))
+            var reply: APIReply<Response>
+            do throws(APIError) {
+                reply = try await decoder.reply(from: outcome.response, api: plan.request.api)
+            } catch where outcome.source.isFromCache && error.reason.isDecoding {
+                // A stored reply the app's types no longer read (an update changed a model): the
+                // network answers instead.
+                cache.store.remove(outcome.key)
+                let reload = CallPlan.Caching(settings: caching.settings, policy: .reload, identity: caching.identity)
+                outcome = try await self.caching.run(plan, reload, fetch: send, refreshInBackground: refreshInBackground(plan))
+                reply = try await decoder.reply(from: outcome.response, api: plan.request.api)
+            }
+            reply.source = outcome.source
+            return reply
+        }
+    }
+
+    /// The duplicate gate and what follows it.
+    private func send(_ plan: CallPlan) async throws(APIError) -> APIResponse {
+        try await duplicates.run(plan) { [self] plan async throws(APIError) in try await exchange(plan) }
+    }
+
+    /// Removes the cached replies a successful call of an API with `invalidates:` made stale.
+    private func invalidate(after plan: CallPlan) {
+        for tag in plan.definition.invalidates { cache.removeAll(tagged: tag) }
+    }
+
+    /// Revalidates a reply served stale, in a task of its own within the call's timeout, which
+    /// `cancelAll()` and `shutdown` reach.
+    private func refreshInBackground(_ plan: CallPlan) -> (@escaping @Sendable () async throws(APIError) -> Void) -> Void {
+        { [self] refresh in
+            let tags = plan.context.definition.tags
+            Task {
+                await run(tags: Set(tags)) { [self] task in
+                    _ = await Result { () async throws(APIError) in
+                        try await deadlines.enforce(clock.after(plan.timeout), timeout: plan.timeout, api: plan.request.api, on: task, operation: refresh)
+                    }
+                }
+            }
         }
     }
 
@@ -202,7 +251,9 @@ public final class APIManager: Sendable {
                 return try await transports.send(request, plan: plan)
             }
         }
-        return plan.unwrapsReply ? try plan.unwrap(response) : response
+        // A revalidation's 304 goes back to the cache as it is.
+        guard plan.unwrapsReply, !(plan.isRevalidation && response.httpStatus?.code == 304) else { return response }
+        return try plan.unwrap(response)
     }
 
     /// Runs `work` in a task of its own, registered under `tags` until it ends, so that

@@ -7,7 +7,7 @@ import Testing
 struct MemoryResponseStoreTests {
     static func reply(_ body: String, tags: Set<String> = [], scope: String? = nil, headers: HTTPFields = [:]) -> CachedReply {
         CachedReply(
-            body: Data(body.utf8), headers: headers,
+            status: .http(.ok), body: Data(body.utf8), headers: headers,
             freshness: HTTPFreshness(lifetime: 60, staleWhileRevalidate: nil, staleIfError: nil, server: CacheControl(), receivedAt: Date()),
             variants: [:], tags: tags, scope: scope
         )

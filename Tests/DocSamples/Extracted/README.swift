@@ -30,13 +30,25 @@ enum READMESamples {
         api.cancel()
     }
 
-    // README.md:156
-    static func sample156() async throws {
+    // README.md:164
+    static func sample164() async throws {
+        // A screen shows what it had at once, then what is new:
+        for try await reply in GetProfileAPI().cacheThenNetwork() {
+            show(reply.value)
+        }
+
+        // Offline: the stored profile, up to a day old, when the server cannot be reached.
+        let profile = try await GetProfileAPI().startWithMetadata()
+        if case .stale(_, .error) = profile.source { show("offline") }
+    }
+
+    // README.md:183
+    static func sample183() async throws {
         APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
     }
 
-    // README.md:178
-    static func sample178() async throws {
+    // README.md:205
+    static func sample205() async throws {
         let difference = try await SubtractAPI(minuend: 42, subtrahend: 23).start()   // JSON-RPC 2.0
 
         let batch = JSONRPCBatch()                                                     // one HTTP request
@@ -48,8 +60,8 @@ enum READMESamples {
         let members = try await CountMembersAPI(group: "admins").start()              // CommandEnvelope
     }
 
-    // README.md:193
-    static func sample193() async throws {
+    // README.md:220
+    static func sample220() async throws {
         let hello = try await SayHelloAPI { $0.name = "Ada" }.start()                 // unary
         for try await feature in try await ListFeaturesAPI(area).start() { print(feature.name) }   // server stream
         let summary = try await RecordRouteAPI(producing: { writer in                 // client stream

@@ -60,13 +60,40 @@ enum CallingSamples {
         }
     }
 
-    // docs/calling.md:98
-    static func sample98() async throws {
+    // docs/calling.md:113
+    static func sample113() async throws {
+        // Where a value came from:
+        let reply = try await GetProfileAPI().startWithMetadata()
+        switch reply.source {
+        case .network: break
+        case .cache(let age): print("from the cache, \(age) s old")
+        case .revalidated: print("the server said it has not changed")
+        case .stale(_, .error(let error)): print("offline: \(error)")
+        case .stale: break
+        }
+
+        // Per call: the network whatever is stored (pull to refresh), or the cache alone.
+        let fresh = try await GetProfileAPI().start(options: APICallOptions(cachePolicy: .reload))
+        let offline = try? await GetProfileAPI().start(options: APICallOptions(cachePolicy: .cacheOnly))
+
+        // The stored value at once, then the network's.
+        for try await update in GetProfileAPI().cacheThenNetwork() { print(update.value.name, update.source.isFromCache) }
+
+        // Removing replies: one call's, a tag's, a signed-out account's, everything.
+        let manager = APIManager.shared
+        try manager.cache.remove(GetUserAPI(id: 7))
+        manager.cache.removeAll(tagged: "users")
+        manager.cache.removeAll(credential: "the-token-being-discarded")
+        manager.cache.removeAll()
+    }
+
+    // docs/calling.md:158
+    static func sample158() async throws {
         APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
     }
 
-    // docs/calling.md:127
-    static func sample127() async throws {
+    // docs/calling.md:187
+    static func sample187() async throws {
         var configuration = APIManager.Configuration()
         configuration.interceptors = [
             LoggingInterceptor(logger: logger),                                // swift-log, secrets redacted
@@ -84,8 +111,8 @@ enum CallingSamples {
         let batch = APIBatch(policy: .failFast)                                // any kinds at once
     }
 
-    // docs/calling.md:147
-    static func sample147() async throws {
+    // docs/calling.md:207
+    static func sample207() async throws {
         var configuration = APIManager.Configuration()
         configuration.baseURLOverrides = ["https://api.example.com/v1": "http://127.0.0.1:8080/v1"]
         let manager = APIManager(configuration: configuration)

@@ -68,6 +68,12 @@ struct APIContext: TemplateContext {
     var sample: String?
     /// Error bodies by status, an array expression.
     var errorResponses: String?
+    /// `true` for an RPC method without side effects.
+    var safe: String?
+    /// The manifest's `cache:`, an `APIRuntime.CacheSettings` expression.
+    var cache: String?
+    /// The tags whose cached replies a call removes, an array literal.
+    var invalidates: String?
 
     // REST.
 
@@ -155,6 +161,9 @@ struct APIContext: TemplateContext {
         authenticated = api.authenticated.map { String($0) }
         sample = api.sample.map(SwiftExpression.sample)
         errorResponses = SwiftExpression.errorResponses(api.errorResponses)
+        safe = api.safe && api.kind != .rest ? "true" : nil
+        cache = api.cache.map(SwiftExpression.cache)
+        invalidates = api.invalidates.isEmpty ? nil : SwiftExpression.arrayLiteral(api.invalidates)
 
         if let rest = api.rest { describe(rest) }
         if let grpc = api.grpc { describe(grpc) }

@@ -20,6 +20,8 @@ struct WorkspaceContext: TemplateContext {
     var rateLimit: String?
     /// The default error bodies, an array expression.
     var errorResponses: String?
+    /// The defaults' `cache:`, an `APIRuntime.CacheSettings` expression.
+    var cache: String?
     /// The default base URL, a string literal.
     var baseURLLiteral: String?
     /// The default timeout, a `Duration` expression.
@@ -38,6 +40,7 @@ struct WorkspaceContext: TemplateContext {
         retry = defaults.retry.map(SwiftExpression.retry)
         rateLimit = defaults.rateLimit.map(SwiftExpression.rateLimit)
         errorResponses = SwiftExpression.errorResponses(defaults.errorResponses)
+        cache = defaults.cache.map(SwiftExpression.cache)
         baseURLLiteral = defaults.baseURL.map(SwiftLiteral.string)
         timeout = defaults.timeoutSeconds.map { SwiftLiteral.duration(seconds: $0) }
         maxConnectionsPerHost = defaults.maxConnectionsPerHost.map { String($0) }

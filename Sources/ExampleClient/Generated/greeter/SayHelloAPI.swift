@@ -19,6 +19,7 @@ public nonisolated final class SayHelloAPI: APIRuntime.BaseAPI<Helloworld_HelloR
         timeout: .seconds(10),
         retry: APIRuntime.RetryPolicy(maxAttempts: 3),
         authenticated: true,
+        safe: true,
         defaults: .workspace
     )
 

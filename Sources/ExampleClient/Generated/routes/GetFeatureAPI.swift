@@ -16,6 +16,7 @@ public nonisolated final class GetFeatureAPI: APIRuntime.BaseAPI<Routeguide_Feat
         timeout: .seconds(30),
         tags: ["routes"],
         authenticated: true,
+        safe: true,
         defaults: .workspace
     )
 

@@ -12,6 +12,7 @@ public nonisolated final class CreateUserAPI: APIRuntime.BaseAPI<User>, @uncheck
         name: "CreateUser",
         wire: .http(.post, path: "/users"),
         timeout: .seconds(10),
+        invalidates: ["users"],
         defaults: .workspace
     )
 

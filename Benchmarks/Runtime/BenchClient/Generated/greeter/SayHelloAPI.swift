@@ -13,6 +13,7 @@ public nonisolated final class SayHelloAPI: APIRuntime.BaseAPI<Helloworld_HelloR
         name: "SayHello",
         wire: .grpc(APIRuntime.GRPCMethod(service: "helloworld.Greeter", method: "SayHello", shape: .unary, isIdempotent: true)),
         baseURL: "grpc://localhost:50051",
+        safe: true,
         defaults: .workspace
     )
 
