@@ -59,7 +59,7 @@ rest-only:
 	@compiled=$$(cd $(REST_ONLY_SCRATCH)/debug && for module in *.build; do \
 	    ls $$module/*.o >/dev/null 2>&1 && echo $${module%.build}; done); \
 	echo "compiled for the REST-only client:" $$compiled; \
-	unwanted=$$(printf '%s\n' $$compiled | grep -E '^(GRPC|SwiftProtobuf|AsyncHTTPClient|NIOPosix|NIOHTTP|NIOSSL|CNIOBoringSSL|NIOCore$$)' || true); \
+	unwanted=$$(printf '%s\n' $$compiled | grep -E '^(GRPC|SwiftProtobuf|AsyncHTTPClient|NIOPosix|NIOHTTP|NIOSSL|CNIOBoringSSL|NIOCore$$|GRDB|APIDiskCache)' || true); \
 	if [ -n "$$unwanted" ]; then echo "error: the REST-only client compiled" $$unwanted >&2; exit 1; fi
 
 ## The plugin fixture (Tests/Fixtures/Plugin), an app's package that depends on this one by path:
@@ -174,7 +174,7 @@ doc-samples:
 # The runtime's reference, with swift-docc-plugin: an archive per module in .build/docs
 # (`swift package --disable-sandbox preview-documentation --target APIRuntime` serves one). A
 # broken link is an error, and so is a public symbol without a documentation comment.
-DOC_MODULES := APIRuntime APIAsyncHTTPClient APIGRPC APIEventStreams
+DOC_MODULES := APIRuntime APIAsyncHTTPClient APIGRPC APIEventStreams APIDiskCache
 docs:
 	@rm -rf .build/docs && mkdir -p .build/docs
 	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation \

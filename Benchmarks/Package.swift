@@ -53,6 +53,7 @@ let package = Package(
             dependencies: [
                 "BenchClient", "PeerClient", "BenchSupport",
                 .product(name: "APIRuntime", package: "main"),
+                .product(name: "APIDiskCache", package: "main"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

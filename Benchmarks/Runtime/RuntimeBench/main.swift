@@ -1,3 +1,4 @@
+import APIDiskCache
 import APIRuntime
 import BenchClient
 import BenchSupport
@@ -10,7 +11,9 @@ import PeerClient
 // parameters, a 4-field JSON model) through our manager and through swift-openapi-runtime's
 // generated client, each with a transport that answers at once and one pass-through interceptor
 // (middleware). Our call also goes through the frequency limiter (`frequency: reject`).
-// Then resident memory after 10,000 and after 100,000 calls through the manager.
+// Then resident memory after 10,000 and after 100,000 calls through the manager; then cache hits
+// (`GetCachedItem`, `cache: { ttl: 3600 }`) from memory and from disk against the same call sent
+// to the transport that answers at once, and the memory cache after 100,000 distinct replies.
 //
 //     swift run -c release --package-path Benchmarks RuntimeBench [calls per round] [rounds]
 
@@ -116,3 +119,44 @@ let after100k = residentMiB()
 print(String(format: "Resident memory after 10,000 calls: %.1f MiB; after 100,000: %.1f MiB (growth %.2f MiB)", after10k, after100k, after100k - after10k))
 await manager.shutdown()
 await fresh.shutdown()
+
+// MARK: Cache hits
+
+/// A manager like the others whose replies are kept in `storage`.
+func cachingManager(_ storage: CacheStorage) -> APIManager {
+    var caching = configuration
+    caching.cache = storage
+    return APIManager(configuration: caching)
+}
+
+let diskFile = FileManager.default.temporaryDirectory.appendingPathComponent("runtime-bench-\(getpid()).sqlite")
+let inMemory = cachingManager(.memory())
+let onDisk = cachingManager(.disk(at: diskFile))
+func memoryHit() async throws -> Int { try await GetCachedItemAPI(id: 7, limit: 10).using(inMemory).start().id }
+func diskHit() async throws -> Int { try await GetCachedItemAPI(id: 7, limit: 10).using(onDisk).start().id }
+_ = try await callsPerSecond(10_000, memoryHit)
+_ = try await callsPerSecond(2_000, diskHit)
+var memoryHits: [Double] = [], diskHits: [Double] = [], sent: [Double] = []
+for _ in 0..<rounds {
+    memoryHits.append(try await callsPerSecond(callsPerRound, memoryHit))
+    diskHits.append(try await callsPerSecond(callsPerRound / 5, diskHit))
+    sent.append(try await callsPerSecond(callsPerRound, oursCall))
+}
+print("Cache hits, median calls per second of \(rounds) rounds:")
+print(String(format: "  from memory:             %9.0f  (%.2f× the call it replaces)", median(memoryHits), median(memoryHits) / median(sent)))
+print(String(format: "  from disk (SQLite):      %9.0f  (%.2f×)", median(diskHits), median(diskHits) / median(sent)))
+print(String(format: "  sent, answered at once:  %9.0f  (no network: a real call is slower; see LoopbackBench)", median(sent)))
+await inMemory.shutdown()
+await onDisk.shutdown()
+try? FileManager.default.removeItem(at: diskFile)
+
+// The memory store after 100,000 distinct replies, bounded at 8 MiB.
+let bound = 8 << 20
+let bounded = cachingManager(.memory(maxBytes: bound))
+let residentBefore = residentMiB()
+for id in 0..<100_000 { _ = try await GetCachedItemAPI(id: id).using(bounded).start() }
+print(String(
+    format: "Memory cache after 100,000 distinct replies: %d kept, %.2f MiB of its %.0f MiB bound; resident memory grew %.1f MiB",
+    bounded.cache.count, Double(bounded.cache.bytes) / 1_048_576, Double(bound) / 1_048_576, residentMiB() - residentBefore
+))
+await bounded.shutdown()

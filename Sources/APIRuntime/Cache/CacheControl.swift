@@ -5,7 +5,7 @@
 /// comma-separated list. Where the header is unclear, the reading is the cautious one the RFC
 /// asks for: a `max-age` that is not a number makes the reply stale, the first of two `max-age`s
 /// counts, and `no-cache` with field names is read as plain `no-cache`.
-struct CacheControl: Sendable, Equatable {
+package struct CacheControl: Sendable, Equatable, Codable {
     /// `max-age`: seconds the reply is fresh for, from when the origin produced it.
     var maxAge: Int?
     /// `no-store`: the reply is never stored.

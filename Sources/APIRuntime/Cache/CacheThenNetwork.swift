@@ -11,16 +11,20 @@
 /// sends nothing. An API without a `cache:` yields the network's reply alone. A network failure
 /// ends the loop with its error after the cached value.
 public struct CacheThenNetwork<Response: Sendable>: AsyncSequence, Sendable {
+    /// A reply: the value, its fields, and where it came from (`source`).
     public typealias Element = APIReply<Response>
+    /// What a call throws.
     public typealias Failure = APIError
 
     let api: BaseAPI<Response>
     let options: APICallOptions
 
+    /// An iterator that makes the calls as it is asked for replies.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(api: api, options: options, step: api.hasCache ? .cache : .network)
     }
 
+    /// The cached reply (a call with `CachePolicy.cacheOnly`), then the network's (`.reload`).
     public struct AsyncIterator: AsyncIteratorProtocol {
         enum Step { case cache, network, done }
 
@@ -28,6 +32,7 @@ public struct CacheThenNetwork<Response: Sendable>: AsyncSequence, Sendable {
         let options: APICallOptions
         var step: Step
 
+        /// The next reply; nil after the network's.
         public mutating func next() async throws(APIError) -> APIReply<Response>? {
             while true {
                 switch step {

@@ -3,29 +3,29 @@ import HTTPTypes
 
 /// A reply the cache keeps: the bytes an API's response decoder reads, and what decides when
 /// they may be used again and for whom.
-struct CachedReply: Sendable {
+package struct CachedReply: Sendable {
     /// The reply's status: a 2xx, or gRPC's OK.
-    var status: ReplyStatus
+    package var status: ReplyStatus
     /// What the API's decoder reads: a REST body, a JSON-RPC result, a gRPC message.
-    var body: Data
+    package var body: Data
     /// The reply's headers (a gRPC reply's initial metadata): its validators and `Vary`, and what
     /// the decoder and the caller see on a hit.
-    var headers: HTTPFields
+    package var headers: HTTPFields
     /// A gRPC reply's trailing metadata; empty for other protocols.
-    var trailers: HTTPFields = [:]
+    package var trailers: HTTPFields = [:]
     /// When it is fresh, and how long it may be served stale.
-    var freshness: HTTPFreshness
+    package var freshness: HTTPFreshness
     /// The request's values of the headers the reply's `Vary` names, lowercased names: a later
     /// call uses the reply only if its own values are the same.
-    var variants: [String: String]
+    package var variants: [String: String]
     /// The tags a mutation's `invalidates:` drops it by.
-    var tags: Set<String>
+    package var tags: Set<String>
     /// Whose reply it is: a digest of the credential the call carried, nil when shared.
-    var scope: String?
+    package var scope: String?
 
     /// Bytes it holds, as the store's bound counts them: the body, the fields, and a fixed
     /// allowance for the rest.
-    var cost: Int {
+    package var cost: Int {
         func size(_ fields: HTTPFields) -> Int {
             fields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count }
         }
@@ -82,5 +82,48 @@ struct CachedReply: Sendable {
     /// The names a reply's `Vary` lists, from every line, lowercased (`*` among them as it is).
     static func varyNames(in reply: HTTPFields) -> [String] {
         reply[values: .vary].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+    }
+}
+
+extension CachedReply: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case status, grpcMessage, body, headers, trailers, freshness, variants, tags, scope
+    }
+
+    /// A gRPC status is its code with its message; an HTTP one, its code.
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let code = try container.decode(Int.self, forKey: .status)
+        if let message = try container.decodeIfPresent(String.self, forKey: .grpcMessage) {
+            status = .grpc(GRPCStatusCode(rawValue: code), message: message)
+        } else {
+            status = .http(HTTPResponse.Status(code: code))
+        }
+        body = try container.decode(Data.self, forKey: .body)
+        headers = try container.decode(HTTPFields.self, forKey: .headers)
+        trailers = try container.decode(HTTPFields.self, forKey: .trailers)
+        freshness = try container.decode(HTTPFreshness.self, forKey: .freshness)
+        variants = try container.decode([String: String].self, forKey: .variants)
+        tags = try container.decode(Set<String>.self, forKey: .tags)
+        scope = try container.decodeIfPresent(String.self, forKey: .scope)
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch status {
+        case .http(let status): try container.encode(status.code, forKey: .status)
+        case .grpc(let code, let message):
+            try container.encode(code.rawValue, forKey: .status)
+            try container.encode(message, forKey: .grpcMessage)
+        case .grpcStream:
+            throw EncodingError.invalidValue(status, .init(codingPath: [CodingKeys.status], debugDescription: "a stream is never cached"))
+        }
+        try container.encode(body, forKey: .body)
+        try container.encode(headers, forKey: .headers)
+        try container.encode(trailers, forKey: .trailers)
+        try container.encode(freshness, forKey: .freshness)
+        try container.encode(variants, forKey: .variants)
+        try container.encode(tags, forKey: .tags)
+        try container.encodeIfPresent(scope, forKey: .scope)
     }
 }

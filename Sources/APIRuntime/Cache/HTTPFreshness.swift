@@ -4,7 +4,7 @@ import HTTPTypes
 /// How long a stored HTTP reply is fresh for and how old it is: RFC 9111, section 4.2, as a
 /// private cache computes them. Times are wall-clock dates, so that a reply stored on disk keeps
 /// its age across a restart of the app.
-struct HTTPFreshness: Sendable, Equatable {
+package struct HTTPFreshness: Sendable, Equatable, Codable {
     /// The reply's `Cache-Control` directives.
     private(set) var control: CacheControl
     /// Seconds the reply is fresh for, counted from when the origin produced it: `max-age`,

@@ -1,23 +1,24 @@
 import NIOConcurrencyHelpers
 
 /// The cache's replies in memory, by key: past `maxBytes`, the least recently used go first.
-final class MemoryResponseStore: Sendable {
+final class MemoryResponseStore: ResponseStore {
     /// Guards every reply.
     private let replies: NIOLockedValueBox<LeastRecentlyUsed<CachedReply>>
+    /// The key of credential digests: random for each store.
+    private let digestKey: (UInt64, UInt64)
 
     init(maxBytes: Int) {
         replies = NIOLockedValueBox(LeastRecentlyUsed(maxCost: maxBytes))
+        var random = SystemRandomNumberGenerator()
+        digestKey = (random.next(), random.next())
     }
 
-    /// The bound on `bytes`.
     var maxBytes: Int { replies.withLockedValue { $0.maxCost } }
-    /// Bytes the replies hold, as `CachedReply.cost` counts them.
     var bytes: Int { replies.withLockedValue { $0.totalCost } }
     var count: Int { replies.withLockedValue { $0.count } }
     /// The keys, from the most recently used.
     var keys: [String] { replies.withLockedValue { $0.keysByRecency } }
 
-    /// The reply stored for `key`, which becomes the most recently used.
     func reply(for key: String) -> CachedReply? {
         replies.withLockedValue { $0.value(for: key) }
     }
@@ -27,35 +28,47 @@ final class MemoryResponseStore: Sendable {
         replies.withLockedValue { $0.peek(key) }
     }
 
-    /// Stores `reply` for `key`, replacing what was there. A reply larger than the whole bound
-    /// is not kept.
-    func store(_ reply: CachedReply, for key: String) {
-        replies.withLockedValue { _ = $0.set(reply, cost: reply.cost, for: key) }
+    @discardableResult
+    func store(_ reply: CachedReply, for key: String) -> Bool {
+        replies.withLockedValue { replies in
+            let dropped = replies.set(reply, cost: reply.cost, for: key)
+            return !dropped.contains { $0.key == key }
+        }
     }
 
     func remove(_ key: String) {
         replies.withLockedValue { _ = $0.remove(key) }
     }
 
-    /// Removes every reply tagged `tag`; returns how many.
+    @discardableResult
+    func removeAll(keyPrefix prefix: String) -> Int {
+        replies.withLockedValue { $0.removeAll { key, _ in key.hasPrefix(prefix) } }
+    }
+
     @discardableResult
     func removeAll(tagged tag: String) -> Int {
         replies.withLockedValue { $0.removeAll { _, reply in reply.tags.contains(tag) } }
     }
 
-    /// Removes every reply of one credential (a log-out); returns how many.
     @discardableResult
     func removeAll(scope: String) -> Int {
         replies.withLockedValue { $0.removeAll { _, reply in reply.scope == scope } }
     }
 
-    /// Removes every reply `shouldRemove` picks by its key and its value; returns how many.
-    @discardableResult
-    func removeAll(where shouldRemove: (String, CachedReply) -> Bool) -> Int {
-        replies.withLockedValue { $0.removeAll(where: shouldRemove) }
-    }
-
     func removeAll() {
         replies.withLockedValue { $0 = LeastRecentlyUsed(maxCost: $0.maxCost) }
+    }
+
+    /// Two SipHash values, each keyed by this store's random key and the process's random seed:
+    /// 128 bits, meaningless in another process.
+    func scope(of credential: String) -> String {
+        func half(_ key: UInt64) -> String {
+            var hasher = Hasher()
+            hasher.combine(key)
+            hasher.combine(credential)
+            let digits = String(UInt64(bitPattern: Int64(hasher.finalize())), radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }
+        return half(digestKey.0) + half(digestKey.1)
     }
 }

@@ -1,13 +1,19 @@
 import Foundation
 
-/// Where a manager keeps the replies of APIs with a `cache:` (`APIManager.Configuration.cache`).
+/// Where a manager keeps the replies of APIs with a `cache:` (`APIManager.Configuration.cache`):
+/// `.memory()`, or `.disk(…)` from `APIDiskCache`, which a restart of the app keeps.
 public struct CacheStorage: Sendable {
-    /// The most bytes kept; past it, the least recently used replies go first.
-    let maxBytes: Int
+    /// Opens the store, once, when the manager is made.
+    let makeStore: @Sendable () -> any ResponseStore
+
+    /// A storage whose store `makeStore` opens.
+    package init(makeStore: @escaping @Sendable () -> any ResponseStore) {
+        self.makeStore = makeStore
+    }
 
     /// In memory, at most `maxBytes` (32 MiB unless given): gone when the manager is.
     public static func memory(maxBytes: Int = 32 << 20) -> CacheStorage {
-        CacheStorage(maxBytes: maxBytes)
+        CacheStorage { MemoryResponseStore(maxBytes: maxBytes) }
     }
 }
 
@@ -20,9 +26,9 @@ public struct CacheStorage: Sendable {
 /// ```
 ///
 /// Each reply is kept under its call's identity (what the duplicate gate compares calls by) and
-/// the credential the call carried, as a keyed digest made in this process: never the token.
+/// the credential the call carried, as a keyed digest: never the token.
 public final class ResponseCache: Sendable {
-    let store: MemoryResponseStore
+    let store: any ResponseStore
     let baseURLs: BaseURLResolver
     private let clock: any APIClock
     /// A wall-clock date and the manager's clock read at the same moment, so that entries are
@@ -30,18 +36,13 @@ public final class ResponseCache: Sendable {
     /// manager's clock does (which tests move by hand).
     private let epoch: Date
     private let epochInstant: ContinuousClock.Instant
-    /// The key of credential digests: random for each cache, so that a digest says nothing
-    /// outside this process.
-    private let digestKey: (UInt64, UInt64)
 
     init(storage: CacheStorage, clock: any APIClock, baseURLs: BaseURLResolver) {
-        self.store = MemoryResponseStore(maxBytes: storage.maxBytes)
+        self.store = storage.makeStore()
         self.clock = clock
         self.baseURLs = baseURLs
         self.epoch = Date()
         self.epochInstant = clock.now
-        var random = SystemRandomNumberGenerator()
-        self.digestKey = (random.next(), random.next())
     }
 
     /// Replies kept.
@@ -58,8 +59,7 @@ public final class ResponseCache: Sendable {
         let definition = api.definition, options = api.options
         let (base, _) = try baseURLs.baseURL(of: definition, options: options)
         let request = try api.parameters.makeRequest(for: definition, at: base, headers: options.headers, timeout: .zero, deadline: clock.now)
-        let prefix = Self.identity(of: request, definition: definition) + Self.separator
-        return store.removeAll { key, _ in key.hasPrefix(prefix) }
+        return store.removeAll(keyPrefix: Self.identity(of: request, definition: definition) + Self.separator)
     }
 
     /// Removes every reply tagged `tag` (the manifest's `tags:`); returns how many.
@@ -71,7 +71,7 @@ public final class ResponseCache: Sendable {
     /// Removes every reply kept for `credential` (the token a log-out discards); returns how many.
     @discardableResult
     public func removeAll(credential: String) -> Int {
-        store.removeAll(scope: scope(of: credential))
+        store.removeAll(scope: store.scope(of: credential))
     }
 
     /// Removes every reply.
@@ -86,22 +86,10 @@ public final class ResponseCache: Sendable {
         epoch + (clock.now - epochInstant).inSeconds
     }
 
-    /// A digest of `credential`: two SipHash values, each keyed by this cache's random key and
-    /// the process's random seed, 128 bits in all.
-    func scope(of credential: String) -> String {
-        func half(_ key: UInt64) -> String {
-            var hasher = Hasher()
-            hasher.combine(key)
-            hasher.combine(credential)
-            let value = UInt64(bitPattern: Int64(hasher.finalize()))
-            let digits = String(value, radix: 16)
-            return String(repeating: "0", count: 16 - digits.count) + digits
-        }
-        return half(digestKey.0) + half(digestKey.1)
-    }
-
-    /// What separates a call's identity from its scope in a key.
-    static let separator = "\u{0}"
+    /// What separates a call's identity from its scope in a key: not a digit, so that one
+    /// identity (length-prefixed parts, each starting with a digit) followed by it is never the
+    /// start of another's key.
+    static let separator = "#"
 
     /// The identity a call's replies are kept under: the duplicate gate's.
     static func identity(of request: APIRequest, definition: APIDefinition) -> String {

@@ -84,7 +84,7 @@ struct CacheStage: Sendable {
     private func keys(for plan: CallPlan, _ caching: CallPlan.Caching) async throws(APIError) -> Keys {
         let credential = try await interceptors.credential(for: plan.request, context: plan.context)
             ?? plan.request.headerFields[.authorization]
-        let scope = credential.map(cache.scope(of:))
+        let scope = credential.map(cache.store.scope(of:))
         return Keys(
             scope: scope,
             own: ResponseCache.key(identity: caching.identity, scope: scope),
@@ -149,8 +149,7 @@ struct CacheStage: Sendable {
         guard reply.freshness.lifetime > 0 || !reply.validators.isEmpty || control.staleIfError != nil || control.staleWhileRevalidate != nil else {
             return
         }
-        cache.store.store(reply, for: key)
-        if cache.store.reply(peeking: key) != nil {
+        if cache.store.store(reply, for: key) {
             observe(.stored(bytes: reply.cost, totalBytes: cache.bytes), plan)
         }
     }

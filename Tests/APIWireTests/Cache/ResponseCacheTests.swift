@@ -185,7 +185,8 @@ struct ResponseCacheTests {
             #expect(try await Self.user(server).using(manager).start() == "for Bearer ann")
             #expect(server.requests.count == 4)
             // Nothing the cache keeps holds the token.
-            #expect(!manager.cache.store.keys.contains { $0.contains("ann") || $0.contains("bob") })
+            let keys = (manager.cache.store as? MemoryResponseStore)?.keys ?? []
+            #expect(!keys.isEmpty && !keys.contains { $0.contains("ann") || $0.contains("bob") })
         }
     }
 

@@ -80,8 +80,9 @@ struct SoakServers {
 /// against loopback servers that fault: 5xx, 404, garbage, slow and stalled replies and bodies,
 /// replies too large to take, closed connections, truncated bodies, JSON-RPC error objects, every
 /// gRPC status and passed deadlines, redirects to a host of other TLS settings; with
-/// cancellations, event streams left early, gzipped downloads, storms of identical calls (coalesced) and a token that expires every 97 requests
-/// mixed in.
+/// cancellations, event streams left early, gzipped downloads, storms of identical calls
+/// (coalesced), cached calls (hits, stale replies refreshed in the background, cache then
+/// network) and a token that expires every 97 requests mixed in.
 ///
 /// Every call must end exactly once, with the outcome its fault calls for (a timeout is
 /// tolerated for a few, as a loaded machine may cause one); afterwards the manager's in-flight
@@ -312,6 +313,19 @@ struct SoakTests {
                 for try await _ in try await soakTimeout(ListFeaturesAPI(rectangle(from: 0, to: 4)).using(manager)).start() { count += 1 }
                 guard count == 4 else { throw WrongValue() }
             }
+        case 18:
+            // A cached API: hits, stale replies served while a refresh runs in the background,
+            // misses coalesced, and now and then the cached value followed by the network's.
+            let id = mix(index, 6) % 32
+            let sequence = mix(index, 7) % 4 == 0
+            return SoakCall(label: sequence ? "GetUser cached, cache then network" : "GetUser cached", expected: [.value], cancelAfter: cancelAfter) { manager in
+                let api = soakTimeout(cachedUser(id).using(manager))
+                if sequence {
+                    for try await reply in api.cacheThenNetwork() where reply.value.id != id { throw WrongValue() }
+                } else {
+                    guard try await api.start().id == id else { throw WrongValue() }
+                }
+            }
         case 20:
             return SoakCall(label: "UserActivity, left after two events", expected: [.value], cancelAfter: cancelAfter) { manager in
                 var count = 0
@@ -364,6 +378,16 @@ struct SoakTests {
     static func soakTimeout<Response, API: BaseAPI<Response>>(_ api: API) -> API {
         api.timeout = timeout
         return api
+    }
+
+    /// `GetUser` with a cache: fresh for a second, then served while it is refreshed.
+    static let cachedUserDefinition = APIDefinition(
+        name: "GetUserCached", wire: GetUserAPI.definition.wire, tags: ["users"],
+        cache: CacheSettings(ttl: 1, staleWhileRevalidate: 1, staleIfError: 60), defaults: GetUserAPI.definition.defaults
+    )
+
+    static func cachedUser(_ id: Int) -> BaseAPI<User> {
+        BaseAPI(definition: cachedUserDefinition, response: .json, request: RequestBuilder().path("id", id))
     }
 
     static func getUser(_ id: Int, baseURL: String?, _ manager: APIManager) async throws {

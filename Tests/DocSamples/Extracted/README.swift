@@ -11,8 +11,8 @@ enum READMESamples {
         let user = try await GetUserAPI(id: 7).start()
     }
 
-    // README.md:128
-    static func sample128() async throws {
+    // README.md:129
+    static func sample129() async throws {
         let page = try await ListUsersAPI(role: .admin, limit: 20).start()
 
         // Callback style, for code that is not async yet:
@@ -30,8 +30,8 @@ enum READMESamples {
         api.cancel()
     }
 
-    // README.md:164
-    static func sample164() async throws {
+    // README.md:165
+    static func sample165() async throws {
         // A screen shows what it had at once, then what is new:
         for try await reply in GetProfileAPI().cacheThenNetwork() {
             show(reply.value)
@@ -42,13 +42,13 @@ enum READMESamples {
         if case .stale(_, .error) = profile.source { show("offline") }
     }
 
-    // README.md:183
-    static func sample183() async throws {
+    // README.md:186
+    static func sample186() async throws {
         APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
     }
 
-    // README.md:205
-    static func sample205() async throws {
+    // README.md:208
+    static func sample208() async throws {
         let difference = try await SubtractAPI(minuend: 42, subtrahend: 23).start()   // JSON-RPC 2.0
 
         let batch = JSONRPCBatch()                                                     // one HTTP request
@@ -60,8 +60,8 @@ enum READMESamples {
         let members = try await CountMembersAPI(group: "admins").start()              // CommandEnvelope
     }
 
-    // README.md:220
-    static func sample220() async throws {
+    // README.md:223
+    static func sample223() async throws {
         let hello = try await SayHelloAPI { $0.name = "Ada" }.start()                 // unary
         for try await feature in try await ListFeaturesAPI(area).start() { print(feature.name) }   // server stream
         let summary = try await RecordRouteAPI(producing: { writer in                 // client stream

@@ -1,6 +1,7 @@
 // Extracted from docs/calling.md by `make doc-samples`. Do not edit.
 
 import APIAsyncHTTPClient
+import APIDiskCache
 import APIRuntime
 import ExampleClient
 import Foundation
@@ -87,13 +88,18 @@ enum CallingSamples {
         manager.cache.removeAll()
     }
 
-    // docs/calling.md:158
-    static func sample158() async throws {
+    // docs/calling.md:143
+    static func sample143() async throws {
+        APIManager.bootstrap { $0.cache = .disk(maxBytes: 64 << 20) }   // Library/Caches/apigen-responses.sqlite
+    }
+
+    // docs/calling.md:172
+    static func sample172() async throws {
         APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
     }
 
-    // docs/calling.md:187
-    static func sample187() async throws {
+    // docs/calling.md:201
+    static func sample201() async throws {
         var configuration = APIManager.Configuration()
         configuration.interceptors = [
             LoggingInterceptor(logger: logger),                                // swift-log, secrets redacted
@@ -111,8 +117,8 @@ enum CallingSamples {
         let batch = APIBatch(policy: .failFast)                                // any kinds at once
     }
 
-    // docs/calling.md:207
-    static func sample207() async throws {
+    // docs/calling.md:221
+    static func sample221() async throws {
         var configuration = APIManager.Configuration()
         configuration.baseURLOverrides = ["https://api.example.com/v1": "http://127.0.0.1:8080/v1"]
         let manager = APIManager(configuration: configuration)
