@@ -124,7 +124,9 @@ await fresh.shutdown()
 
 /// A manager like the others whose replies are kept in `storage`.
 func cachingManager(_ storage: CacheStorage) -> APIManager {
-    var caching = configuration
+    var caching = APIManager.Configuration()
+    caching.httpTransport = .http(name: "answer-at-once") { _, _ in AnswerAtOnce() }
+    caching.interceptors = [PassThrough()]
     caching.cache = storage
     return APIManager(configuration: caching)
 }
