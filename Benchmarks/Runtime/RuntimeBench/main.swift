@@ -136,13 +136,16 @@ let inMemory = cachingManager(.memory())
 let onDisk = cachingManager(.disk(at: diskFile))
 func memoryHit() async throws -> Int { try await GetCachedItemAPI(id: 7, limit: 10).using(inMemory).start().id }
 func diskHit() async throws -> Int { try await GetCachedItemAPI(id: 7, limit: 10).using(onDisk).start().id }
+// The call a hit replaces: the same request, uncached, through the same kind of manager.
+let sender = cachingManager(.memory())
+func sentCall() async throws -> Int { try await GetItemAPI(id: 7, limit: 10).using(sender).start().id }
 _ = try await callsPerSecond(10_000, memoryHit)
 _ = try await callsPerSecond(2_000, diskHit)
 var memoryHits: [Double] = [], diskHits: [Double] = [], sent: [Double] = []
 for _ in 0..<rounds {
     memoryHits.append(try await callsPerSecond(callsPerRound, memoryHit))
     diskHits.append(try await callsPerSecond(callsPerRound / 5, diskHit))
-    sent.append(try await callsPerSecond(callsPerRound, oursCall))
+    sent.append(try await callsPerSecond(callsPerRound, sentCall))
 }
 print("Cache hits, median calls per second of \(rounds) rounds:")
 print(String(format: "  from memory:             %9.0f  (%.2f× the call it replaces)", median(memoryHits), median(memoryHits) / median(sent)))
@@ -150,6 +153,7 @@ print(String(format: "  from disk (SQLite):      %9.0f  (%.2f×)", median(diskHi
 print(String(format: "  sent, answered at once:  %9.0f  (no network: a real call is slower; see LoopbackBench)", median(sent)))
 await inMemory.shutdown()
 await onDisk.shutdown()
+await sender.shutdown()
 try? FileManager.default.removeItem(at: diskFile)
 
 // The memory store after 100,000 distinct replies, bounded at 8 MiB.
