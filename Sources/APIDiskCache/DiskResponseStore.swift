@@ -171,7 +171,7 @@ final class DiskResponseStore: ResponseStore {
 
     @discardableResult
     func store(_ reply: CachedReply, for key: String) -> Bool {
-        let cost = reply.cost
+        let cost = reply.cost(key: key)
         guard cost <= maxBytes else {
             remove(key)
             return false

@@ -31,7 +31,7 @@ final class MemoryResponseStore: ResponseStore {
     @discardableResult
     func store(_ reply: CachedReply, for key: String) -> Bool {
         replies.withLockedValue { replies in
-            let dropped = replies.set(reply, cost: reply.cost, for: key)
+            let dropped = replies.set(reply, cost: reply.cost(key: key), for: key)
             return !dropped.contains { $0.key == key }
         }
     }

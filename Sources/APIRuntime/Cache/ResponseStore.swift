@@ -8,7 +8,7 @@
 package protocol ResponseStore: Sendable {
     /// The bound on `bytes`.
     var maxBytes: Int { get }
-    /// Bytes the replies hold, as `CachedReply.cost` counts them.
+    /// Bytes the replies hold, as `CachedReply.cost(key:)` counts them.
     var bytes: Int { get }
     /// Replies kept.
     var count: Int { get }

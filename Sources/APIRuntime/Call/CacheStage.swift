@@ -150,7 +150,7 @@ struct CacheStage: Sendable {
             return
         }
         if cache.store.store(reply, for: key) {
-            observe(.stored(bytes: reply.cost, totalBytes: cache.bytes), plan)
+            observe(.stored(bytes: reply.cost(key: key), totalBytes: cache.bytes), plan)
         }
     }
 
