@@ -94,9 +94,11 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
     /// The executor the current test was given.
     @TaskLocal static var current: ThreadExecutor?
 
-    /// Whether the current task runs on the executor its test was given: on its thread, or
-    /// (when Swift Testing has moved a parameterized case's job elsewhere, seen once in several
-    /// full runs on a loaded machine) with that executor as its preference.
+    /// Whether the current task runs on the executor its test was given: on its thread, or with
+    /// that executor as its preference. The preference is what the trait sets; where a job runs
+    /// is the runtime's choice, and in two full runs on a loaded machine (one in CI) a test's job
+    /// ran on a thread of the global executor (`…oot.default-qos`) despite it, which 15 runs of
+    /// these tests alone never showed.
     static var isCurrentTestExecutor: Bool {
         if Thread.current.name == threadName { return true }
         guard let current else { return false }
