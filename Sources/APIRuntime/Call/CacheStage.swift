@@ -103,13 +103,16 @@ struct CacheStage: Sendable {
     /// Sends the call (asking the server to confirm `stored` when it can), stores what comes back,
     /// and returns it, or `stored` refreshed when the server says it has not changed.
     private func fetchAndStore(
-        _ plan: CallPlan, _ caching: CallPlan.Caching, keys: Keys, stored: CachedReply?, fetch: Fetch
+        _ plan: CallPlan, _ caching: CallPlan.Caching, keys asked: Keys, stored: CachedReply?, fetch: Fetch
     ) async throws(APIError) -> Outcome {
         let validators = caching.settings.revalidate && plan.definition.kind == .rest ? stored?.validators ?? [:] : [:]
         let sent = validators.isEmpty ? plan : plan.revalidating(with: validators)
         let requestedAt = cache.now
         let response = try await fetch(sent)
         let receivedAt = cache.now
+        // The reply is the credential's the call carried when it came: a token refreshed during
+        // the call (a 401, then a new token) is the one asked again now, not the rejected one.
+        let keys = (try? await self.keys(for: plan, caching)) ?? asked
         if sent.isRevalidation, response.httpStatus?.code == 304, let stored {
             var refreshed = stored.updated(with: response.headerFields)
             refreshed.freshness = freshness(of: refreshed.headers, status: 200, caching, requestedAt: requestedAt, receivedAt: receivedAt)

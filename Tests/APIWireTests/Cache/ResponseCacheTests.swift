@@ -35,10 +35,16 @@ struct ResponseCacheTests {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
+    /// A handler that answers its `n`th request (from 1) with `reply(n)`.
+    static func counting(_ reply: @escaping @Sendable (Int) -> Response) -> LoopbackServer.Handler {
+        let served = NIOLockedValueBox(0)
+        return { _ in reply(served.withLockedValue { $0 += 1; return $0 }) }
+    }
+
     /// Runs `body` against a server answering with `handler`, through a manager whose clock moves
-    /// by hand and whose only interceptor is `recorder`.
+    /// by hand, whose interceptors are `recorder` then `interceptors`, and whose cache is `storage`.
     static func withCache(
-        recorder: CacheRecorder = CacheRecorder(), interceptors: [any APIInterceptor] = [],
+        recorder: CacheRecorder = CacheRecorder(), interceptors: [any APIInterceptor] = [], storage: CacheStorage = .memory(),
         _ handler: @escaping LoopbackServer.Handler,
         body: (LoopbackServer, APIManager, ManualClock) async throws -> Void
     ) async throws {
@@ -46,6 +52,7 @@ struct ResponseCacheTests {
         try await withServer(configure: {
             $0.clock = clock
             $0.interceptors = [recorder] + interceptors
+            $0.cache = storage
         }, handler) { server, manager in try await body(server, manager, clock) }
     }
 
@@ -65,10 +72,8 @@ struct ResponseCacheTests {
     @Test("A fresh reply answers the next call with nothing sent; once max-age has passed, the server does")
     func freshReply() async throws {
         let recorder = CacheRecorder()
-        let served = NIOLockedValueBox(0)
-        try await Self.withCache(recorder: recorder, { _ in
-            let count = served.withLockedValue { $0 += 1; return $0 }
-            return Self.reply("ann \(count)", [("Cache-Control", "max-age=60")])
+        try await Self.withCache(recorder: recorder, Self.counting {
+            Self.reply("ann \($0)", [("Cache-Control", "max-age=60")])
         }) { (server: LoopbackServer, manager: APIManager, clock: ManualClock) async throws in
             let first = try await Self.user(server).using(manager).startWithMetadata()
             clock.advance(by: .seconds(30))
@@ -232,10 +237,8 @@ struct ResponseCacheTests {
 
     @Test("Per-call policies: reload always asks the server, cache only never does")
     func policies() async throws {
-        let served = NIOLockedValueBox(0)
-        try await Self.withCache({ _ in
-            let count = served.withLockedValue { $0 += 1; return $0 }
-            return Self.reply("v\(count)", [("Cache-Control", "max-age=60")])
+        try await Self.withCache(Self.counting {
+            Self.reply("v\($0)", [("Cache-Control", "max-age=60")])
         }) { (server: LoopbackServer, manager: APIManager, clock: ManualClock) async throws in
             let cacheOnly = APICallOptions(cachePolicy: .cacheOnly)
             let error = await expectAPIError { try await Self.user(server).using(manager).start(options: cacheOnly) }
@@ -260,10 +263,8 @@ struct ResponseCacheTests {
 
     @Test("Cache then network: the stored value at once, then the server's, in that order")
     func cacheThenNetwork() async throws {
-        let served = NIOLockedValueBox(0)
-        try await Self.withCache({ _ in
-            let count = served.withLockedValue { $0 += 1; return $0 }
-            return Self.reply("v\(count)", [("Cache-Control", "max-age=60")])
+        try await Self.withCache(Self.counting {
+            Self.reply("v\($0)", [("Cache-Control", "max-age=60")])
         }) { (server: LoopbackServer, manager: APIManager, _: ManualClock) async throws in
             var first: [String] = []
             for try await reply in Self.user(server).using(manager).cacheThenNetwork() { first.append(reply.value) }
@@ -334,12 +335,10 @@ struct ResponseCacheTests {
     @Test("stale-while-revalidate: the stale reply at once, a request in the background, the new reply next time")
     func staleWhileRevalidate() async throws {
         let recorder = CacheRecorder()
-        let served = NIOLockedValueBox(0)
-        try await Self.withCache(recorder: recorder, { _ in
-            let count = served.withLockedValue { $0 += 1; return $0 }
+        try await Self.withCache(recorder: recorder, Self.counting {
             // The server's Date is real time, which the manual clock has left behind by the time
             // the refresh arrives: its reply is fresh for longer than that.
-            return Self.reply("v\(count)", [("Cache-Control", count == 1 ? "max-age=10, stale-while-revalidate=60" : "max-age=60")])
+            Self.reply("v\($0)", [("Cache-Control", $0 == 1 ? "max-age=10, stale-while-revalidate=60" : "max-age=60")])
         }) { (server: LoopbackServer, manager: APIManager, clock: ManualClock) async throws in
             #expect(try await Self.user(server).using(manager).start() == "v1")
             clock.advance(by: .seconds(15))
@@ -422,10 +421,8 @@ struct ResponseCacheTests {
 
     @Test("A stored reply the API's type no longer reads is dropped, and the server answers")
     func undecodableEntry() async throws {
-        let served = NIOLockedValueBox(0)
-        try await Self.withCache({ _ in
-            let count = served.withLockedValue { $0 += 1; return $0 }
-            return count == 1 ? Self.reply("ann", [("Cache-Control", "max-age=60")]) : .json("42")
+        try await Self.withCache(Self.counting {
+            $0 == 1 ? Self.reply("ann", [("Cache-Control", "max-age=60")]) : .json("42")
         }) { (server: LoopbackServer, manager: APIManager, _: ManualClock) async throws in
             #expect(try await Self.user(server).using(manager).start() == "ann")
             let definition = Self.user(server).definition
@@ -499,5 +496,60 @@ struct ResponseCacheTests {
             _ = try await GetProfileAPI().using(manager).start()
             #expect(server.requests.map(\.path) == ["/v1/me", "/v1/users", "/v1/me"])
         }
+    }
+
+    @Test("A token refreshed during a call (a 401, then a new one) keys the reply: the next call with that token is a hit")
+    func refreshedToken() async throws {
+        struct Tokens: TokenProvider {
+            func initialToken() async throws -> String { "rejected" }
+            func refreshToken(replacing rejected: String) async throws -> String { "good" }
+        }
+        try await Self.withCache(interceptors: [AuthenticationInterceptor(provider: Tokens(), hosts: .any)], { request in
+            request.headers[.authorization] == "Bearer good" ? Self.reply("ann", [("Cache-Control", "max-age=60")]) : Self.reply("", status: .unauthorized)
+        }) { (server: LoopbackServer, manager: APIManager, _: ManualClock) async throws in
+            #expect(try await Self.user(server).using(manager).start() == "ann")
+            let again = try await Self.user(server).using(manager).startWithMetadata()
+            #expect(again.value == "ann" && again.source.isFromCache)
+            #expect(server.requests.map { $0.headers[.authorization] } == ["Bearer rejected", "Bearer good"])
+            #expect(manager.cache.removeAll(credential: "good") == 1)
+        }
+    }
+
+    @Test("A caller who walks away from a miss leaves nothing stored; the next call fetches and stores")
+    func cancelledMiss() async throws {
+        let served = NIOLockedValueBox(0)
+        try await Self.withCache({ _ in
+            let count = served.withLockedValue { $0 += 1; return $0 }
+            if count == 1 { try await Task.sleep(for: .seconds(2)) }
+            return Self.reply("v\(count)", [("Cache-Control", "max-age=60")])
+        }) { (server: LoopbackServer, manager: APIManager, _: ManualClock) async throws in
+            let call = Task { try await Self.user(server).using(manager).start() }
+            try await waitUntil { server.requests.count == 1 }
+            call.cancel()
+            let error = await expectAPIError { try await call.value }
+            #expect(error?.reason == .cancelled)
+            #expect(manager.cache.count == 0)
+            #expect(try await Self.user(server).using(manager).start() == "v2")
+            #expect(try await Self.user(server).using(manager).startWithMetadata().source.isFromCache)
+            #expect(server.requests.count == 2)
+        }
+    }
+
+    @Test("A reply larger than the whole cache is answered, not stored, and nothing else is pushed out for it")
+    func replyLargerThanTheCache() async throws {
+        let recorder = CacheRecorder()
+        try await Self.withCache(recorder: recorder, storage: .memory(maxBytes: 8_192), { request in
+            let size = request.path.hasSuffix("/8") ? 20_000 : 10
+            return Self.reply(String(repeating: "x", count: size), [("Cache-Control", "max-age=60")])
+        }) { (server: LoopbackServer, manager: APIManager, _: ManualClock) async throws in
+            _ = try await Self.user(server, id: 7).using(manager).start()
+            for _ in 0..<2 {
+                #expect(try await Self.user(server, id: 8).using(manager).start().count == 20_000)
+            }
+            #expect(manager.cache.count == 1 && manager.cache.bytes <= 8_192)
+            #expect(try await Self.user(server, id: 7).using(manager).startWithMetadata().source.isFromCache)
+            #expect(server.requests.count == 3)
+        }
+        #expect(recorder.seen == ["miss", "stored", "miss", "miss", "hit"])
     }
 }
