@@ -14,6 +14,14 @@ public struct ServerEvent<Payload: Sendable>: Sendable {
     /// How long the server asks a client to wait before reconnecting, if it said so (`retry:`),
     /// on this event or an earlier one.
     public var retry: Duration?
+
+    /// An event carrying `data`: for a test's stub, which writes it as a server would.
+    public init(data: Payload, event: String? = nil, id: String? = nil, retry: Duration? = nil) {
+        self.data = data
+        self.event = event
+        self.id = id
+        self.retry = retry
+    }
 }
 
 extension ServerEvent: Equatable where Payload: Equatable {}
@@ -68,7 +76,7 @@ public struct ServerEventStream<Payload: Sendable>: AsyncSequence, Sendable {
                 retry = event.retry.map { .milliseconds($0) } ?? retry
                 guard let data = event.data else { continue }
                 do {
-                    return ServerEvent(event: event.event, id: lastEventID, data: try decode(data), retry: retry)
+                    return ServerEvent(data: try decode(data), event: event.event, id: lastEventID, retry: retry)
                 } catch {
                     reader.body.cancel()
                     throw APIError.decoding(error, api: reader.body.api)

@@ -82,7 +82,7 @@ struct GRPCGenerationTests {
         let getItem = try #require(workspace.read("Generated/shop/GetItemAPI.swift"))
         #expect(getItem.contains("/// Looks an item up.\n/// Two lines of comment.\n///\n/// gRPC unary method `shop.Shop/GetItem`"))
         #expect(getItem.contains("APIRuntime.BaseAPI<Shop_Item>"))
-        #expect(getItem.contains("public convenience init(_ request: Shop_ItemRequest = Shop_ItemRequest())"))
+        #expect(getItem.contains("public let request: Shop_ItemRequest\n\n    /// Calls the method with `request`.\n    public init(_ request: Shop_ItemRequest = Shop_ItemRequest())"))
         #expect(getItem.contains(#"baseURL: "grpcs://shop.example.com:443""#))
         #expect(getItem.contains(#"(name: "x-client", value: "test")"#))
         #expect(getItem.contains("isIdempotent: true"))

@@ -3,6 +3,12 @@
 /// The templates apigen falls back to when a workspace does not override them.
 enum BuiltinTemplates {
     static let all: [String: String] = [
+        "assignments": #"""
+{{#parameters}}
+        self.{{property}} = {{argument}}
+{{/parameters}}
+
+"""#,
         "enum": #"""
 // Declared in {{{manifest}}} as {{{declaredName}}}.
 {{#docLines}}
@@ -59,14 +65,22 @@ enum BuiltinTemplates {
 {{> sample}}
 
 {{^clientStreams}}
+    /// The request message.
+    {{access}}let request: {{{requestType}}}
+
     /// Calls the method with `request`.
-    {{access}}convenience init(_ request: {{{requestType}}} = {{{requestType}}}()) {
+    {{access}}init(_ request: {{{requestType}}} = {{{requestType}}}()) {
+        self.request = request
 {{/clientStreams}}
 {{#clientStreams}}
+    /// The request messages, written as the call goes.
+    {{access}}let requests: {{{parametersType}}}
+
     /// Calls the method with the request messages `requests` writes as the call goes.
-    {{access}}convenience init(_ requests: {{{parametersType}}}) {
+    {{access}}init(_ requests: {{{parametersType}}}) {
+        self.requests = requests
 {{/clientStreams}}
-        self.init(
+        super.init(
             definition: Self.definition,
             response: .{{decoding}},
             request: APIRuntime.RequestBuilder().{{#clientStreams}}messages(requests){{/clientStreams}}{{^clientStreams}}message(request){{/clientStreams}}
@@ -117,10 +131,10 @@ import {{.}}
     /// {{{.}}}
 {{/parameterDocLines}}
 {{#inlineArguments}}
-    {{access}}convenience init({{#parameters}}{{parameter}}: {{{type}}}{{#defaultArgument}} = {{{.}}}{{/defaultArgument}}{{^last()}}, {{/last()}}{{/parameters}}) {
+    {{access}}init({{#parameters}}{{parameter}}: {{{type}}}{{#defaultArgument}} = {{{.}}}{{/defaultArgument}}{{^last()}}, {{/last()}}{{/parameters}}) {
 {{/inlineArguments}}
 {{^inlineArguments}}
-    {{access}}convenience init(
+    {{access}}init(
 {{#parameters}}
         {{parameter}}: {{{type}}}{{#defaultArgument}} = {{{.}}}{{/defaultArgument}}{{^last()}},{{/last()}}
 {{/parameters}}
@@ -222,6 +236,18 @@ import {{.}}
 {{/models}}
 
 """#,
+        "properties": #"""
+{{#parameters}}
+{{#first()}}
+
+{{/first()}}
+{{#docLines}}
+    /// {{{.}}}
+{{/docLines}}
+    {{access}}let {{property}}: {{{type}}}
+{{/parameters}}
+
+"""#,
         "request": #"""
 {{#hasParameters}}
             request: APIRuntime.RequestBuilder()
@@ -243,9 +269,11 @@ import {{.}}
         defaults: .workspace
     )
 {{> sample}}
+{{> properties}}
 
 {{> initializer}}
-        self.init(
+{{> assignments}}
+        super.init(
             definition: Self.definition,
             response: .{{decoding}}{{#hasParameters}},{{/hasParameters}}
 {{> request}}
@@ -307,9 +335,11 @@ import {{.}}
         defaults: .workspace
     )
 {{> sample}}
+{{> properties}}
 
 {{> initializer}}
-        self.init(
+{{> assignments}}
+        super.init(
             definition: Self.definition,
             response: .{{decoding}}{{#hasParameters}},{{/hasParameters}}
 {{> request}}

@@ -5,9 +5,9 @@ import Foundation
 /// workspace's templates folder taking its place. Extra `.mustache` files there become partials.
 public struct TemplateSet: Sendable {
     /// The templates apigen renders, and the partials they share, by name (without `.mustache`).
-    public static let names = ["rest", "rpc", "grpc", "models", "workspace", "header", "initializer", "request", "settings", "sample", "model", "enum", "union"]
+    public static let names = ["rest", "rpc", "grpc", "models", "workspace", "header", "properties", "initializer", "assignments", "request", "settings", "sample", "model", "enum", "union"]
     /// Templates included by others rather than rendered on their own.
-    public static let partials: Set<String> = ["header", "initializer", "request", "settings", "sample", "model", "enum", "union"]
+    public static let partials: Set<String> = ["header", "properties", "initializer", "assignments", "request", "settings", "sample", "model", "enum", "union"]
     /// What each template makes, for `apigen template list`.
     public static let purpose = [
         "rest": "renders <manifest>/<Name>API.swift for REST APIs",

@@ -47,6 +47,26 @@ package enum SwiftIdentifier {
         return ["inout", "var", "let"].contains(bare) ? name : bare
     }
 
+    /// The name of the stored property that keeps an API's parameter `name`, one of `parameters`:
+    /// `name`, or `nameParameter` when `BaseAPI` or the generated class already has a member so
+    /// named (`tags`, `headers`, `definition`), and `selfValue` for a parameter named `self`.
+    static func apiProperty(_ name: String, among parameters: [String]) -> String {
+        let bare = name.trimmingBackticks
+        if bare == "self" { return "selfValue" }
+        guard apiMemberNames.contains(bare) else { return name }
+        var property = bare + "Parameter"
+        while parameters.contains(property) { property += "Parameter" }
+        return property
+    }
+
+    /// The members of `BaseAPI`, and those generated classes add, that a parameter's property
+    /// must not take.
+    package static let apiMemberNames: Set<String> = [
+        "definition", "rpcDelegate", "manager", "options", "baseURL", "headers", "timeout", "tags", "progressHandler",
+        "using", "start", "startWithMetadata", "startWithHeaders", "cancel", "cacheThenNetwork", "then", "sample",
+        "ResponseHeaders", "call", "parameters", "responseDecoder",
+    ]
+
     /// Words that cannot be used bare as a declaration name, property or argument label in Swift 6.
     /// `Type` and `Protocol` are not keywords, but a member so named needs backticks (`Foo.Type`
     /// is the metatype). Contextual keywords (`open`, `nonisolated`, `async`, `some`, …) are free

@@ -11,7 +11,8 @@ import NIOConcurrencyHelpers
 /// `@unchecked Sendable`, and so is every generated subclass, which Swift requires to say it
 /// again: `parameters`, `definition` and `responseDecoder` are immutable and Sendable, and what
 /// is mutable (the instance's manager and options, and its running calls) sits in `state`, a
-/// `NIOLockedValueBox` whose lock guards every read and write. Subclasses add no stored state.
+/// `NIOLockedValueBox` whose lock guards every read and write. Subclasses add only `let`
+/// properties of Sendable types: their parameters, typed, for stubs and tests to read.
 open class BaseAPI<Response: Sendable>: @unchecked Sendable {
     /// The parameters by where they travel, given once to the initializer.
     let parameters: RequestBuilder
@@ -34,9 +35,9 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
 
     /// An API with its definition, how its response decodes, and its parameters where they travel.
     ///
-    /// Generated subclasses pass their class's `static let definition` and declare only
-    /// convenience initializers, so they inherit this one rather than override it. Nothing can
-    /// fail here: the builder keeps the values and encodes them when the call starts.
+    /// Generated subclasses keep their parameters in properties of their own, then pass their
+    /// class's `static let definition` here. Nothing can fail: the builder keeps the values and
+    /// encodes them when the call starts.
     public init(definition: APIDefinition, response: ResponseDecoder<Response>, request: RequestBuilder = RequestBuilder()) {
         self.parameters = request
         self.definition = definition
@@ -121,7 +122,7 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
     public final func startWithMetadata(options: APICallOptions = APICallOptions()) async throws(APIError) -> APIReply<Response> {
         let (manager, instanceOptions) = state.withLockedValue { ($0.manager ?? .shared, $0.options) }
         let call = APICall(
-            definition: definition, parameters: parameters, delegate: rpcDelegate, decoder: responseDecoder,
+            instance: self, definition: definition, parameters: parameters, delegate: rpcDelegate, decoder: responseDecoder,
             options: instanceOptions.adding(options)
         )
         return try await manager.send(call) { [self] cancel in register(cancel) }
@@ -173,6 +174,6 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
     /// What a JSON-RPC batch needs of this call to send it with others.
     final var call: APICall<Response> {
         let options = self.options
-        return APICall(definition: definition, parameters: parameters, delegate: rpcDelegate, decoder: responseDecoder, options: options)
+        return APICall(instance: self, definition: definition, parameters: parameters, delegate: rpcDelegate, decoder: responseDecoder, options: options)
     }
 }

@@ -7,6 +7,8 @@ import HTTPTypes
 /// An immutable class: every stage holds the plan, and passing a reference is one retain where
 /// a struct of this size is copied member by member at each hand-over.
 final class CallPlan: Sendable {
+    /// The API instance making the call, for a typed stub; nil for a JSON-RPC batch.
+    let instance: (any Sendable)?
     let definition: APIDefinition
     /// How the call's protocol wraps the request and unwraps the reply; nil is plain REST.
     let delegate: (any RPCDelegate)?
@@ -39,11 +41,12 @@ final class CallPlan: Sendable {
     let isRevalidation: Bool
 
     init(
-        definition: APIDefinition, delegate: (any RPCDelegate)?, rpc: RPCCall?, request: APIRequest, context: APICallContext,
+        instance: (any Sendable)?, definition: APIDefinition, delegate: (any RPCDelegate)?, rpc: RPCCall?, request: APIRequest, context: APICallContext,
         deadline: ContinuousClock.Instant, timeout: Duration, duplicates: Duplicates, retry: RetryPolicy,
         rateLimits: [RateLimitBucket], session: SessionKey, sessionSettings: SessionSettings, transport: TransportFactory,
         unwrapsReply: Bool, cache: Caching?, isRevalidation: Bool = false
     ) {
+        self.instance = instance
         self.definition = definition
         self.delegate = delegate
         self.rpc = rpc
@@ -73,7 +76,7 @@ final class CallPlan: Sendable {
         case .coalesce(let identity): .coalesce(identity: identity + Self.revalidationSuffix)
         }
         return CallPlan(
-            definition: definition, delegate: delegate, rpc: rpc, request: request, context: context, deadline: deadline,
+            instance: instance, definition: definition, delegate: delegate, rpc: rpc, request: request, context: context, deadline: deadline,
             timeout: timeout, duplicates: duplicates, retry: retry, rateLimits: rateLimits, session: session,
             sessionSettings: sessionSettings, transport: transport, unwrapsReply: unwrapsReply, cache: cache, isRevalidation: true
         )

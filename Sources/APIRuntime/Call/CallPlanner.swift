@@ -1,6 +1,8 @@
 /// What an API hands its manager to make one call. The manager plans and sends the call from
 /// these parts and never asks the API for more.
 struct APICall<Response: Sendable>: Sendable {
+    /// The API instance making the call, which a test's typed stub is handed.
+    let instance: any Sendable
     let definition: APIDefinition
     let parameters: RequestBuilder
     let delegate: (any RPCDelegate)?
@@ -67,6 +69,7 @@ extension APIManager {
             ))
         }
         return CallPlan(
+            instance: call.instance,
             definition: definition,
             delegate: call.delegate,
             rpc: rpc,

@@ -2,20 +2,10 @@
 /// call's session (one per host, made on first use).
 struct TransportStage: Sendable {
     let sessions: SessionCache
-    let stubs: StubSet?
-    let clock: any APIClock
+    let stubs: StubStage
 
     func send(_ request: APIRequest, plan: CallPlan) async throws(APIError) -> APIResponse {
-        if let stub = stubs?.stub(for: request, definition: plan.definition) {
-            if stub.delay > .zero {
-                do {
-                    try await clock.sleep(for: stub.delay)
-                } catch {
-                    throw APIError(api: request.api, reason: .cancelled, underlying: error)
-                }
-            }
-            return stub.response()
-        }
+        if let stubbed = try await stubs.answer(request, plan: plan) { return stubbed }
         let lease = try acquire(session(of: request, plan: plan), plan: plan, api: request.api)
         var response: APIResponse
         do {

@@ -43,6 +43,9 @@ public struct APIError: Error, CustomStringConvertible {
         case rateLimited(message: String)
         /// The call asked for the cache only (`CachePolicy.cacheOnly`), and nothing is stored for it.
         case notCached
+        /// The manager answers from stubs (a test stubbed an API on it), and none answers this
+        /// call; `request` is what was sent (`GET https://api.example.com/users/7`).
+        case notStubbed(request: String)
     }
 
     /// An error of the API named `api`; interceptors and transports of your own make them.
@@ -107,6 +110,8 @@ extension APIError.Reason: CustomStringConvertible {
             return "rate limited: \(message)"
         case .notCached:
             return "not in the cache, and the call asked for the cache only"
+        case .notStubbed(let request):
+            return "no stub answers \(request)"
         }
     }
 }

@@ -19,4 +19,9 @@ public struct GRPCProtocol: RPCDelegate {
         }
         return response.body
     }
+
+    /// A call ended with `OK` and one message, `result`.
+    public func reply(with result: Data, for call: RPCCall) -> APIResponse {
+        APIResponse(status: .grpc(.ok, message: ""), body: result)
+    }
 }

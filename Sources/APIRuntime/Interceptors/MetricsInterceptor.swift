@@ -73,6 +73,7 @@ extension APIError.Reason {
         case .unauthorized: "unauthorized"
         case .rateLimited: "rate_limited"
         case .notCached: "not_cached"
+        case .notStubbed: "not_stubbed"
         }
     }
 }

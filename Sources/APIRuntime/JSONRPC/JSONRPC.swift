@@ -38,6 +38,27 @@ public struct JSONRPC: RPCDelegate {
         return .failure(APIError(api: call.definition.name, reason: .httpStatus(code: status.code, body: response.body)))
     }
 
+    /// `{"jsonrpc":"2.0","result":...,"id":...}`: a server's reply with `result`.
+    public func reply(with result: Data, for call: RPCCall) -> APIResponse {
+        var body = Data(#"{"jsonrpc":"2.0","result":"#.utf8)
+        body.append(result)
+        body.append(Data(#","id":\#(call.id.map(String.init) ?? "null")}"#.utf8))
+        return APIResponse(status: .ok, headerFields: [.contentType: "application/json"], body: body)
+    }
+
+    /// `{"jsonrpc":"2.0","error":{"code":...,"message":...,"data":...},"id":...}`: a server's
+    /// error object in reply to the call with `id`.
+    static func errorReply(code: Int, message: String, data: JSONValue?, id: Int?) -> APIResponse {
+        var body = Data(#"{"jsonrpc":"2.0","error":{"code":\#(code),"message":"#.utf8)
+        body.append(JSONValue.string(message).data)
+        if let data {
+            body.append(Data(#","data":"#.utf8))
+            body.append(data.data)
+        }
+        body.append(Data(#"},"id":\#(id.map(String.init) ?? "null")}"#.utf8))
+        return APIResponse(status: .ok, headerFields: [.contentType: "application/json"], body: body)
+    }
+
     /// `{"jsonrpc":"2.0","method":...,"params":...,"id":...}` plus the API's extra envelope fields.
     /// `params` is the JSON the base API encoded (an object or an array), left out when nil.
     static func envelope(params: Data?, call: RPCCall) -> Data {

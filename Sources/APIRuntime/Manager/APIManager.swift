@@ -73,7 +73,7 @@ public final class APIManager: Sendable {
         self.rateLimiter = RateLimiter(clock: clock)
         self.transports = TransportStage(
             sessions: SessionCache(capacity: configuration.maxSessions, configuration: configuration),
-            stubs: configuration.stubs, clock: clock
+            stubs: StubStage(configured: configuration.stubs, clock: clock)
         )
     }
 

@@ -16,11 +16,21 @@ public protocol RPCDelegate: Sendable {
 
     /// Returns the bytes the API's response decoder reads. Not called for notifications.
     func unwrap(_ response: APIResponse, for call: RPCCall) throws(APIError) -> Data
+
+    /// The reply this protocol's server sends when `call` returns `result` (the value's encoded
+    /// bytes): what a test's typed stub answers with, so that `unwrap` reads it as a server's.
+    func reply(with result: Data, for call: RPCCall) -> APIResponse
 }
 
 extension RPCDelegate {
     /// nil: the calls travel by the manager's `httpTransport`.
     public var defaultTransport: TransportFactory? { nil }
+
+    /// An HTTP `200 OK` whose JSON body is `result` as it is, for a protocol whose `unwrap`
+    /// returns the body it is given; a protocol with an envelope writes its own.
+    public func reply(with result: Data, for call: RPCCall) -> APIResponse {
+        APIResponse(status: .ok, headerFields: [.contentType: "application/json"], body: result)
+    }
 }
 
 /// What kind of call an API makes (its `Wire` says): what picks its transport, never its URL's

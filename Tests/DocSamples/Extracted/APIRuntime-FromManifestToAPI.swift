@@ -5,8 +5,8 @@ import ExampleClient
 import Foundation
 
 enum APIRuntimeFromManifestToAPISamples {
-    // Sources/APIRuntime/APIRuntime.docc/FromManifestToAPI.md:66
-    static func sample66() async throws {
+    // Sources/APIRuntime/APIRuntime.docc/FromManifestToAPI.md:70
+    static func sample70() async throws {
         let user = try await GetUserAPI(id: 7).start()
         print(user.name, user.role)
     }

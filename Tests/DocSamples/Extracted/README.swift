@@ -42,13 +42,26 @@ enum READMESamples {
         if case .stale(_, .error) = profile.source { show("offline") }
     }
 
-    // README.md:186
-    static func sample186() async throws {
-        APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
+    // README.md:187
+    static func sample187() async throws {
+        let manager = APIManager()
+        manager.stub(GetUserAPI.self) { api in
+            guard api.id == 7 else { throw StubError.status(404) }
+            return User(id: api.id, name: "Ada", role: .member, tags: [], createdAt: .now)
+        }
+        manager.stub(ListFeaturesAPI.self) { _ in [Routeguide_Feature.with { $0.name = "Pier" }] }   // a gRPC stream
+
+        let user = try await GetUserAPI(id: 7).using(manager).start()
+        let asked = manager.recordedCalls(of: GetUserAPI.self).map(\.id)   // [7]
     }
 
     // README.md:208
     static func sample208() async throws {
+        APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
+    }
+
+    // README.md:230
+    static func sample230() async throws {
         let difference = try await SubtractAPI(minuend: 42, subtrahend: 23).start()   // JSON-RPC 2.0
 
         let batch = JSONRPCBatch()                                                     // one HTTP request
@@ -60,8 +73,8 @@ enum READMESamples {
         let members = try await CountMembersAPI(group: "admins").start()              // CommandEnvelope
     }
 
-    // README.md:223
-    static func sample223() async throws {
+    // README.md:245
+    static func sample245() async throws {
         let hello = try await SayHelloAPI { $0.name = "Ada" }.start()                 // unary
         for try await feature in try await ListFeaturesAPI(area).start() { print(feature.name) }   // server stream
         let summary = try await RecordRouteAPI(producing: { writer in                 // client stream

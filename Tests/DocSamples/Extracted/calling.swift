@@ -93,13 +93,34 @@ enum CallingSamples {
         APIManager.bootstrap { $0.cache = .disk(maxBytes: 64 << 20) }   // Library/Caches/apigen-responses.sqlite
     }
 
-    // docs/calling.md:172
-    static func sample172() async throws {
+    // docs/calling.md:165
+    static func sample165() async throws {
+        let manager = APIManager()
+        manager.stub(GetUserAPI.self, delay: .milliseconds(300)) { api in
+            User(id: api.id, name: "Ada", role: .member, tags: [], createdAt: .now)
+        }
+        manager.stub(UpdateUserAPI.self) { _ in
+            throw StubError.status(422, json: ValidationErrors(errors: [FieldError(field: "name", message: "taken")]))
+        }
+        manager.stub(DivideAPI.self) { api in
+            guard api.divisor != 0 else { throw StubError.rpcError(code: -32000, message: "division by zero") }
+            return api.dividend / api.divisor
+        }
+        manager.stub(RecordRouteAPI.self) { api in
+            let points = try await api.requests.messages()   // what the client stream sent
+            return Routeguide_RouteSummary.with { $0.pointCount = Int32(points.count) }
+        }
+        manager.stub(DeleteUserAPI.self) { _ in }
+        manager.stub(SumAPI.self, reply: { _ in StubResponse(json: #"{"jsonrpc":"2.0","result":6,"id":1}"#) })
+    }
+
+    // docs/calling.md:222
+    static func sample222() async throws {
         APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
     }
 
-    // docs/calling.md:201
-    static func sample201() async throws {
+    // docs/calling.md:251
+    static func sample251() async throws {
         var configuration = APIManager.Configuration()
         configuration.interceptors = [
             LoggingInterceptor(logger: logger),                                // swift-log, secrets redacted
@@ -117,8 +138,8 @@ enum CallingSamples {
         let batch = APIBatch(policy: .failFast)                                // any kinds at once
     }
 
-    // docs/calling.md:221
-    static func sample221() async throws {
+    // docs/calling.md:271
+    static func sample271() async throws {
         var configuration = APIManager.Configuration()
         configuration.baseURLOverrides = ["https://api.example.com/v1": "http://127.0.0.1:8080/v1"]
         let manager = APIManager(configuration: configuration)

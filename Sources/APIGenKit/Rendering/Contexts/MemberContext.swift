@@ -41,6 +41,9 @@ struct MemberContext: TemplateContext {
     /// Its name on the wire (a bytes body's content type), a string literal; absent where it has
     /// none (by-position RPC parameters, a whole JSON body).
     var wireNameLiteral: String?
+    /// The API's stored property that keeps the argument: its name, unless `BaseAPI` has a member
+    /// so named (`tags`, `headers`), which gets `Parameter` after it.
+    var property: String?
 
     init(_ swiftName: String, _ type: SwiftType, docLines: [String], defaultLiteral: String? = nil) {
         let isSelf = swiftName.trimmingBackticks == "self"
@@ -68,6 +71,7 @@ struct MemberContext: TemplateContext {
     init(parameter: ParameterDescription, of api: APIDescription) {
         self.init(parameter.swiftName, parameter.type, docLines: parameter.docLines, defaultLiteral: parameter.defaultLiteral)
         valueExpression = SwiftExpression.wireValue(argument, parameter.dateFormat, isOptional: parameter.type.isOptional)
+        property = SwiftIdentifier.apiProperty(swiftName, among: api.parameters.map(\.swiftName))
         guard !parameter.isDownloadDestination else { return }
         let builder = SwiftExpression.builderMethod(parameter, api)
         builderMethod = builder

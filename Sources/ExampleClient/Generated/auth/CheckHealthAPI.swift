@@ -14,8 +14,8 @@ public nonisolated final class CheckHealthAPI: APIRuntime.BaseAPI<APIRuntime.NoC
         defaults: .workspace
     )
 
-    public convenience init() {
-        self.init(
+    public init() {
+        super.init(
             definition: Self.definition,
             response: .noContent
         )

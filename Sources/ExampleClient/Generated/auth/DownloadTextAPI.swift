@@ -14,8 +14,11 @@ public nonisolated final class DownloadTextAPI: APIRuntime.BaseAPI<String>, @unc
         defaults: .workspace
     )
 
-    public convenience init(name: String) {
-        self.init(
+    public let name: String
+
+    public init(name: String) {
+        self.name = name
+        super.init(
             definition: Self.definition,
             response: .text,
             request: APIRuntime.RequestBuilder()

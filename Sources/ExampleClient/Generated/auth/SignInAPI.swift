@@ -18,13 +18,22 @@ public nonisolated final class SignInAPI: APIRuntime.BaseAPI<Token>, @unchecked 
         defaults: .workspace
     )
 
-    public convenience init(
+    public let grantType: String
+    public let username: String
+    public let password: String
+    public let scope: [String]?
+
+    public init(
         grantType: String,
         username: String,
         password: String,
         scope: [String]? = nil
     ) {
-        self.init(
+        self.grantType = grantType
+        self.username = username
+        self.password = password
+        self.scope = scope
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

@@ -15,8 +15,8 @@ public nonisolated final class SignOutAPI: APIRuntime.BaseAPI<APIRuntime.NoConte
         defaults: .workspace
     )
 
-    public convenience init() {
-        self.init(
+    public init() {
+        super.init(
             definition: Self.definition,
             response: .noContent
         )

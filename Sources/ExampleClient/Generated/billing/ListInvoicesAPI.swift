@@ -14,16 +14,27 @@ public nonisolated final class ListInvoicesAPI: APIRuntime.BaseAPI<[Invoice]>, @
         defaults: .workspace
     )
 
+    /// Only invoices issued after this.
+    public let since: Date?
+    /// Only invoices due on this day.
+    public let due: APIRuntime.CalendarDate?
+    public let limit: Int
+    public let status: InvoiceStatus
+
     /// - Parameters:
     ///   - since: Only invoices issued after this.
     ///   - due: Only invoices due on this day.
-    public convenience init(
+    public init(
         since: Date? = nil,
         due: APIRuntime.CalendarDate? = nil,
         limit: Int = 50,
         status: InvoiceStatus = .open
     ) {
-        self.init(
+        self.since = since
+        self.due = due
+        self.limit = limit
+        self.status = status
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

@@ -14,8 +14,13 @@ public nonisolated final class PayInvoiceAPI: APIRuntime.BaseAPI<Invoice>, @unch
         defaults: .workspace
     )
 
-    public convenience init(number: Int32, body: PaymentMethod) {
-        self.init(
+    public let number: Int32
+    public let body: PaymentMethod
+
+    public init(number: Int32, body: PaymentMethod) {
+        self.number = number
+        self.body = body
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

@@ -13,8 +13,11 @@ public nonisolated final class ResolveInvoiceAPI: APIRuntime.BaseAPI<InvoiceRefe
         defaults: .workspace
     )
 
-    public convenience init(query: String) {
-        self.init(
+    public let query: String
+
+    public init(query: String) {
+        self.query = query
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

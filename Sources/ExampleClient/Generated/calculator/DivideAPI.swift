@@ -22,10 +22,16 @@ public nonisolated final class DivideAPI: APIRuntime.BaseAPI<Double>, @unchecked
         defaults: .workspace
     )
 
+    public let dividend: Double
+    /// Must not be zero.
+    public let divisor: Double
+
     /// - Parameters:
     ///   - divisor: Must not be zero.
-    public convenience init(dividend: Double, divisor: Double) {
-        self.init(
+    public init(dividend: Double, divisor: Double) {
+        self.dividend = dividend
+        self.divisor = divisor
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

@@ -11,8 +11,11 @@ public nonisolated final class NotifyHelloAPI: APIRuntime.BaseAPI<APIRuntime.NoC
         defaults: .workspace
     )
 
-    public convenience init(value: Int) {
-        self.init(
+    public let value: Int
+
+    public init(value: Int) {
+        self.value = value
+        super.init(
             definition: Self.definition,
             response: .noContent,
             request: APIRuntime.RequestBuilder()

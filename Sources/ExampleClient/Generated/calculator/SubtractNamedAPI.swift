@@ -13,8 +13,13 @@ public nonisolated final class SubtractNamedAPI: APIRuntime.BaseAPI<Int>, @unche
         defaults: .workspace
     )
 
-    public convenience init(minuend: Int, subtrahend: Int) {
-        self.init(
+    public let minuend: Int
+    public let subtrahend: Int
+
+    public init(minuend: Int, subtrahend: Int) {
+        self.minuend = minuend
+        self.subtrahend = subtrahend
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

@@ -14,8 +14,15 @@ public nonisolated final class SumAPI: APIRuntime.BaseAPI<Int>, @unchecked Senda
         defaults: .workspace
     )
 
-    public convenience init(a: Int, b: Int, c: Int) {
-        self.init(
+    public let a: Int
+    public let b: Int
+    public let c: Int
+
+    public init(a: Int, b: Int, c: Int) {
+        self.a = a
+        self.b = b
+        self.c = c
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

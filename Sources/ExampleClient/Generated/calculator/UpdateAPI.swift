@@ -13,14 +13,25 @@ public nonisolated final class UpdateAPI: APIRuntime.BaseAPI<APIRuntime.NoConten
         defaults: .workspace
     )
 
-    public convenience init(
+    public let a: Int
+    public let b: Int
+    public let c: Int
+    public let d: Int
+    public let e: Int
+
+    public init(
         a: Int,
         b: Int,
         c: Int,
         d: Int,
         e: Int
     ) {
-        self.init(
+        self.a = a
+        self.b = b
+        self.c = c
+        self.d = d
+        self.e = e
+        super.init(
             definition: Self.definition,
             response: .noContent,
             request: APIRuntime.RequestBuilder()

@@ -14,10 +14,16 @@ public nonisolated final class DownloadDocumentAPI: APIRuntime.BaseAPI<URL>, @un
         defaults: .workspace
     )
 
+    public let name: String
+    /// The file the body is written to, replacing any file there.
+    public let destination: URL
+
     /// - Parameters:
     ///   - destination: The file the body is written to, replacing any file there.
-    public convenience init(name: String, destination: URL) {
-        self.init(
+    public init(name: String, destination: URL) {
+        self.name = name
+        self.destination = destination
+        super.init(
             definition: Self.definition,
             response: .download(to: destination),
             request: APIRuntime.RequestBuilder()

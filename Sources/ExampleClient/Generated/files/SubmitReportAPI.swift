@@ -14,9 +14,17 @@ public nonisolated final class SubmitReportAPI: APIRuntime.BaseAPI<APIRuntime.No
         defaults: .workspace
     )
 
+    public let summary: String
+    public let labels: [String]
+    public let details: ReportDetails
+    /// Raw log bytes in an application/octet-stream part.
+    public let log: Data?
+    public let attachments: [APIRuntime.UploadFile]
+    public let requestID: String?
+
     /// - Parameters:
     ///   - log: Raw log bytes in an application/octet-stream part.
-    public convenience init(
+    public init(
         summary: String,
         labels: [String],
         details: ReportDetails,
@@ -24,7 +32,13 @@ public nonisolated final class SubmitReportAPI: APIRuntime.BaseAPI<APIRuntime.No
         attachments: [APIRuntime.UploadFile],
         requestID: String? = nil
     ) {
-        self.init(
+        self.summary = summary
+        self.labels = labels
+        self.details = details
+        self.log = log
+        self.attachments = attachments
+        self.requestID = requestID
+        super.init(
             definition: Self.definition,
             response: .noContent,
             request: APIRuntime.RequestBuilder()

@@ -13,8 +13,13 @@ public nonisolated final class UploadDocumentAPI: APIRuntime.BaseAPI<APIRuntime.
         defaults: .workspace
     )
 
-    public convenience init(name: String, document: APIRuntime.HTTPBody) {
-        self.init(
+    public let name: String
+    public let document: APIRuntime.HTTPBody
+
+    public init(name: String, document: APIRuntime.HTTPBody) {
+        self.name = name
+        self.document = document
+        super.init(
             definition: Self.definition,
             response: .noContent,
             request: APIRuntime.RequestBuilder()

@@ -15,8 +15,11 @@ public nonisolated final class CountMembersAPI: APIRuntime.BaseAPI<Int>, @unchec
         defaults: .workspace
     )
 
-    public convenience init(group: String) {
-        self.init(
+    public let group: String
+
+    public init(group: String) {
+        self.group = group
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

@@ -20,9 +20,13 @@ public nonisolated final class GetFeatureAPI: APIRuntime.BaseAPI<Routeguide_Feat
         defaults: .workspace
     )
 
+    /// The request message.
+    public let request: Geo_Point
+
     /// Calls the method with `request`.
-    public convenience init(_ request: Geo_Point = Geo_Point()) {
-        self.init(
+    public init(_ request: Geo_Point = Geo_Point()) {
+        self.request = request
+        super.init(
             definition: Self.definition,
             response: .protobuf,
             request: APIRuntime.RequestBuilder().message(request)

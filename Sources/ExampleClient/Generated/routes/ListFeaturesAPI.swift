@@ -19,9 +19,13 @@ public nonisolated final class ListFeaturesAPI: APIRuntime.BaseAPI<APIGRPC.GRPCR
         defaults: .workspace
     )
 
+    /// The request message.
+    public let request: Geo_Rectangle
+
     /// Calls the method with `request`.
-    public convenience init(_ request: Geo_Rectangle = Geo_Rectangle()) {
-        self.init(
+    public init(_ request: Geo_Rectangle = Geo_Rectangle()) {
+        self.request = request
+        super.init(
             definition: Self.definition,
             response: .grpcStream(),
             request: APIRuntime.RequestBuilder().message(request)

@@ -19,9 +19,13 @@ public nonisolated final class RecordRouteAPI: APIRuntime.BaseAPI<Routeguide_Rou
         defaults: .workspace
     )
 
+    /// The request messages, written as the call goes.
+    public let requests: APIGRPC.GRPCRequestStream<Geo_Point>
+
     /// Calls the method with the request messages `requests` writes as the call goes.
-    public convenience init(_ requests: APIGRPC.GRPCRequestStream<Geo_Point>) {
-        self.init(
+    public init(_ requests: APIGRPC.GRPCRequestStream<Geo_Point>) {
+        self.requests = requests
+        super.init(
             definition: Self.definition,
             response: .protobuf,
             request: APIRuntime.RequestBuilder().messages(requests)

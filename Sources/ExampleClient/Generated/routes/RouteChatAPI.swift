@@ -19,9 +19,13 @@ public nonisolated final class RouteChatAPI: APIRuntime.BaseAPI<APIGRPC.GRPCResp
         defaults: .workspace
     )
 
+    /// The request messages, written as the call goes.
+    public let requests: APIGRPC.GRPCRequestStream<Routeguide_RouteNote>
+
     /// Calls the method with the request messages `requests` writes as the call goes.
-    public convenience init(_ requests: APIGRPC.GRPCRequestStream<Routeguide_RouteNote>) {
-        self.init(
+    public init(_ requests: APIGRPC.GRPCRequestStream<Routeguide_RouteNote>) {
+        self.requests = requests
+        super.init(
             definition: Self.definition,
             response: .grpcStream(),
             request: APIRuntime.RequestBuilder().messages(requests)

@@ -16,14 +16,25 @@ public nonisolated final class CreateUserAPI: APIRuntime.BaseAPI<User>, @uncheck
         defaults: .workspace
     )
 
-    public convenience init(
+    public let name: String
+    public let email: String?
+    public let role: Role
+    public let address: Address?
+    public let idempotencyKey: UUID
+
+    public init(
         name: String,
         email: String? = nil,
         role: Role,
         address: Address? = nil,
         idempotencyKey: UUID
     ) {
-        self.init(
+        self.name = name
+        self.email = email
+        self.role = role
+        self.address = address
+        self.idempotencyKey = idempotencyKey
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

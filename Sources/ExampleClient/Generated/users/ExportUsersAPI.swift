@@ -14,8 +14,8 @@ public nonisolated final class ExportUsersAPI: APIRuntime.BaseAPI<APIEventStream
         defaults: .workspace
     )
 
-    public convenience init() {
-        self.init(
+    public init() {
+        super.init(
             definition: Self.definition,
             response: .jsonLines()
         )

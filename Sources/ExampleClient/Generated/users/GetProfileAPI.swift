@@ -15,8 +15,8 @@ public nonisolated final class GetProfileAPI: APIRuntime.BaseAPI<User>, @uncheck
         defaults: .workspace
     )
 
-    public convenience init() {
-        self.init(
+    public init() {
+        super.init(
             definition: Self.definition,
             response: .json
         )

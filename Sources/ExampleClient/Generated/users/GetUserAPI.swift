@@ -24,8 +24,11 @@ public nonisolated final class GetUserAPI: APIRuntime.BaseAPI<User>, @unchecked 
     private static let sample: APIRuntime.StubResponse? = nil
     #endif
 
-    public convenience init(id: Int) {
-        self.init(
+    public let id: Int
+
+    public init(id: Int) {
+        self.id = id
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

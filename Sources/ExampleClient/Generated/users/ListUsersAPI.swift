@@ -16,17 +16,30 @@ public nonisolated final class ListUsersAPI: APIRuntime.BaseAPI<UserPage>, @unch
         defaults: .workspace
     )
 
+    /// Only users with this role.
+    public let role: Role?
+    /// Users carrying every one of these tags.
+    public let tagsParameter: [String]?
+    public let limit: Int?
+    public let cursor: String?
+    public let requestID: String?
+
     /// - Parameters:
     ///   - role: Only users with this role.
     ///   - tags: Users carrying every one of these tags.
-    public convenience init(
+    public init(
         role: Role? = nil,
         tags: [String]? = nil,
         limit: Int? = nil,
         cursor: String? = nil,
         requestID: String? = nil
     ) {
-        self.init(
+        self.role = role
+        self.tagsParameter = tags
+        self.limit = limit
+        self.cursor = cursor
+        self.requestID = requestID
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

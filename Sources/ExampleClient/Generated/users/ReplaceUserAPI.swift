@@ -13,8 +13,13 @@ public nonisolated final class ReplaceUserAPI: APIRuntime.BaseAPI<User>, @unchec
         defaults: .workspace
     )
 
-    public convenience init(id: Int, body: User) {
-        self.init(
+    public let id: Int
+    public let body: User
+
+    public init(id: Int, body: User) {
+        self.id = id
+        self.body = body
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

@@ -15,13 +15,22 @@ public nonisolated final class UpdateUserAPI: APIRuntime.BaseAPI<User>, @uncheck
         defaults: .workspace
     )
 
-    public convenience init(
+    public let id: Int
+    public let name: String?
+    public let tagsParameter: [String]?
+    public let etag: String
+
+    public init(
         id: Int,
         name: String? = nil,
         tags: [String]? = nil,
         etag: String
     ) {
-        self.init(
+        self.id = id
+        self.name = name
+        self.tagsParameter = tags
+        self.etag = etag
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

@@ -13,10 +13,18 @@ public nonisolated final class UploadAvatarAPI: APIRuntime.BaseAPI<User>, @unche
         defaults: .workspace
     )
 
+    public let id: Int
+    /// A JPEG or PNG image.
+    public let photo: APIRuntime.UploadFile
+    public let caption: String?
+
     /// - Parameters:
     ///   - photo: A JPEG or PNG image.
-    public convenience init(id: Int, photo: APIRuntime.UploadFile, caption: String? = nil) {
-        self.init(
+    public init(id: Int, photo: APIRuntime.UploadFile, caption: String? = nil) {
+        self.id = id
+        self.photo = photo
+        self.caption = caption
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

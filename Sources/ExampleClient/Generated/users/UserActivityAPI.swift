@@ -15,10 +15,16 @@ public nonisolated final class UserActivityAPI: APIRuntime.BaseAPI<APIEventStrea
         defaults: .workspace
     )
 
+    public let role: Role?
+    /// The `id` of the last event received, to resume the stream after it.
+    public let lastEventID: String?
+
     /// - Parameters:
     ///   - lastEventID: The `id` of the last event received, to resume the stream after it.
-    public convenience init(role: Role? = nil, lastEventID: String? = nil) {
-        self.init(
+    public init(role: Role? = nil, lastEventID: String? = nil) {
+        self.role = role
+        self.lastEventID = lastEventID
+        super.init(
             definition: Self.definition,
             response: .events(),
             request: APIRuntime.RequestBuilder()

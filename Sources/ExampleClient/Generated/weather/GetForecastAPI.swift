@@ -14,8 +14,13 @@ public nonisolated final class GetForecastAPI: APIRuntime.BaseAPI<Forecast>, @un
         defaults: .workspace
     )
 
-    public convenience init(city: String, apiKey: String) {
-        self.init(
+    public let city: String
+    public let apiKey: String
+
+    public init(city: String, apiKey: String) {
+        self.city = city
+        self.apiKey = apiKey
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

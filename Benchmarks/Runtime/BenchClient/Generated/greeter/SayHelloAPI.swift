@@ -17,9 +17,13 @@ public nonisolated final class SayHelloAPI: APIRuntime.BaseAPI<Helloworld_HelloR
         defaults: .workspace
     )
 
+    /// The request message.
+    public let request: Helloworld_HelloRequest
+
     /// Calls the method with `request`.
-    public convenience init(_ request: Helloworld_HelloRequest = Helloworld_HelloRequest()) {
-        self.init(
+    public init(_ request: Helloworld_HelloRequest = Helloworld_HelloRequest()) {
+        self.request = request
+        super.init(
             definition: Self.definition,
             response: .protobuf,
             request: APIRuntime.RequestBuilder().message(request)

@@ -14,8 +14,13 @@ public nonisolated final class GetCachedItemAPI: APIRuntime.BaseAPI<Item>, @unch
         defaults: .workspace
     )
 
-    public convenience init(id: Int, limit: Int? = nil) {
-        self.init(
+    public let id: Int
+    public let limit: Int?
+
+    public init(id: Int, limit: Int? = nil) {
+        self.id = id
+        self.limit = limit
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

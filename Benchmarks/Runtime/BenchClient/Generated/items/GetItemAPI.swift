@@ -11,8 +11,15 @@ public nonisolated final class GetItemAPI: APIRuntime.BaseAPI<Item>, @unchecked 
         defaults: .workspace
     )
 
-    public convenience init(id: Int, limit: Int? = nil, filter: String? = nil) {
-        self.init(
+    public let id: Int
+    public let limit: Int?
+    public let filter: String?
+
+    public init(id: Int, limit: Int? = nil, filter: String? = nil) {
+        self.id = id
+        self.limit = limit
+        self.filter = filter
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

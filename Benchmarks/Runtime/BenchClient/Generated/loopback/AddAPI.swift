@@ -11,8 +11,13 @@ public nonisolated final class AddAPI: APIRuntime.BaseAPI<Int>, @unchecked Senda
         defaults: .workspace
     )
 
-    public convenience init(a: Int, b: Int) {
-        self.init(
+    public let a: Int
+    public let b: Int
+
+    public init(a: Int, b: Int) {
+        self.a = a
+        self.b = b
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

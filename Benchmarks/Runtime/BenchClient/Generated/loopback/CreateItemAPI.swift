@@ -11,8 +11,15 @@ public nonisolated final class CreateItemAPI: APIRuntime.BaseAPI<Item>, @uncheck
         defaults: .workspace
     )
 
-    public convenience init(name: String, price: Double, tags: [String]? = nil) {
-        self.init(
+    public let name: String
+    public let price: Double
+    public let tagsParameter: [String]?
+
+    public init(name: String, price: Double, tags: [String]? = nil) {
+        self.name = name
+        self.price = price
+        self.tagsParameter = tags
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

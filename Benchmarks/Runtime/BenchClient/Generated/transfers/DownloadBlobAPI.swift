@@ -13,10 +13,16 @@ public nonisolated final class DownloadBlobAPI: APIRuntime.BaseAPI<URL>, @unchec
         defaults: .workspace
     )
 
+    public let size: Int64
+    /// The file the body is written to, replacing any file there.
+    public let destination: URL
+
     /// - Parameters:
     ///   - destination: The file the body is written to, replacing any file there.
-    public convenience init(size: Int64, destination: URL) {
-        self.init(
+    public init(size: Int64, destination: URL) {
+        self.size = size
+        self.destination = destination
+        super.init(
             definition: Self.definition,
             response: .download(to: destination),
             request: APIRuntime.RequestBuilder()

@@ -17,13 +17,22 @@ public nonisolated final class HEvilAPI: APIRuntime.BaseAPI<HMood>, @unchecked S
         defaults: .workspace
     )
 
-    public convenience init(
+    public let id: String
+    public let headerValue: String
+    public let selfValue: String?
+    public let bodyField: HPayload
+
+    public init(
         id: String,
         headerValue: String,
         self selfValue: String? = nil,
         bodyField: HPayload
     ) {
-        self.init(
+        self.id = id
+        self.headerValue = headerValue
+        self.selfValue = selfValue
+        self.bodyField = bodyField
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

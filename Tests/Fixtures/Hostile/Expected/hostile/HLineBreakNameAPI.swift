@@ -11,8 +11,8 @@ public nonisolated final class HLineBreakNameAPI: APIRuntime.BaseAPI<APIRuntime.
         defaults: .workspace
     )
 
-    public convenience init() {
-        self.init(
+    public init() {
+        super.init(
             definition: Self.definition,
             response: .noContent
         )

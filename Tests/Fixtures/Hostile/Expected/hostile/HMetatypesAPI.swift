@@ -12,14 +12,25 @@ public nonisolated final class HMetatypesAPI: APIRuntime.BaseAPI<HMetatyped>, @u
         defaults: .workspace
     )
 
-    public convenience init(
+    public let `Type`: Int
+    public let big: Decimal
+    public let precise: Decimal
+    public let kind: HMetatype
+    public let body: HMetatyped
+
+    public init(
         `Type`: Int,
         big: Decimal = Decimal(string: "9223372036854775808")!,
         precise: Decimal = Decimal(string: "-1234567890123456789012345678.9012345678")!,
         kind: HMetatype = .`Type`,
         body: HMetatyped
     ) {
-        self.init(
+        self.`Type` = `Type`
+        self.big = big
+        self.precise = precise
+        self.kind = kind
+        self.body = body
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

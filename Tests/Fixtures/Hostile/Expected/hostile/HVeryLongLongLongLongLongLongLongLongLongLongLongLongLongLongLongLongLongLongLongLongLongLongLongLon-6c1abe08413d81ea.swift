@@ -13,8 +13,8 @@ public nonisolated final class HVeryLongLongLongLongLongLongLongLongLongLongLong
         defaults: .workspace
     )
 
-    public convenience init() {
-        self.init(
+    public init() {
+        super.init(
             definition: Self.definition,
             response: .noContent
         )

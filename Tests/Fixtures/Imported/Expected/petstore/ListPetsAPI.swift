@@ -15,10 +15,14 @@ public nonisolated final class ListPetsAPI: APIRuntime.BaseAPI<[Pet]>, @unchecke
         defaults: .workspace
     )
 
+    /// How many items to return at one time (max 100)
+    public let limit: Int32?
+
     /// - Parameters:
     ///   - limit: How many items to return at one time (max 100)
-    public convenience init(limit: Int32? = nil) {
-        self.init(
+    public init(limit: Int32? = nil) {
+        self.limit = limit
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

@@ -15,10 +15,14 @@ public nonisolated final class ShowPetByIdAPI: APIRuntime.BaseAPI<[Pet]>, @unche
         defaults: .workspace
     )
 
+    /// The id of the pet to retrieve
+    public let petId: String
+
     /// - Parameters:
     ///   - petId: The id of the pet to retrieve
-    public convenience init(petId: String) {
-        self.init(
+    public init(petId: String) {
+        self.petId = petId
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

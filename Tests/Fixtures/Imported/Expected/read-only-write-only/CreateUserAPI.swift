@@ -11,10 +11,14 @@ public nonisolated final class CreateUserAPI: APIRuntime.BaseAPI<User>, @uncheck
         defaults: .workspace
     )
 
+    /// Post data for creating a user
+    public let body: User
+
     /// - Parameters:
     ///   - body: Post data for creating a user
-    public convenience init(body: User) {
-        self.init(
+    public init(body: User) {
+        self.body = body
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

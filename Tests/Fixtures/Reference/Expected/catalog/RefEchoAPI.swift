@@ -13,8 +13,13 @@ package nonisolated final class RefEchoAPI: APIRuntime.BaseAPI<String>, @uncheck
         defaults: .workspace
     )
 
-    package convenience init(text: String, times: Int) {
-        self.init(
+    package let text: String
+    package let times: Int
+
+    package init(text: String, times: Int) {
+        self.text = text
+        self.times = times
+        super.init(
             definition: Self.definition,
             response: .text,
             request: APIRuntime.RequestBuilder()

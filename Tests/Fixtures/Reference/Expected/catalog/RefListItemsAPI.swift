@@ -15,15 +15,25 @@ package nonisolated final class RefListItemsAPI: APIRuntime.BaseAPI<[RefItem]>, 
         defaults: .workspace
     )
 
+    package let status: [RefStatus]?
+    package let since: Date?
+    /// A keyword as a parameter name.
+    package let `in`: Int?
+    package let locale: String
+
     /// - Parameters:
     ///   - in: A keyword as a parameter name.
-    package convenience init(
+    package init(
         status: [RefStatus]? = nil,
         since: Date? = nil,
         `in`: Int? = nil,
         locale: String
     ) {
-        self.init(
+        self.status = status
+        self.since = since
+        self.`in` = `in`
+        self.locale = locale
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

@@ -17,13 +17,22 @@ package nonisolated final class RefPutItemAPI: APIRuntime.BaseAPI<APIRuntime.NoC
         defaults: .workspace
     )
 
-    package convenience init(
+    package let id: UUID
+    package let version: Int
+    package let item: RefItem
+    package let note: String?
+
+    package init(
         id: UUID,
         version: Int,
         item: RefItem,
         note: String? = nil
     ) {
-        self.init(
+        self.id = id
+        self.version = version
+        self.item = item
+        self.note = note
+        super.init(
             definition: Self.definition,
             response: .noContent,
             request: APIRuntime.RequestBuilder()

@@ -13,8 +13,8 @@ package nonisolated final class RefStockLevelsAPI: APIRuntime.BaseAPI<[String: R
         defaults: .workspace
     )
 
-    package convenience init() {
-        self.init(
+    package init() {
+        super.init(
             definition: Self.definition,
             response: .json
         )

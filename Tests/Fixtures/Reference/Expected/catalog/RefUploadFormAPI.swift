@@ -11,13 +11,22 @@ package nonisolated final class RefUploadFormAPI: APIRuntime.BaseAPI<[String: In
         defaults: .workspace
     )
 
-    package convenience init(
+    package let title: String
+    package let tagsParameter: [String]
+    package let draft: Bool?
+    package let kind: RefKind
+
+    package init(
         title: String,
         tags: [String],
         draft: Bool? = nil,
         kind: RefKind
     ) {
-        self.init(
+        self.title = title
+        self.tagsParameter = tags
+        self.draft = draft
+        self.kind = kind
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

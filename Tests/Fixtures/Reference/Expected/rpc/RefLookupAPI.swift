@@ -16,8 +16,13 @@ package nonisolated final class RefLookupAPI: APIRuntime.BaseAPI<[RefItem]>, @un
         defaults: .workspace
     )
 
-    package convenience init(query: String, limit: Int? = nil) {
-        self.init(
+    package let query: String
+    package let limit: Int?
+
+    package init(query: String, limit: Int? = nil) {
+        self.query = query
+        self.limit = limit
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

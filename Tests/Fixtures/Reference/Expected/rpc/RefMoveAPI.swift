@@ -13,10 +13,18 @@ package nonisolated final class RefMoveAPI: APIRuntime.BaseAPI<Bool>, @unchecked
         defaults: .workspace
     )
 
+    package let item: UUID
+    /// nil is sent as null to keep positions.
+    package let target: String?
+    package let `default`: Bool
+
     /// - Parameters:
     ///   - target: nil is sent as null to keep positions.
-    package convenience init(item: UUID, target: String? = nil, `default`: Bool) {
-        self.init(
+    package init(item: UUID, target: String? = nil, `default`: Bool) {
+        self.item = item
+        self.target = target
+        self.`default` = `default`
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

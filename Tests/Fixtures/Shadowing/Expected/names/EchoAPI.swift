@@ -11,8 +11,13 @@ public nonisolated final class EchoAPI: APIRuntime.BaseAPI<APIRuntime.JSONValue>
         defaults: .workspace
     )
 
-    public convenience init(value: APIRuntime.JSONValue, definition: APIDefinition) {
-        self.init(
+    public let value: APIRuntime.JSONValue
+    public let definitionParameter: APIDefinition
+
+    public init(value: APIRuntime.JSONValue, definition: APIDefinition) {
+        self.value = value
+        self.definitionParameter = definition
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

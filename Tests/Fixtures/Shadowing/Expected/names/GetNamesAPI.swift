@@ -11,8 +11,8 @@ public nonisolated final class GetNamesAPI: APIRuntime.BaseAPI<Names>, @unchecke
         defaults: .workspace
     )
 
-    public convenience init() {
-        self.init(
+    public init() {
+        super.init(
             definition: Self.definition,
             response: .json
         )

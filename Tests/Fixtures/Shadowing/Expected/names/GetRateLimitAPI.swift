@@ -22,8 +22,8 @@ public nonisolated final class GetRateLimitAPI: APIRuntime.BaseAPI<RateLimit>, @
     private static let sample: APIRuntime.StubResponse? = nil
     #endif
 
-    public convenience init() {
-        self.init(
+    public init() {
+        super.init(
             definition: Self.definition,
             response: .json
         )

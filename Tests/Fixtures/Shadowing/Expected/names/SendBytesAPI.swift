@@ -12,8 +12,11 @@ public nonisolated final class SendBytesAPI: APIRuntime.BaseAPI<Data>, @unchecke
         defaults: .workspace
     )
 
-    public convenience init(body: APIRuntime.HTTPBody) {
-        self.init(
+    public let body: APIRuntime.HTTPBody
+
+    public init(body: APIRuntime.HTTPBody) {
+        self.body = body
+        super.init(
             definition: Self.definition,
             response: .bytes,
             request: APIRuntime.RequestBuilder()

@@ -11,8 +11,13 @@ public nonisolated final class SetWebhookRetriesAPI: APIRuntime.BaseAPI<RetryPol
         defaults: .workspace
     )
 
-    public convenience init(id: Int, body: RetryPolicy) {
-        self.init(
+    public let id: Int
+    public let body: RetryPolicy
+
+    public init(id: Int, body: RetryPolicy) {
+        self.id = id
+        self.body = body
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

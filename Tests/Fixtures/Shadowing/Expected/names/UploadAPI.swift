@@ -11,8 +11,15 @@ public nonisolated final class UploadAPI: APIRuntime.BaseAPI<APIRuntime.NoConten
         defaults: .workspace
     )
 
-    public convenience init(file: APIRuntime.UploadFile, kind: ParameterValue, names: [BaseAPI]) {
-        self.init(
+    public let file: APIRuntime.UploadFile
+    public let kind: ParameterValue
+    public let names: [BaseAPI]
+
+    public init(file: APIRuntime.UploadFile, kind: ParameterValue, names: [BaseAPI]) {
+        self.file = file
+        self.kind = kind
+        self.names = names
+        super.init(
             definition: Self.definition,
             response: .noContent,
             request: APIRuntime.RequestBuilder()

@@ -13,8 +13,13 @@ public nonisolated final class GetGreetingAPI: APIRuntime.BaseAPI<Greeting>, @un
         defaults: .workspace
     )
 
-    public convenience init(name: String, language: String? = nil) {
-        self.init(
+    public let name: String
+    public let language: String?
+
+    public init(name: String, language: String? = nil) {
+        self.name = name
+        self.language = language
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

@@ -13,8 +13,8 @@ public nonisolated final class GetStatusAPI: APIRuntime.BaseAPI<Status>, @unchec
         defaults: .workspace
     )
 
-    public convenience init() {
-        self.init(
+    public init() {
+        super.init(
             definition: Self.definition,
             response: .json
         )

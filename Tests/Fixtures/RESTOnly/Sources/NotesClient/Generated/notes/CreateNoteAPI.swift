@@ -13,8 +13,13 @@ public nonisolated final class CreateNoteAPI: APIRuntime.BaseAPI<Note>, @uncheck
         defaults: .workspace
     )
 
-    public convenience init(title: String, body: String) {
-        self.init(
+    public let title: String
+    public let body: String
+
+    public init(title: String, body: String) {
+        self.title = title
+        self.body = body
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

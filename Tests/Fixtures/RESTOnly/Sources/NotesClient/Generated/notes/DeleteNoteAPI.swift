@@ -13,8 +13,11 @@ public nonisolated final class DeleteNoteAPI: APIRuntime.BaseAPI<APIRuntime.NoCo
         defaults: .workspace
     )
 
-    public convenience init(id: Int) {
-        self.init(
+    public let id: Int
+
+    public init(id: Int) {
+        self.id = id
+        super.init(
             definition: Self.definition,
             response: .noContent,
             request: APIRuntime.RequestBuilder()

@@ -14,8 +14,11 @@ public nonisolated final class GetNoteAPI: APIRuntime.BaseAPI<Note>, @unchecked 
         defaults: .workspace
     )
 
-    public convenience init(id: Int) {
-        self.init(
+    public let id: Int
+
+    public init(id: Int) {
+        self.id = id
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

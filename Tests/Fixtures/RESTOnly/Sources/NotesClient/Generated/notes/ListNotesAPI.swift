@@ -14,8 +14,13 @@ public nonisolated final class ListNotesAPI: APIRuntime.BaseAPI<NotePage>, @unch
         defaults: .workspace
     )
 
-    public convenience init(state: NoteState? = nil, cursor: String? = nil) {
-        self.init(
+    public let state: NoteState?
+    public let cursor: String?
+
+    public init(state: NoteState? = nil, cursor: String? = nil) {
+        self.state = state
+        self.cursor = cursor
+        super.init(
             definition: Self.definition,
             response: .json,
             request: APIRuntime.RequestBuilder()

@@ -1,0 +1,16 @@
+/// A request that reached a stubbing manager's stubs: what the app sent, after the interceptors.
+/// A retried call is recorded once for each attempt.
+public struct RecordedCall: Sendable {
+    /// The API's manifest name (`GetUser`).
+    public let name: String
+    /// The request as the network would have seen it: its URL, headers (the interceptors' too)
+    /// and body.
+    public let request: APIRequest
+    /// The API instance that made the call; nil for a JSON-RPC batch, which is many.
+    let instance: (any Sendable)?
+
+    /// The API that made the call, typed, when it is an `API`: `call.api(GetUserAPI.self)?.id`.
+    public func api<API>(_ type: API.Type) -> API? {
+        instance as? API
+    }
+}
