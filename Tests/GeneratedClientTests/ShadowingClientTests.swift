@@ -22,6 +22,20 @@ struct ShadowingClientTests {
         }
     }
 
+    @Test("Parameters named as BaseAPI's members keep their wire names, and their properties take 'Parameter'")
+    func memberNamedParameters() async throws {
+        try await withServer({ _ in Response(status: .noContent) }) { server, manager in
+            let api = FindByMembersAPI(self: "me", manager: "boss", headers: ["a", "b"], call: 3).using(manager)
+            api.baseURL = server.baseURL
+            try await api.start()
+            #expect(server.requests.last?.target.hasSuffix("/members/me?manager=boss&headers=a&headers=b&call=3") == true)
+            #expect(api.selfValue == "me" && api.managerParameter == "boss" && api.headersParameter == ["a", "b"])
+            #expect(api.callParameter == 3 && api.startParameter == nil)
+            // BaseAPI's own members are untouched.
+            #expect(api.headers.isEmpty && api.manager === manager)
+        }
+    }
+
     @Test("A RetryPolicy model is the whole body and the reply; a declared error body named ErrorResponse decodes")
     func retryPolicyModel() async throws {
         try await withServer({ request in
