@@ -43,6 +43,12 @@ public final class LoopbackServer: Sendable {
     public var baseURL: String { isTLS ? "https://localhost:\(port)" : "http://127.0.0.1:\(port)" }
     public var requests: [RecordedRequest] { log.withLockedValue { $0 } }
 
+    /// Stops the server: it takes no more connections, and waits for nothing it was serving.
+    public func stop() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+
     private init(port: Int, isTLS: Bool, task: Task<Void, any Error>, log: NIOLockedValueBox<[RecordedRequest]>) {
         self.port = port
         self.isTLS = isTLS

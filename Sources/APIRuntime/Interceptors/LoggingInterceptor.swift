@@ -77,76 +77,17 @@ public struct LoggingInterceptor: APIInterceptor {
 
     func redacted(_ fields: HTTPFields) -> Logger.Metadata {
         var metadata: Logger.Metadata = [:]
-        for field in fields {
-            let name = field.name.canonicalName
-            let secret = secrets.containsHeader(name)
-            metadata[field.name.rawName] = .string(secret ? "<redacted>" : field.value)
-        }
+        for field in secrets.redacted(fields) { metadata[field.name.rawName] = .string(field.value) }
         return metadata
     }
 
-    /// The URL with the values of secret query items (`?api_key=<redacted>`) and of secret path
-    /// parameters (`/reset/<redacted>` for `/reset/{token}`) redacted.
     func redacted(_ url: URL, template: PathTemplate? = nil) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "<unreadable URL>" }
-        if let template {
-            components.percentEncodedPath = redacted(path: components.percentEncodedPath, template: template)
-        }
-        if let items = components.percentEncodedQueryItems {
-            components.percentEncodedQueryItems = items.map { item in
-                secrets.contains(item.name.removingPercentEncoding ?? item.name) ? URLQueryItem(name: item.name, value: "%3Credacted%3E") : item
-            }
-        }
-        return components.string ?? "<unreadable URL>"
-    }
-
-    /// `path` with the values of the template's secret placeholders redacted. The template is the
-    /// end of the path (a base URL's path comes before it), so it is matched from the end: each
-    /// placeholder's value lies between the fixed texts around it, and a value never holds a
-    /// `/`. A path the template does not match is redacted whole, should it hold a secret.
-    func redacted(path: String, template: PathTemplate) -> String {
-        let secretPlaceholders = template.parts.contains { if case .placeholder(let name) = $0 { secrets.contains(name) } else { false } }
-        guard secretPlaceholders else { return path }
-        var rest = Substring(path)
-        var pieces: [String] = []
-        var parts = template.parts[...]
-        while let part = parts.popLast() {
-            switch part {
-            case .text(let text):
-                guard rest.hasSuffix(text) else { return "/<redacted>" }
-                pieces.append(text)
-                rest = rest.dropLast(text.count)
-            case .placeholder(let name):
-                // The value runs back to the fixed text before it, or to the segment's start.
-                let start: Substring.Index
-                if case .text(let before)? = parts.last, let found = rest.range(of: before, options: .backwards) {
-                    start = found.upperBound
-                } else {
-                    start = rest.lastIndex(of: "/").map(rest.index(after:)) ?? rest.startIndex
-                }
-                pieces.append(secrets.contains(name) ? "%3Credacted%3E" : String(rest[start...]))
-                rest = rest[..<start]
-            }
-        }
-        return String(rest) + pieces.reversed().joined()
+        secrets.redacted(url, template: template)
     }
 
     /// The body as text, with secret JSON fields redacted; non-JSON bodies by size only.
     func redacted(_ body: Data) -> String {
         guard let value = JSONValue.parse(body) else { return "<\(body.count) bytes>" }
-        return String(decoding: redacting(value).data, as: UTF8.self)
-    }
-
-    private func redacting(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .object(let members):
-            return .object(Dictionary(uniqueKeysWithValues: members.map { key, member in
-                (key, secrets.contains(key) ? .string("<redacted>") : redacting(member))
-            }))
-        case .array(let items):
-            return .array(items.map(redacting))
-        default:
-            return value
-        }
+        return String(decoding: secrets.redacted(value).data, as: UTF8.self)
     }
 }

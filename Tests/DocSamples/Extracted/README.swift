@@ -55,13 +55,21 @@ enum READMESamples {
         let asked = manager.recordedCalls(of: GetUserAPI.self).map(\.id)   // [7]
     }
 
-    // README.md:208
-    static func sample208() async throws {
+    // README.md:205
+    static func sample205() async throws {
+        var configuration = APIManager.Configuration()
+        configuration.interceptors.append(ExchangeRecorder(file: URL(fileURLWithPath: "Fixtures/users.json")))   // record
+
+        configuration.httpTransport = try .replaying(Recording(contentsOf: URL(fileURLWithPath: "Fixtures/users.json")))   // replay
+    }
+
+    // README.md:217
+    static func sample217() async throws {
         APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
     }
 
-    // README.md:230
-    static func sample230() async throws {
+    // README.md:239
+    static func sample239() async throws {
         let difference = try await SubtractAPI(minuend: 42, subtrahend: 23).start()   // JSON-RPC 2.0
 
         let batch = JSONRPCBatch()                                                     // one HTTP request
@@ -73,8 +81,8 @@ enum READMESamples {
         let members = try await CountMembersAPI(group: "admins").start()              // CommandEnvelope
     }
 
-    // README.md:245
-    static func sample245() async throws {
+    // README.md:254
+    static func sample254() async throws {
         let hello = try await SayHelloAPI { $0.name = "Ada" }.start()                 // unary
         for try await feature in try await ListFeaturesAPI(area).start() { print(feature.name) }   // server stream
         let summary = try await RecordRouteAPI(producing: { writer in                 // client stream

@@ -114,13 +114,27 @@ enum CallingSamples {
         manager.stub(SumAPI.self, reply: { _ in StubResponse(json: #"{"jsonrpc":"2.0","result":6,"id":1}"#) })
     }
 
-    // docs/calling.md:222
-    static func sample222() async throws {
+    // docs/calling.md:214
+    static func sample214() async throws {
+        let fixture = URL(fileURLWithPath: "Tests/Fixtures/users.json")
+
+        // Once, against the real server:
+        var recording = APIManager.Configuration()
+        recording.interceptors = [AuthenticationInterceptor(provider: tokens), ExchangeRecorder(file: fixture)]
+
+        // In every test run after:
+        var replaying = APIManager.Configuration()
+        replaying.httpTransport = try .replaying(Recording(contentsOf: fixture))
+        replaying.grpcTransport = replaying.httpTransport
+    }
+
+    // docs/calling.md:257
+    static func sample257() async throws {
         APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
     }
 
-    // docs/calling.md:251
-    static func sample251() async throws {
+    // docs/calling.md:286
+    static func sample286() async throws {
         var configuration = APIManager.Configuration()
         configuration.interceptors = [
             LoggingInterceptor(logger: logger),                                // swift-log, secrets redacted
@@ -138,8 +152,8 @@ enum CallingSamples {
         let batch = APIBatch(policy: .failFast)                                // any kinds at once
     }
 
-    // docs/calling.md:271
-    static func sample271() async throws {
+    // docs/calling.md:306
+    static func sample306() async throws {
         var configuration = APIManager.Configuration()
         configuration.baseURLOverrides = ["https://api.example.com/v1": "http://127.0.0.1:8080/v1"]
         let manager = APIManager(configuration: configuration)

@@ -1,0 +1,92 @@
+import Foundation
+import HTTPTypes
+
+/// Redaction by secret names, shared by the logging interceptor and the exchange recorder: the
+/// values of secret headers, query items, path parameters and JSON fields become `<redacted>`.
+extension SecretNames {
+    /// `fields` with the values of credential and secret headers redacted.
+    func redacted(_ fields: HTTPFields) -> HTTPFields {
+        var redacted = HTTPFields()
+        for field in fields {
+            redacted.append(HTTPField(name: field.name, value: containsHeader(field.name.canonicalName) ? "<redacted>" : field.value))
+        }
+        return redacted
+    }
+
+    /// The URL with the values of secret query items (`?api_key=<redacted>`) and of secret path
+    /// parameters (`/reset/<redacted>` for `/reset/{token}`) redacted.
+    func redacted(_ url: URL, template: PathTemplate? = nil) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "<unreadable URL>" }
+        if let template {
+            components.percentEncodedPath = redacted(path: components.percentEncodedPath, template: template)
+        }
+        if let items = components.percentEncodedQueryItems {
+            components.percentEncodedQueryItems = items.map { item in
+                contains(item.name.removingPercentEncoding ?? item.name) ? URLQueryItem(name: item.name, value: "%3Credacted%3E") : item
+            }
+        }
+        return components.string ?? "<unreadable URL>"
+    }
+
+    /// `path` with the values of the template's secret placeholders redacted. The template is the
+    /// end of the path (a base URL's path comes before it), so it is matched from the end: each
+    /// placeholder's value lies between the fixed texts around it, and a value never holds a
+    /// `/`. A path the template does not match is redacted whole, should it hold a secret.
+    func redacted(path: String, template: PathTemplate) -> String {
+        let secretPlaceholders = template.parts.contains { if case .placeholder(let name) = $0 { contains(name) } else { false } }
+        guard secretPlaceholders else { return path }
+        var rest = Substring(path)
+        var pieces: [String] = []
+        var parts = template.parts[...]
+        while let part = parts.popLast() {
+            switch part {
+            case .text(let text):
+                guard rest.hasSuffix(text) else { return "/<redacted>" }
+                pieces.append(text)
+                rest = rest.dropLast(text.count)
+            case .placeholder(let name):
+                // The value runs back to the fixed text before it, or to the segment's start.
+                let start: Substring.Index
+                if case .text(let before)? = parts.last, let found = rest.range(of: before, options: .backwards) {
+                    start = found.upperBound
+                } else {
+                    start = rest.lastIndex(of: "/").map(rest.index(after:)) ?? rest.startIndex
+                }
+                pieces.append(contains(name) ? "%3Credacted%3E" : String(rest[start...]))
+                rest = rest[..<start]
+            }
+        }
+        return String(rest) + pieces.reversed().joined()
+    }
+
+    /// A form body (`grant_type=password&password=…`) with the values of secret fields redacted.
+    func redacted(form: String) -> String {
+        form.split(separator: "&", omittingEmptySubsequences: false).map { pair in
+            let name = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+            return contains(name.removingPercentEncoding ?? name) ? name + "=%3Credacted%3E" : String(pair)
+        }.joined(separator: "&")
+    }
+
+    /// `value` with the values of secret object members redacted, at any depth.
+    func redacted(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            return .object(Dictionary(uniqueKeysWithValues: members.map { key, member in
+                (key, contains(key) ? .string("<redacted>") : redacted(member))
+            }))
+        case .array(let items):
+            return .array(items.map(redacted))
+        default:
+            return value
+        }
+    }
+
+    /// Whether `value` has a secret object member at any depth.
+    func hasSecret(_ value: JSONValue) -> Bool {
+        switch value {
+        case .object(let members): members.contains { contains($0.key) || hasSecret($0.value) }
+        case .array(let items): items.contains(where: hasSecret)
+        default: false
+        }
+    }
+}
