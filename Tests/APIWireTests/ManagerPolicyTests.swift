@@ -205,6 +205,8 @@ struct ManagerPolicyTests {
         samplesOnly.stubs = StubSet(usesManifestSamples: true)
         let previews = APIManager(configuration: samplesOnly)
         #expect(try await GetUserAPI(id: 7).using(previews).start().name == "Sample User")
+        // A JSON-RPC sample is the result, in an envelope with the call's id.
+        #expect(try await SubtractAPI(minuend: 1, subtrahend: 1).using(previews).start() == 19)
         await previews.shutdown()
     }
 

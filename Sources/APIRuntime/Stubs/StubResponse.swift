@@ -57,8 +57,13 @@ public struct StubSet: Sendable {
         byAPI[api] = respond
     }
 
+    /// The answer set for the API by name, as the server writes it.
     func stub(for request: APIRequest, definition: APIDefinition) -> StubResponse? {
-        if let respond = byAPI[definition.name] { return respond(request) }
-        return usesManifestSamples ? definition.sample : nil
+        byAPI[definition.name].map { $0(request) }
+    }
+
+    /// The manifest's `sample:`, when samples are on.
+    func sample(for definition: APIDefinition) -> StubResponse? {
+        usesManifestSamples ? definition.sample : nil
     }
 }

@@ -19,8 +19,16 @@ struct StubStage: Sendable {
             try await wait(stub.delay, api: request.api)
             return try await reply(of: stub, to: instance, request: request, plan: plan)
         }
-        if let sample = configured?.stub(for: request, definition: plan.definition) {
+        if let stub = configured?.stub(for: request, definition: plan.definition) {
+            try await wait(stub.delay, api: request.api)
+            return stub.response()
+        }
+        if let sample = configured?.sample(for: plan.definition) {
             try await wait(sample.delay, api: request.api)
+            // An RPC API's sample is its result, which goes in the envelope with the call's id.
+            if let rpc = plan.rpc, let delegate = plan.delegate, (200..<300).contains(sample.status) {
+                return rpc.isNotification ? APIResponse(status: .noContent) : delegate.reply(with: sample.body, for: rpc)
+            }
             return sample.response()
         }
         guard !isStubbing else {

@@ -10,8 +10,17 @@ public nonisolated final class SubtractAPI: APIRuntime.BaseAPI<Int>, @unchecked 
     public static let definition = APIRuntime.APIDefinition(
         name: "Subtract",
         wire: .jsonRPC(APIRuntime.JSONRPCMethod("subtract", path: "/jsonrpc")),
+        sample: SubtractAPI.sample,
         defaults: .workspace
     )
+
+    #if DEBUG
+    /// The manifest's `sample:`, the answer when `StubSet(usesManifestSamples: true)`.
+    private static let sample: APIRuntime.StubResponse? = APIRuntime.StubResponse(status: 200, json: "19")
+    #else
+    // Samples stay out of release builds.
+    private static let sample: APIRuntime.StubResponse? = nil
+    #endif
 
     public let minuend: Int
     public let subtrahend: Int
