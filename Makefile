@@ -47,6 +47,7 @@ peers:
 ## AsyncHTTPClient.
 test: peers
 	$(BUILD_TESTS)
+	$(SWIFT) build --product apigen-serve
 	TEST_HTTP_TRANSPORT=urlsession $(SWIFT) test --skip-build
 	TEST_HTTP_TRANSPORT=asynchttpclient $(SWIFT) test --skip-build --filter "APIWireTests|GeneratedClientTests"
 
@@ -161,7 +162,7 @@ check:
 ## `make test` fails when the committed import differs from a new one.
 IMPORTED := Tests/Fixtures/Imported
 imported-fixture:
-	for document in petstore read-only-write-only; do \
+	for document in petstore read-only-write-only bookshop; do \
 	  $(SWIFT) run apigen import openapi -q --force $(IMPORTED)/openapi/$$document.yaml -w $(IMPORTED)/apis/workspace.yaml || exit 1; \
 	done
 	$(SWIFT) run apigen -q -w $(IMPORTED)/apis/workspace.yaml

@@ -16,6 +16,8 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .executable(name: "apigen", targets: ["apigen"]),
+        // A mock server from the workspace's samples (`apigen serve`), a tool of its own.
+        .executable(name: "apigen-serve", targets: ["apigen-serve"]),
         // What generated code imports; its default transport is URLSession.
         .library(name: "APIRuntime", targets: ["APIRuntime"]),
         // The AsyncHTTPClient transport, for servers: `APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }`.
@@ -127,6 +129,25 @@ let package = Package(
             dependencies: [
                 "APIGenCommands",
                 "APIGenKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // The mock server of `apigen serve`: the workspace's samples over Hummingbird. A tool of its
+        // own, so that neither `apigen` (and so `make`) nor the build plugins compile a server.
+        .target(
+            name: "APIGenServe",
+            dependencies: ["APIGenKit", .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "apigen-serve",
+            dependencies: [
+                "APIGenCommands",
+                "APIGenKit",
+                "APIGenServe",
+                "APIManifest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -438,6 +459,8 @@ let package = Package(
                 "ShadowingClient",
                 "ImportedClient",
                 "DocSamples",
+                "APIGenKit",
+                "APIGenServe",
                 "APITestSupport",
                 "WireTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -20,6 +20,11 @@ package enum Console {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
+    /// Writes `line` to standard output at once, unbuffered, for a log read as it grows.
+    package static func output(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
     /// A path relative to the working directory when it is inside it.
     package static func displayPath(_ url: URL?) -> String {
         guard let url else { return "" }

@@ -47,6 +47,9 @@ extension OperationTranslator {
         api.response = chosen?.body ?? .none
         if let chosen {
             api.responseHeaders = responseHeaders(chosen.response, api: api.name, at: pointer.appending(chosen.status, "headers"))
+            if case .type = chosen.body, let json = example(of: chosen.response) {
+                api.sample = (Int(chosen.status) ?? 200, json)
+            }
         }
 
         for (status, response) in errors {
@@ -58,6 +61,18 @@ extension OperationTranslator {
             }
             api.errorResponses.append((status, spelling))
         }
+    }
+
+    /// The JSON example of a reply's JSON body: its `example`, else the first of its `examples`
+    /// with a value in the document (an external one is not fetched).
+    func example(of response: OpenAPIKit.OpenAPI.Response) -> String? {
+        guard let (mediaType, content) = MediaTypes.preferred(in: response.content, components: components),
+              MediaTypes.kind(of: mediaType) == .json else { return nil }
+        let value = content.example ?? content.examples?.values.lazy.compactMap { components[$0]?.dataOrLegacyValue }.first
+        guard let value else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// A reply's body as a manifest's response: JSON to its type, text to a String, event streams

@@ -62,6 +62,8 @@ struct ImportedAPI {
     var errorResponses: [(status: String, type: String)] = []
     var responseHeaders: [ImportedParameter] = []
     var skipsAuthentication = false
+    /// The success's example, as JSON text, and its status: the API's `sample:`.
+    var sample: (status: Int, json: String)?
 }
 
 enum ImportedResponse: Equatable {

@@ -77,6 +77,11 @@ enum ManifestWriter {
         if !api.responseHeaders.isEmpty {
             entries.append(("responseHeaders", mapping(api.responseHeaders.map { ($0.name, parameter($0)) })))
         }
+        if let sample = api.sample, let body = try? Yams.compose(yaml: sample.json) {
+            // JSON is YAML's flow style: the example reads back as the same value.
+            let status = sample.status == 200 ? [] : [("status", text(String(sample.status), plain: true))]
+            entries.append(("sample", mapping(status + [("body", plain(body))])))
+        }
         return mapping(entries)
     }
 
@@ -112,6 +117,21 @@ enum ManifestWriter {
     }
 
     // MARK: Nodes
+
+    /// JSON as YAML reads it best: strings quoted only where YAML would read something else.
+    private static func plain(_ node: Node) -> Node {
+        switch node {
+        case .scalar(let scalar):
+            let quoted = scalar.style == .doubleQuoted || scalar.style == .singleQuoted
+            return quoted ? text(scalar.string) : .scalar(.init(scalar.string))
+        case .mapping(let mapping):
+            return .mapping(.init(mapping.map { (plain($0.key), plain($0.value)) }))
+        case .sequence(let sequence):
+            return .sequence(.init(sequence.map(plain)))
+        case .alias:
+            return node
+        }
+    }
 
     private static func optional(_ key: String, _ value: String?) -> [(String, Node)] {
         value.map { [(key, text($0))] } ?? []

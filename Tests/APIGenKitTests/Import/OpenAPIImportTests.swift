@@ -32,11 +32,31 @@ struct OpenAPIImportTests {
 
     @Test("What apigen commits for the fixture is what it imports now")
     func fixtureIsCurrent() throws {
-        for name in ["petstore", "read-only-write-only"] {
+        for name in ["petstore", "read-only-write-only", "bookshop"] {
             let result = OpenAPIImporter.importDocument(at: Self.documents.appendingPathComponent(name + ".yaml").path, workspaceBaseURL: .some("http://petstore.swagger.io/v1"))
             let committed = try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/Imported/apis/\(name).yaml"), encoding: .utf8)
             #expect(result.manifest == committed)
         }
+    }
+
+    @Test("Response examples become samples: an example, a referenced one of examples, the first with a value after an external one")
+    func examplesBecomeSamples() throws {
+        let (manifest, diagnostics) = try Self.importAndLint(Self.documents.appendingPathComponent("bookshop.yaml").path)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        // getBook's `example`, with a string that YAML would read as a number kept a string.
+        #expect(manifest.contains("""
+                response: Book
+                sample:
+                  body:
+                    inPrint: false
+                    isbn: "9780131103627"
+            """))
+        // listBooks's `examples`, through #/components/examples.
+        #expect(manifest.contains("    sample:\n      body:\n      - inPrint: false\n"))
+        // addBook's status, and the inline value after an external one, which is not fetched.
+        #expect(manifest.contains("    sample:\n      status: 201\n      body:\n        inPrint: true\n"))
+        // removeBook answers nothing, so it has no sample.
+        #expect(manifest.components(separatedBy: "sample:").count == 4)
     }
 
     @Test("A model that holds itself other than through a list: a warning with the JSON pointer and line, the member imported as JSON")

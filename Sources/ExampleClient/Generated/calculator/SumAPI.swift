@@ -11,8 +11,17 @@ public nonisolated final class SumAPI: APIRuntime.BaseAPI<Int>, @unchecked Senda
         name: "Sum",
         wire: .jsonRPC(APIRuntime.JSONRPCMethod("sum", path: "/jsonrpc")),
         frequency: .coalesce,
+        sample: SumAPI.sample,
         defaults: .workspace
     )
+
+    #if DEBUG
+    /// The manifest's `sample:`, the answer when `StubSet(usesManifestSamples: true)`.
+    private static let sample: APIRuntime.StubResponse? = APIRuntime.StubResponse(status: 200, json: "6")
+    #else
+    // Samples stay out of release builds.
+    private static let sample: APIRuntime.StubResponse? = nil
+    #endif
 
     public let a: Int
     public let b: Int

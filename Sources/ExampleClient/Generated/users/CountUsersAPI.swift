@@ -10,8 +10,17 @@ public nonisolated final class CountUsersAPI: APIRuntime.BaseAPI<Int>, @unchecke
     public static let definition = APIRuntime.APIDefinition(
         name: "CountUsers",
         wire: .http(.get, path: "/users/count"),
+        sample: CountUsersAPI.sample,
         defaults: .workspace
     )
+
+    #if DEBUG
+    /// The manifest's `sample:`, the answer when `StubSet(usesManifestSamples: true)`.
+    private static let sample: APIRuntime.StubResponse? = APIRuntime.StubResponse(status: 200, json: "42")
+    #else
+    // Samples stay out of release builds.
+    private static let sample: APIRuntime.StubResponse? = nil
+    #endif
 
     public init() {
         super.init(

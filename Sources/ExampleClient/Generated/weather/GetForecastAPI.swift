@@ -11,8 +11,17 @@ public nonisolated final class GetForecastAPI: APIRuntime.BaseAPI<Forecast>, @un
         name: "GetForecast",
         wire: .http(.get, path: "/forecast"),
         baseURL: "https://weather.example.net/v2",
+        sample: GetForecastAPI.sample,
         defaults: .workspace
     )
+
+    #if DEBUG
+    /// The manifest's `sample:`, the answer when `StubSet(usesManifestSamples: true)`.
+    private static let sample: APIRuntime.StubResponse? = APIRuntime.StubResponse(status: 200, json: "{\"city\":\"Lisbon\",\"summary\":\"Sunny\",\"temperature\":21.5}", delay: .milliseconds(200))
+    #else
+    // Samples stay out of release builds.
+    private static let sample: APIRuntime.StubResponse? = nil
+    #endif
 
     public let city: String
     public let apiKey: String

@@ -1,0 +1,144 @@
+import APIGenKit
+import Foundation
+
+/// What the mock server answers, from a workspace's descriptions: each REST API at its method and
+/// path (its base URL's path, then its own), each JSON-RPC API at its endpoint by method name,
+/// with the manifest's `sample:`.
+public struct MockRoutes: Sendable {
+    /// A REST API's route.
+    struct RESTRoute: Sendable {
+        let api: String
+        let method: String
+        /// `/v1/users/{id}`, as the server sees it.
+        let template: String
+        /// The path's segments: a fixed text, or a pattern with placeholders.
+        let segments: [Segment]
+        let sample: SampleDescription?
+        let answersNoContent: Bool
+    }
+
+    enum Segment: Sendable {
+        case text(String)
+        case pattern(NSRegularExpression)
+
+        func matches(_ segment: Substring) -> Bool {
+            switch self {
+            case .text(let text): return text == segment
+            case .pattern(let pattern):
+                let text = String(segment)
+                return pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            }
+        }
+    }
+
+    /// A JSON-RPC method at its endpoint.
+    struct RPCMethod: Sendable {
+        let api: String
+        let sample: SampleDescription?
+    }
+
+    let rest: [RESTRoute]
+    /// JSON-RPC methods by endpoint path, then by remote method name.
+    let rpc: [String: [String: RPCMethod]]
+    /// The base URLs the workspace's APIs name, for an app to point at the server.
+    public let baseURLs: [String]
+
+    /// The routes of `workspace`'s REST and JSON-RPC APIs; its gRPC and custom RPC APIs are not served.
+    public init(_ workspace: WorkspaceDescription) {
+        var rest: [RESTRoute] = []
+        var rpc: [String: [String: RPCMethod]] = [:]
+        var baseURLs: Set<String> = []
+        for api in workspace.apis {
+            let base = api.baseURL ?? workspace.defaults.baseURL ?? ""
+            if let description = api.rest {
+                if !base.isEmpty { baseURLs.insert(base) }
+                let template = Self.join(Self.path(of: base), description.path)
+                rest.append(RESTRoute(
+                    api: api.manifestName, method: description.method.rawValue, template: template,
+                    segments: Self.segments(of: template), sample: api.sample, answersNoContent: api.response.decoding == .noContent
+                ))
+            } else if let description = api.rpc, api.kind == .jsonrpc {
+                let url = description.path.contains("://") ? description.path : Self.join(base, description.path)
+                if description.path.contains("://") {
+                    baseURLs.insert(String(url.prefix { $0 != "?" }))
+                } else if !base.isEmpty {
+                    baseURLs.insert(base)
+                }
+                // Two APIs may call one method (by position and by name): the one with a sample answers.
+                let path = Self.path(of: url)
+                if rpc[path]?[description.method]?.sample == nil {
+                    rpc[path, default: [:]][description.method] = RPCMethod(api: api.manifestName, sample: api.sample)
+                }
+            }
+        }
+        // A fixed segment is more specific than a placeholder (`/users/count` before
+        // `/users/{id}`), and of two APIs at one route, the one with a sample answers.
+        self.rest = rest.enumerated().sorted { a, b in
+            let (left, right) = (a.element.segments.count(where: \.isPattern), b.element.segments.count(where: \.isPattern))
+            if left != right { return left < right }
+            if (a.element.sample == nil) != (b.element.sample == nil) { return a.element.sample != nil }
+            return a.offset < b.offset
+        }.map(\.element)
+        self.rpc = rpc
+        self.baseURLs = baseURLs.sorted()
+    }
+
+    /// The routes, one line each: `GET /v1/users/{id} → GetUser`.
+    public var summary: [String] {
+        rest.map { "\($0.method) \($0.template) → \($0.api)\($0.sample == nil ? " (no sample)" : "")" }
+            + rpc.keys.sorted().flatMap { path in
+                rpc[path, default: [:]].keys.sorted().map { method in
+                    "POST \(path) (JSON-RPC \(method)) → \(rpc[path]![method]!.api)\(rpc[path]![method]!.sample == nil ? " (no sample)" : "")"
+                }
+            }
+    }
+
+    func route(method: String, path: String) -> RESTRoute? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        return rest.first { route in
+            route.method == method && route.segments.count == parts.count && zip(route.segments, parts).allSatisfy { $0.matches($1) }
+        }
+    }
+
+    func rpcMethods(at path: String) -> [String: RPCMethod]? {
+        rpc[path] ?? rpc[path.hasSuffix("/") ? String(path.dropLast()) : path + "/"]
+    }
+
+    // MARK: Paths
+
+    /// The path of a URL (`https://api.example.com/v1` → `/v1`); a path as it is.
+    public static func path(of url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return url }
+        let rest = url[scheme.upperBound...]
+        guard let slash = rest.firstIndex(of: "/") else { return "" }
+        return String(rest[slash...].prefix { $0 != "?" })
+    }
+
+    static func join(_ base: String, _ path: String) -> String {
+        guard !path.isEmpty else { return base.isEmpty ? "/" : base }
+        let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
+        return trimmed + (path.hasPrefix("/") ? path : "/" + path)
+    }
+
+    static func segments(of template: String) -> [Segment] {
+        template.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            guard segment.contains("{") else { return .text(String(segment)) }
+            var pattern = "^"
+            var rest = segment[...]
+            while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+                pattern += NSRegularExpression.escapedPattern(for: String(rest[..<open])) + "[^/]+"
+                rest = rest[rest.index(after: close)...]
+            }
+            pattern += NSRegularExpression.escapedPattern(for: String(rest)) + "$"
+            // The pattern is made of escaped text and `[^/]+`, so it always compiles.
+            return (try? NSRegularExpression(pattern: pattern)).map(Segment.pattern) ?? .text(String(segment))
+        }
+    }
+}
+
+extension MockRoutes.Segment {
+    var isPattern: Bool {
+        if case .pattern = self { return true }
+        return false
+    }
+}

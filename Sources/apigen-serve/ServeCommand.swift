@@ -1,0 +1,57 @@
+import APIGenCommands
+import APIGenKit
+import APIGenServe
+import APIManifest
+import ArgumentParser
+import Foundation
+
+/// `apigen serve`: a mock server on loopback answering the workspace's REST and JSON-RPC APIs
+/// from their `sample:`. A tool of its own, so that neither `apigen` nor the build plugins
+/// compile a server.
+@main
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apigen-serve",
+        abstract: "Answer the workspace's REST and JSON-RPC APIs from their samples, on 127.0.0.1.",
+        discussion: "Point the app's base URLs at the server (APIManager.Configuration.baseURLOverrides); each request is logged on one line.",
+        version: APIGenVersion.current
+    )
+
+    @OptionGroup var workspace: WorkspaceOptions
+
+    @Option(help: "The port to listen on; 0 picks a free one.")
+    var port = 8080
+
+    @Option(help: "Seconds added to every answer, after a sample's own delay.")
+    var latency = 0.0
+
+    @Option(help: "The share of requests, from 0 to 1, answered 503 Service Unavailable instead.")
+    var failRate = 0.0
+
+    func validate() throws {
+        guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate is a share of requests, from 0 to 1; found \(failRate)") }
+        guard latency >= 0 else { throw ValidationError("--latency cannot be negative; found \(latency)") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port is from 0 to 65535; found \(port)") }
+    }
+
+    func run() async throws {
+        var diagnostics = Diagnostics()
+        let described = Generator.describe(workspaceFile: workspace.workspace, into: &diagnostics)
+        for diagnostic in diagnostics.sorted where !workspace.quiet || diagnostic.severity == .error {
+            Console.error(diagnostic.description)
+        }
+        guard let (_, description) = described, !diagnostics.hasErrors else { throw ExitCode.failure }
+        let routes = MockRoutes(description)
+        let options = MockServer.Options(port: port, latency: .milliseconds(Int((latency * 1000).rounded())), failRate: failRate)
+        let server = MockServer(routes: routes, options: options) { line in Console.output(line) }
+        let quiet = workspace.quiet
+        try await server.run { port in
+            guard !quiet else { return }
+            Console.output("apigen serve: listening on http://127.0.0.1:\(port)")
+            for line in routes.summary { Console.output("  " + line) }
+            for base in routes.baseURLs {
+                Console.output("point \(base) at http://127.0.0.1:\(port)\(MockRoutes.path(of: base))")
+            }
+        }
+    }
+}
