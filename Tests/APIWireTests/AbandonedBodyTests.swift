@@ -52,7 +52,7 @@ struct AbandonedBodyTests {
     static let event = ByteBuffer(string: String(repeating: ": padding\n", count: 1600) + "data: {\"user_id\": 1, \"action\": \"a\", \"at\": \"2024-05-01T12:30:00Z\"}\n\n")
     static let eventHeaders: HTTPFields = [.contentType: "text/event-stream"]
 
-    @Test("A loop over events left early lets go of the stream", .timeLimit(.minutes(1)))
+    @Test("A loop over events left early lets go of the stream", .timeLimit(.minutes(2)))
     func eventLoopLeftEarly() async throws {
         let producer = Producer()
         try await withServer({ _ in producer.endless(Self.event, headers: Self.eventHeaders) }) { _, manager in
@@ -64,7 +64,7 @@ struct AbandonedBodyTests {
         }
     }
 
-    @Test("A loop over JSON Lines left early lets go of the stream", .timeLimit(.minutes(1)))
+    @Test("A loop over JSON Lines left early lets go of the stream", .timeLimit(.minutes(2)))
     func jsonLinesLoopLeftEarly() async throws {
         let producer = Producer()
         let line = ByteBuffer(string: #"{"id": 1, "name": "Ada", "role": "member", "tags": [], "created_at": "2024-05-01T12:30:00Z"}"# + "\n")
@@ -77,7 +77,7 @@ struct AbandonedBodyTests {
         }
     }
 
-    @Test("An event that does not decode ends the stream and lets go of it, while the server goes on", .timeLimit(.minutes(1)))
+    @Test("An event that does not decode ends the stream and lets go of it, while the server goes on", .timeLimit(.minutes(2)))
     func undecodableEvent() async throws {
         let producer = Producer()
         let bad = ByteBuffer(string: "data: {\"user_id\": \"one\"}\n\n")
@@ -92,7 +92,7 @@ struct AbandonedBodyTests {
         }
     }
 
-    @Test("A redirect's own body is let go of, and the call follows the redirect", .timeLimit(.minutes(1)))
+    @Test("A redirect's own body is let go of, and the call follows the redirect", .timeLimit(.minutes(2)))
     func redirectBody() async throws {
         // FoundationNetworking shows a redirect only once its whole body has arrived, so over
         // URLSession on Linux the body must end: 2 MiB of it, which the call must not wait to read.
@@ -115,7 +115,7 @@ struct AbandonedBodyTests {
         }
     }
 
-    @Test("A reply larger than maxResponseBytes fails, and its connection is closed, not left receiving", .timeLimit(.minutes(1)))
+    @Test("A reply larger than maxResponseBytes fails, and its connection is closed, not left receiving", .timeLimit(.minutes(2)))
     func tooLarge() async throws {
         let producer = Producer()
         try await withServer({ _ in producer.response() }) { server, manager in
@@ -125,7 +125,7 @@ struct AbandonedBodyTests {
         }
     }
 
-    @Test("A download whose writing fails lets go of its body", .timeLimit(.minutes(1)))
+    @Test("A download whose writing fails lets go of its body", .timeLimit(.minutes(2)))
     func failedDownload() async throws {
         let producer = Producer()
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-folder-\(UUID().uuidString)/file.bin")

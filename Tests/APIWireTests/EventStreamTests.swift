@@ -142,7 +142,7 @@ struct EventStreamTests {
 
     @Test(
         "A line, or an event, longer than maxStreamLineBytes ends the stream with .invalidResponse, while the server is still sending",
-        .timeLimit(.minutes(1)), arguments: [("a line without its end", Self.overlongLine), ("an event of many lines", Self.overlongEvent)]
+        .timeLimit(.minutes(2)), arguments: [("a line without its end", Self.overlongLine), ("an event of many lines", Self.overlongEvent)]
     )
     func longLine(what: String, text: String) async throws {
         try await withServer(configure: { $0.maxStreamLineBytes = 64 << 10 }, { _ in
@@ -162,7 +162,7 @@ struct EventStreamTests {
         }
     }
 
-    @Test("A JSON Lines line longer than maxStreamLineBytes ends the stream with .invalidResponse", .timeLimit(.minutes(1)))
+    @Test("A JSON Lines line longer than maxStreamLineBytes ends the stream with .invalidResponse", .timeLimit(.minutes(2)))
     func longJSONLine() async throws {
         try await withServer(configure: { $0.maxStreamLineBytes = 64 << 10 }, { _ in
             let chunks = AsyncStream<ByteBuffer> { continuation in

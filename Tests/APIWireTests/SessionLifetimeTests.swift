@@ -41,7 +41,7 @@ struct SessionLifetimeTests {
 
     @Test(
         "shutdown returns within its grace period and a bound, with a stream open and unread, one being read, and a call the server never answers",
-        .timeLimit(.minutes(1))
+        .timeLimit(.minutes(2))
     )
     func shutdownIsBounded() async throws {
         let server = try await LoopbackServer.start { request in

@@ -55,7 +55,7 @@ struct UploadSourceTests {
         func makeAsyncIterator() -> AsyncIterator { AsyncIterator(taken: taken) }
     }
 
-    @Test("A body URLSession must first write to a file stops at the call's deadline, not at the body's end", .timeLimit(.minutes(1)))
+    @Test("A body URLSession must first write to a file stops at the call's deadline, not at the body's end", .timeLimit(.minutes(2)))
     func stagingStopsAtTheDeadline() async throws {
         try await withServer(configure: { $0.httpTransport = .urlSession }, { _ in Response(status: .noContent) }) { server, manager in
             let taken = NIOLockedValueBox<Int64>(0)

@@ -6,7 +6,7 @@ struct OwnThreadTraitTests {
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     @Test("A synchronous test runs with a thread of its own as its executor, not the cooperative pool")
     func synchronousTest() {
-        #expect(Thread.current.name == ThreadExecutor.threadName)
+        #expect(ThreadExecutor.isCurrentTestExecutor)
     }
 
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
