@@ -6,7 +6,7 @@ import NIOConcurrencyHelpers
 /// serve in tests with no server (`TransportFactory.replaying(_:)`):
 ///
 /// ```swift
-/// let recorder = ExchangeRecorder(file: fixtures.appendingPathComponent("users.json"))
+/// let recorder = try ExchangeRecorder(file: fixtures.appendingPathComponent("users.json"))
 /// configuration.interceptors.append(recorder)   // last, to record what goes on the wire
 /// ```
 ///
@@ -23,10 +23,13 @@ public final class ExchangeRecorder: APIInterceptor {
     /// Guards the exchanges recorded so far, and the writing of the file.
     private let recording = NIOLockedValueBox(Recording())
 
-    /// Records into `file`, redacting what `secrets` names.
-    public init(file: URL, secrets: SecretNames = .standard) {
+    /// Records into `file`, redacting what `secrets` names. Writes an empty recording there at
+    /// once, so that a folder that does not exist or cannot be written fails here rather than
+    /// lose the run.
+    public init(file: URL, secrets: SecretNames = .standard) throws {
         self.file = file
         self.secrets = secrets
+        try Recording().data().write(to: file, options: .atomic)
     }
 
     /// `recording`, as a manifest names it in `skipInterceptors:`.
@@ -53,6 +56,8 @@ public final class ExchangeRecorder: APIInterceptor {
         recording.withLockedValue { recording in
             recording.exchanges.append(exchange)
             // A test's fixture is small; writing it whole keeps the file valid JSON at every step.
+            // The file could be written when the recorder was made; should that change, the
+            // exchanges are still in `exchanges`.
             try? recording.data().write(to: file, options: .atomic)
         }
         return response

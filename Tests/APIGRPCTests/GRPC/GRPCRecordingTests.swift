@@ -16,7 +16,7 @@ struct GRPCRecordingTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("grpc.json")
-        let recorder = ExchangeRecorder(file: file)
+        let recorder = try ExchangeRecorder(file: file)
 
         func run(_ manager: APIManager) async throws -> [String] {
             let hello = try await SayHelloAPI { $0.name = "Ada" }.using(manager).startWithMetadata()

@@ -64,7 +64,7 @@ struct RecordReplayTests {
         let server = try await LoopbackServer.start(Self.handle)
         var recording = Self.configuration(server: server.baseURL)
         recording.httpTransport = testHTTPTransport
-        let recorder = ExchangeRecorder(file: file)
+        let recorder = try ExchangeRecorder(file: file)
         recording.interceptors = [AuthenticationInterceptor(provider: Tokens(), hosts: .any), recorder]
         let recorded = try await withManager(recording) { manager in await Self.run(manager) }
         await server.stop()
@@ -106,12 +106,19 @@ struct RecordReplayTests {
         #expect(server.requests.count == 7)
     }
 
+    @Test("A recorder whose file cannot be written fails when it is made, not after the run")
+    func unwritableFile() {
+        #expect(throws: (any Error).self) {
+            try ExchangeRecorder(file: URL(fileURLWithPath: "/nonexistent-\(UUID())/run.json"))
+        }
+    }
+
     @Test("A streamed reply is recorded by its head, and replaying it fails saying so")
     func streamedReply() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recording-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let recorder = ExchangeRecorder(file: folder.appendingPathComponent("stream.json"))
+        let recorder = try ExchangeRecorder(file: folder.appendingPathComponent("stream.json"))
         try await withServer(configure: { $0.interceptors = [recorder] }, { _ in .text("data: {\"user_id\":1,\"action\":\"x\",\"at\":\"2024-01-01T00:00:00Z\"}\n\n", contentType: "text/event-stream") }) { server, manager in
             var actions: [String] = []
             for try await event in try await UserActivityAPI().using(manager).start() { actions.append(event.data.action) }

@@ -58,7 +58,7 @@ enum READMESamples {
     // README.md:205
     static func sample205() async throws {
         var configuration = APIManager.Configuration()
-        configuration.interceptors.append(ExchangeRecorder(file: URL(fileURLWithPath: "Fixtures/users.json")))   // record
+        configuration.interceptors.append(try ExchangeRecorder(file: URL(fileURLWithPath: "Fixtures/users.json")))   // record
 
         configuration.httpTransport = try .replaying(Recording(contentsOf: URL(fileURLWithPath: "Fixtures/users.json")))   // replay
     }

@@ -120,7 +120,7 @@ enum CallingSamples {
 
         // Once, against the real server:
         var recording = APIManager.Configuration()
-        recording.interceptors = [AuthenticationInterceptor(provider: tokens), ExchangeRecorder(file: fixture)]
+        recording.interceptors = [AuthenticationInterceptor(provider: tokens), try ExchangeRecorder(file: fixture)]
 
         // In every test run after:
         var replaying = APIManager.Configuration()
