@@ -144,7 +144,7 @@ public final class JSONRPCBatch: Sendable {
         var buckets: [String: RateLimitBucket] = [:]
         for bucket in members.flatMap(\.rateLimits) { buckets[bucket.key] = bucket }
         return CallPlan(
-            instance: nil, definition: definition, delegate: nil, rpc: nil, request: request,
+            instance: StubbedBatch(members: members), definition: definition, delegate: nil, rpc: nil, request: request,
             context: APICallContext(
                 definition: definition, rpc: nil, kind: .jsonRPC, attempt: 1,
                 declaredBaseURL: first.context.declaredBaseURL, workspaceBaseURL: first.context.workspaceBaseURL

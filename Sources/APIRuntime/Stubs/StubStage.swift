@@ -15,6 +15,9 @@ struct StubStage: Sendable {
     /// The stubbed reply to `request`; nil when the network answers it.
     func answer(_ request: APIRequest, plan: CallPlan) async throws(APIError) -> APIResponse? {
         let (isStubbing, stub) = registry.take(request, from: plan.instance)
+        if isStubbing, let batch = plan.instance as? StubbedBatch {
+            return try await answer(batch, request: request)
+        }
         if let stub, let instance = plan.instance {
             try await wait(stub.delay, api: request.api)
             return try await reply(of: stub, to: instance, request: request, plan: plan)
@@ -35,6 +38,26 @@ struct StubStage: Sendable {
             throw APIError(api: request.api, reason: .notStubbed(request: Self.summary(of: request, plan: plan)))
         }
         return nil
+    }
+
+    /// A batch's reply: each member answered by its typed stub, the replies (notifications
+    /// have none) in one array; a member no stub answers fails the batch, naming it.
+    private func answer(_ batch: StubbedBatch, request: APIRequest) async throws(APIError) -> APIResponse {
+        var replies: [Data] = []
+        for member in batch.members {
+            guard let instance = member.instance, let stub = registry.stub(for: instance) else {
+                throw APIError(api: request.api, reason: .notStubbed(request: Self.summary(of: member.request, plan: member) + " in a batch"))
+            }
+            try await wait(stub.delay, api: request.api)
+            let reply = try await self.reply(of: stub, to: instance, request: member.request, plan: member)
+            guard reply.isSuccess else { return reply }
+            if member.rpc?.isNotification == false { replies.append(reply.body) }
+        }
+        guard !replies.isEmpty else { return APIResponse(status: .noContent) }
+        var body = Data("[".utf8)
+        body.append(contentsOf: replies.joined(separator: Data(",".utf8)))
+        body.append(Data("]".utf8))
+        return APIResponse(status: .ok, headerFields: [.contentType: "application/json"], body: body)
     }
 
     private func wait(_ delay: Duration, api: String) async throws(APIError) {

@@ -190,6 +190,37 @@ struct TypedStubTests {
         }
     }
 
+    @Test("A JSON-RPC batch: each member answered by its stub in one array reply; a member without a stub fails the batch, naming it")
+    func jsonRPCBatch() async throws {
+        try await withStubbingManager { manager, seen in
+            manager.stub(SumAPI.self) { api in api.a + api.b + api.c }
+            manager.stub(SubtractAPI.self) { api in api.minuend - api.subtrahend }
+            manager.stub(NotifyHelloAPI.self) { _ in }
+            manager.stub(FoobarAPI.self) { _ in throw StubError.rpcError(code: -32601, message: "Method not found") }
+
+            let batch = JSONRPCBatch(manager: manager)
+            let sum = batch.add(SumAPI(a: 1, b: 2, c: 4))
+            let hello = batch.add(NotifyHelloAPI(value: 7))
+            let difference = batch.add(SubtractAPI(minuend: 42, subtrahend: 23))
+            let missing = batch.add(FoobarAPI())
+            try await batch.send()
+            #expect(try sum.get() == 7)
+            #expect(try hello.get() == NoContent())
+            #expect(try difference.get() == 19)
+            #expect(missing.result.failureValue?.reason == .rpcError(code: -32601, message: "Method not found", data: nil))
+            #expect(manager.recordedCalls.map(\.name) == ["Sum", "NotifyHello", "Subtract", "Foobar"])
+            #expect(manager.recordedCalls(of: SubtractAPI.self).map(\.minuend) == [42])
+            #expect(seen.withLockedValue { $0 } == ["Log>jsonrpc:JSONRPCBatch#1", "Log<200"])
+
+            let unstubbed = JSONRPCBatch(manager: manager)
+            let first = unstubbed.add(SumAPI(a: 1, b: 1, c: 1))
+            let second = unstubbed.add(GetDataAPI())
+            let error = await expectAPIError { try await unstubbed.send() }
+            #expect(error?.reason == .notStubbed(request: "POST https://api.example.com/v1/jsonrpc (get_data) in a batch"))
+            #expect(first.result.failureValue?.reason == error?.reason && second.result.failureValue?.reason == error?.reason)
+        }
+    }
+
     @Test("gRPC stubs: unary, server streaming, client streaming, bidirectional, and a status")
     func grpc() async throws {
         try await withStubbingManager { manager, seen in
