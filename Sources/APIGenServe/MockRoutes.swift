@@ -85,12 +85,13 @@ public struct MockRoutes: Sendable {
 
     /// The routes, one line each: `GET /v1/users/{id} → GetUser`.
     public var summary: [String] {
-        rest.map { "\($0.method) \($0.template) → \($0.api)\($0.sample == nil ? " (no sample)" : "")" }
-            + rpc.keys.sorted().flatMap { path in
-                rpc[path, default: [:]].keys.sorted().map { method in
-                    "POST \(path) (JSON-RPC \(method)) → \(rpc[path]![method]!.api)\(rpc[path]![method]!.sample == nil ? " (no sample)" : "")"
-                }
+        let restLines = rest.map { "\($0.method) \($0.template) → \($0.api)\($0.sample == nil ? " (no sample)" : "")" }
+        let rpcLines = rpc.sorted { $0.key < $1.key }.flatMap { path, methods in
+            methods.sorted { $0.key < $1.key }.map { name, method in
+                "POST \(path) (JSON-RPC \(name)) → \(method.api)\(method.sample == nil ? " (no sample)" : "")"
             }
+        }
+        return restLines + rpcLines
     }
 
     func route(method: String, path: String) -> RESTRoute? {
