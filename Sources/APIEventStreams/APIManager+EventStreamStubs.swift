@@ -10,9 +10,10 @@ extension APIManager {
         _ api: API.Type, delay: Duration = .zero, _ answer: @escaping @Sendable (API) async throws -> [ServerEvent<Payload>]
     ) {
         register(api, delay: delay) { api, call in
+            let encoder = JSONCoding.makeEncoder()
             var body = ""
             for event in try await answer(api) {
-                body += Self.eventText(event, data: String(decoding: try JSONCoding.makeEncoder().encode(event.data), as: UTF8.self))
+                body += Self.eventText(event, data: String(decoding: try encoder.encode(event.data), as: UTF8.self))
             }
             return call.reply(result: Data(body.utf8), contentType: "text/event-stream")
         }

@@ -32,6 +32,10 @@ struct MockAnswer: Sendable {
         }
         if let batch = parsed as? [Any] {
             let answers = batch.map { object(answering: $0, methods: methods) }
+            // A member whose sample is an HTTP error status fails the whole request, as a server's would.
+            if let failed = answers.first(where: { $0.status != nil }), let status = failed.status {
+                return MockAnswer(api: failed.api, status: status, body: failed.reply ?? Data(), delay: failed.delay)
+            }
             let replies = answers.compactMap(\.reply)
             let names = Set(answers.compactMap(\.api)).sorted().joined(separator: ", ")
             let delay = answers.map(\.delay).max() ?? .zero

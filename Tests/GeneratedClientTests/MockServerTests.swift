@@ -100,14 +100,46 @@ struct MockServerTests {
                 let parts = line.split(separator: " ")
                 let (method, template, api) = (String(parts[0]), String(parts[1]), String(parts[3]))
                 let path = template.replacing(/\{[^}]+\}/, with: "1")
-                let status = try curl(["-X", method, baseURL + path])
+                let status = try await curl(["-X", method, baseURL + path])
                 let expected = line.hasSuffix("(no sample)") ? [204, 501] : [200, 201]
                 #expect(expected.contains(status), "\(method) \(path) (\(api)) answered \(status)")
             }
-            let rpc = try curlOutput(["-s", "-X", "POST", "-d", #"[{"jsonrpc":"2.0","method":"sum","params":[1,2,3],"id":"a"},{"jsonrpc":"2.0","method":"nope","id":2},{"jsonrpc":"2.0","method":"notify_hello","params":[1]}]"#, baseURL + "/v1/jsonrpc"])
+            let rpc = try await curlOutput(["-s", "-X", "POST", "-d", #"[{"jsonrpc":"2.0","method":"sum","params":[1,2,3],"id":"a"},{"jsonrpc":"2.0","method":"nope","id":2},{"jsonrpc":"2.0","method":"notify_hello","params":[1]}]"#, baseURL + "/v1/jsonrpc"])
             #expect(rpc == #"[{"jsonrpc":"2.0","result":6,"id":"a"},{"jsonrpc":"2.0","error":{"code":-32601,"message":"Method not found"},"id":2}]"#)
-            let unknown = try curl([baseURL + "/v1/nothing/here"])
+            let unknown = try await curl([baseURL + "/v1/nothing/here"])
             #expect(unknown == 404)
+        }
+    }
+
+    @Test("A JSON-RPC sample with an error status answers it alone and in a batch, as a server's failure would")
+    func rpcErrorStatusSample() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "module: Down\noutput: Generated\ndefaults:\n  baseURL: https://rpc.example.com\n".write(to: folder.appendingPathComponent("workspace.yaml"), atomically: true, encoding: .utf8)
+        try """
+            apis:
+              Ping:
+                kind: jsonrpc
+                url: /rpc
+                method: ping
+                response: String
+                sample: { body: pong }
+              Broken:
+                kind: jsonrpc
+                url: /rpc
+                method: broken
+                response: String
+                sample: { status: 500, body: { error: down } }
+            """.write(to: folder.appendingPathComponent("rpc.yaml"), atomically: true, encoding: .utf8)
+        let routes = try Self.routes(folder.appendingPathComponent("workspace.yaml").path)
+        try await Self.withMockServer(routes) { baseURL, _ in
+            let ping = try await curlOutput(["-s", "-X", "POST", "-d", #"{"jsonrpc":"2.0","method":"ping","id":1}"#, baseURL + "/rpc"])
+            #expect(ping == #"{"jsonrpc":"2.0","result":"pong","id":1}"#)
+            let alone = try await curl(["-X", "POST", "-d", #"{"jsonrpc":"2.0","method":"broken","id":1}"#, baseURL + "/rpc"])
+            #expect(alone == 500)
+            let batch = try await curlOutput(["-s", "-w", " %{http_code}", "-X", "POST", "-d", #"[{"jsonrpc":"2.0","method":"ping","id":1},{"jsonrpc":"2.0","method":"broken","id":2}]"#, baseURL + "/rpc"])
+            #expect(batch == #"{"error":"down"} 500"#)
         }
     }
 
@@ -133,18 +165,29 @@ struct MockServerTests {
 }
 
 /// The status curl got for `arguments`.
-private func curl(_ arguments: [String]) throws -> Int {
-    Int(try curlOutput(arguments + ["-s", "-o", "/dev/null", "-w", "%{http_code}"])) ?? 0
+private func curl(_ arguments: [String]) async throws -> Int {
+    Int(try await curlOutput(arguments + ["-s", "-o", "/dev/null", "-w", "%{http_code}"])) ?? 0
 }
 
-private func curlOutput(_ arguments: [String]) throws -> String {
+/// What curl printed for `arguments`. It waits for curl without holding a thread of the
+/// cooperative pool, where the server's handlers run: two tests blocking both threads of a
+/// two-core machine would wait on a server that cannot answer.
+private func curlOutput(_ arguments: [String]) async throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
     process.arguments = arguments
     let pipe = Pipe()
     process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+    return try await withCheckedThrowingContinuation { continuation in
+        // curl's output here is a status or a short reply, well within a pipe's buffer.
+        process.terminationHandler = { _ in
+            continuation.resume(returning: String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        }
+        do {
+            try process.run()
+        } catch {
+            process.terminationHandler = nil
+            continuation.resume(throwing: error)
+        }
+    }
 }

@@ -71,14 +71,17 @@ public final class ExchangeRecorder: APIInterceptor {
         )
         if response.stream != nil || response.streamedBody != nil {
             recorded.streamed = true
+        } else if response.body.isEmpty {
+            // Nothing to keep.
+        } else if response.grpcStatus != nil {
+            // A protobuf message: bytes, which may happen to parse as JSON or text.
+            recorded.bodyBase64 = response.body.base64EncodedString()
         } else if let json = JSONValue.parse(response.body), secrets.hasSecret(json) {
             recorded.body = String(decoding: secrets.redacted(json).data, as: UTF8.self)
-        } else if !response.body.isEmpty {
-            if let text = String(data: response.body, encoding: .utf8), response.grpcStatus == nil {
-                recorded.body = text
-            } else {
-                recorded.bodyBase64 = response.body.base64EncodedString()
-            }
+        } else if let text = String(data: response.body, encoding: .utf8) {
+            recorded.body = text
+        } else {
+            recorded.bodyBase64 = response.body.base64EncodedString()
         }
         return recorded
     }

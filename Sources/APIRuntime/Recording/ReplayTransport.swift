@@ -75,11 +75,9 @@ private final class Replay: CallTransport {
               sent.scheme == kept.scheme, sent.host == kept.host, sent.port == kept.port else { return false }
         let sentPath = sent.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false)
         let keptPath = kept.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false)
-        guard sentPath.count == keptPath.count || keptPath == ["", "%3Credacted%3E"] else { return false }
-        if keptPath != ["", "%3Credacted%3E"] {
-            for (segment, recorded) in zip(sentPath, keptPath) where segment != recorded && !recorded.contains("%3Credacted%3E") {
-                return false
-            }
+        guard sentPath.count == keptPath.count else { return false }
+        for (segment, recorded) in zip(sentPath, keptPath) where segment != recorded && !recorded.contains("%3Credacted%3E") {
+            return false
         }
         let sentItems = sent.percentEncodedQueryItems ?? [], keptItems = kept.percentEncodedQueryItems ?? []
         guard sentItems.count == keptItems.count else { return false }

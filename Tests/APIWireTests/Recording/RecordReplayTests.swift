@@ -106,6 +106,39 @@ struct RecordReplayTests {
         #expect(server.requests.count == 7)
     }
 
+    @Test("A 401 in the middle of a recorded run is recorded and replayed: the token is refreshed and the call sent again, both times")
+    func unauthorizedMidRun() async throws {
+        struct Rotating: TokenProvider {
+            func initialToken() async throws -> String { "stale" }
+            func refreshToken(replacing rejected: String) async throws -> String { "fresh" }
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recording-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recorder = try ExchangeRecorder(file: folder.appendingPathComponent("refresh.json"))
+        let server = try await LoopbackServer.start { request in
+            request.headers[.authorization] == "Bearer fresh" ? .json(Samples.userJSON) : .json(#"{"error":"expired"}"#, status: .unauthorized)
+        }
+        var recording = Self.configuration(server: server.baseURL)
+        recording.httpTransport = testHTTPTransport
+        let auth = AuthenticationInterceptor(provider: Rotating(), hosts: .any)
+        recording.interceptors = [auth, recorder]
+        let recorded = try await withManager(recording) { manager in try await GetProfileAPI().using(manager).start() }
+        await server.stop()
+        #expect(recorder.exchanges.map(\.response.status) == [401, 200])
+        #expect(await auth.refreshCount == 1)
+
+        var replaying = Self.configuration(server: server.baseURL)
+        replaying.httpTransport = .replaying(Recording(exchanges: recorder.exchanges))
+        let replayAuth = AuthenticationInterceptor(provider: Rotating(), hosts: .any)
+        replaying.interceptors = [replayAuth]
+        try await withManager(replaying) { manager in
+            let replayed = try await GetProfileAPI().using(manager).start()
+            #expect(replayed == recorded)
+        }
+        #expect(await replayAuth.refreshCount == 1)
+    }
+
     @Test("A recorder whose file cannot be written fails when it is made, not after the run")
     func unwritableFile() {
         #expect(throws: (any Error).self) {
