@@ -48,6 +48,7 @@ peers:
 test: peers
 	$(BUILD_TESTS)
 	$(SWIFT) build --product apigen-serve
+	$(SWIFT) build --product apigen-verify
 	TEST_HTTP_TRANSPORT=urlsession $(SWIFT) test --skip-build
 	TEST_HTTP_TRANSPORT=asynchttpclient $(SWIFT) test --skip-build --filter "APIWireTests|GeneratedClientTests"
 

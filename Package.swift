@@ -18,6 +18,8 @@ let package = Package(
         .executable(name: "apigen", targets: ["apigen"]),
         // A mock server from the workspace's samples (`apigen serve`), a tool of its own.
         .executable(name: "apigen-serve", targets: ["apigen-serve"]),
+        // A contract check of the workspace against a live server (`apigen verify`).
+        .executable(name: "apigen-verify", targets: ["apigen-verify"]),
         // What generated code imports; its default transport is URLSession.
         .library(name: "APIRuntime", targets: ["APIRuntime"]),
         // The AsyncHTTPClient transport, for servers: `APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }`.
@@ -107,7 +109,7 @@ let package = Package(
         // The commands that generate (generate, check, lint), shared by the two executables.
         .target(
             name: "APIGenCommands",
-            dependencies: ["APIGenKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["APIGenKit", "APIManifest", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings
         ),
         // The command line: generation and the commands around it (init, template, schema,
@@ -129,6 +131,31 @@ let package = Package(
             dependencies: [
                 "APIGenCommands",
                 "APIGenKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // The contract check of `apigen verify`: the workspace's safe APIs called on a live
+        // server (URLSession, and grpc-swift with messages as bytes), their replies checked
+        // against the manifests and protos. A tool of its own, as the mock server is.
+        .target(
+            name: "APIGenVerify",
+            dependencies: [
+                "APIGenKit",
+                "APIManifest",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "apigen-verify",
+            dependencies: [
+                "APIGenCommands",
+                "APIGenKit",
+                "APIGenVerify",
+                "APIManifest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -461,8 +488,11 @@ let package = Package(
                 "DocSamples",
                 "APIGenKit",
                 "APIGenServe",
+                "APIGenVerify",
                 "APITestSupport",
                 "WireTestSupport",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strictSettings

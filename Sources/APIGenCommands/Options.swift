@@ -1,4 +1,5 @@
 import APIGenKit
+import APIManifest
 import ArgumentParser
 
 /// Options every command that reads a workspace shares.
@@ -10,6 +11,18 @@ package struct WorkspaceOptions: ParsableArguments {
 
     @Flag(name: [.short, .long], help: "Print errors and warnings only.")
     package var quiet = false
+
+    /// The workspace read and checked, as the generator describes it, its diagnostics printed
+    /// (warnings unless quiet); exits 1 when it has errors.
+    package func describe() throws -> WorkspaceDescription {
+        var diagnostics = Diagnostics()
+        let described = Generator.describe(workspaceFile: workspace, into: &diagnostics)
+        for diagnostic in diagnostics.sorted where !quiet || diagnostic.severity == .error {
+            Console.error(diagnostic.description)
+        }
+        guard let (_, description) = described, !diagnostics.hasErrors else { throw ExitCode.failure }
+        return description
+    }
 }
 
 /// Where `generate` and `check` write, in place of what the workspace file says: how the SwiftPM

@@ -35,12 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var diagnostics = Diagnostics()
-        let described = Generator.describe(workspaceFile: workspace.workspace, into: &diagnostics)
-        for diagnostic in diagnostics.sorted where !workspace.quiet || diagnostic.severity == .error {
-            Console.error(diagnostic.description)
-        }
-        guard let (_, description) = described, !diagnostics.hasErrors else { throw ExitCode.failure }
+        let description = try workspace.describe()
         let routes = MockRoutes(description)
         let options = MockServer.Options(port: port, latency: .milliseconds(Int((latency * 1000).rounded())), failRate: failRate)
         let server = MockServer(routes: routes, options: options) { line in Console.output(line) }

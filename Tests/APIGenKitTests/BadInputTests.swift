@@ -46,6 +46,41 @@ struct BadInputTests {
         #expect(lines == ["apis/api.yaml:5:5: error: unknown key 'respone' in API 'Ping' (did you mean 'response'?); expected one of: kind, description, method, path, baseURL, parameters, body, response, responses, responseHeaders, headers, timeout, frequency, retry, rateLimit, significantHeaders, tags, cache, invalidates, skipInterceptors, authenticated, sample"])
     }
 
+    @Test("A parameter's example: checked against its type, a model's fields and enum values included")
+    func exampleOfTheWrongType() throws {
+        let lines = try diagnostics(for: ["apis/api.yaml": """
+            types:
+              Filter:
+                fields:
+                  role: Role
+                  limit: Int
+              Role:
+                enum: [admin, member]
+            apis:
+              Find:
+                method: GET
+                path: /find/{id}
+                parameters:
+                  id: { type: Int, example: seven }
+                  at: { type: Date, in: query, example: 1700000000, format: unixSeconds }
+                  since: { type: "Date?", in: query, example: yesterday }
+                response: Int
+              Search:
+                kind: jsonrpc
+                url: /rpc
+                method: search
+                parameters:
+                  filter: { type: Filter, example: { role: owner } }
+                response: Int
+            """])
+        #expect(lines == [
+            "apis/api.yaml:13:33: error: the example of parameter 'id' does not match 'Int': expected an integer (Int), found a string",
+            "apis/api.yaml:15:51: error: the example of parameter 'since' does not match 'Date?': 'yesterday' is not an ISO 8601 date and time",
+            "apis/api.yaml:22:40: error: the example of parameter 'filter' does not match 'Filter' at $.role: 'owner' is not a value of 'Role': it decodes as .unknown",
+            "apis/api.yaml:22:40: error: the example of parameter 'filter' does not match 'Filter' at $.limit: required field 'limit' of 'Filter' is absent",
+        ])
+    }
+
     @Test("cache: only on calls without side effects whose reply is one value; its values checked")
     func cacheWhereItCannotApply() throws {
         let lines = try diagnostics(for: ["apis/api.yaml": """

@@ -16,6 +16,8 @@ public struct WorkspaceDescription: Sendable {
     public var apis: [APIDescription]
     /// The protos' messages, from protoc-gen-swift (`Protos/*.pb.swift`).
     public var protoSources: [GeneratedFile] = []
+    /// The protos' messages and enums as their fields travel, for reading replies on the wire.
+    public var protoShapes = ProtoShapes()
 }
 
 public struct DefaultsDescription: Sendable {
@@ -73,6 +75,11 @@ public struct SampleDescription: Sendable, Equatable {
 public struct HeaderDescription: Sendable, Equatable {
     public var name: String
     public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
 }
 
 /// A Swift type expression with the facts templates and encoders need about it.
@@ -148,6 +155,8 @@ public struct FieldDescription: Sendable {
     /// The value when the JSON leaves the field out, as a Swift expression.
     public var defaultLiteral: String? = nil
     public var dateFormat: DateFormat = .iso8601
+    /// Where the manifest declares it, for reports about its values (`apigen verify`).
+    public var declaredAt: SourceLocation? = nil
 }
 
 /// `oneOf:`: an enum with one case per alternative.
@@ -231,6 +240,10 @@ public struct GRPCDescription: Sendable {
     /// The Swift names protoc-gen-swift gives the request and response messages.
     public var requestType: String
     public var responseType: String
+    /// The request and response messages' full proto names (`routeguide.Point`), in the
+    /// workspace's `protoShapes`.
+    public var requestMessage: String = ""
+    public var responseMessage: String = ""
     public var clientStreams: Bool
     public var serverStreams: Bool
     public var isIdempotent: Bool
@@ -295,6 +308,8 @@ public struct ParameterDescription: Sendable {
     /// The initializer argument's default value, as a Swift expression.
     public var defaultLiteral: String? = nil
     public var dateFormat: DateFormat = .iso8601
+    /// `example:`, as JSON text: what `apigen verify` sends.
+    public var exampleJSON: String? = nil
 
     static let lastEventID = ParameterDescription(
         swiftName: "lastEventID", wireName: "Last-Event-ID", type: SwiftType(spelling: "String?", isOptional: true, needsFoundation: false),

@@ -10,6 +10,9 @@ struct ProtoCatalog: Sendable {
         var name: String
         var requestType: String
         var responseType: String
+        /// The request and response messages' full proto names (`routeguide.Point`).
+        var requestMessage: String
+        var responseMessage: String
         var clientStreams: Bool
         var serverStreams: Bool
         /// `option idempotency_level = IDEMPOTENT` or `NO_SIDE_EFFECTS`.
@@ -24,10 +27,13 @@ struct ProtoCatalog: Sendable {
     var methods: [String: Method] = [:]
     /// Method names in declaration order, by `package.Service`.
     var services: [String: [String]] = [:]
+    /// Every message and enum of the protos and their imports.
+    var shapes = ProtoShapes()
 
     init() {}
 
     init(_ set: DescriptorSet) {
+        shapes = ProtoShapes(set)
         let mappings = ProtoFileToModuleMappings()
         for file in set.files {
             let namer = SwiftProtobufNamer(currentFile: file, protoFileToModuleMappings: mappings)
@@ -42,6 +48,8 @@ struct ProtoCatalog: Sendable {
                         name: method.name,
                         requestType: namer.fullName(message: method.inputType),
                         responseType: namer.fullName(message: method.outputType),
+                        requestMessage: method.inputType.fullName,
+                        responseMessage: method.outputType.fullName,
                         clientStreams: method.clientStreaming,
                         serverStreams: method.serverStreaming,
                         isIdempotent: idempotency == .idempotent || idempotency == .noSideEffects,

@@ -53,6 +53,8 @@ extension DescriptionBuilder {
             clientStreams: method.clientStreams, serverStreams: method.serverStreams, isIdempotent: method.isIdempotent
         )
         grpc.hasNoSideEffects = method.hasNoSideEffects
+        grpc.requestMessage = method.requestMessage
+        grpc.responseMessage = method.responseMessage
         return DescribedGRPC(
             grpc: grpc,
             baseURL: baseURL,

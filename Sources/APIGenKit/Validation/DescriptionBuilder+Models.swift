@@ -58,7 +58,7 @@ extension DescriptionBuilder {
                 return FieldDescription(
                     swiftName: SwiftIdentifier.escaped(swiftName), jsonKey: jsonKey,
                     type: resolved, docLines: SwiftLiteral.docLines(field.description?.value),
-                    defaultLiteral: fieldDefault, dateFormat: format
+                    defaultLiteral: fieldDefault, dateFormat: format, declaredAt: field.name.location
                 )
             }
             if type.additionalProperties?.value == true, swiftNames.isTaken("additionalProperties") {

@@ -1,7 +1,7 @@
 import APIManifest
 import Foundation
 
-/// `default:` and `format:` of fields and parameters.
+/// `default:`, `format:` and `example:` of fields and parameters.
 extension DescriptionBuilder {
     /// The Swift expression for `value` as a value of `type`, or nil after reporting why it is
     /// not one. Defaults are for scalars and enums, and for types that are not optional: the
@@ -58,6 +58,13 @@ extension DescriptionBuilder {
         let what = "parameter '\(parameter.name.value)'"
         described.defaultLiteral = parameter.defaultValue.flatMap { defaultLiteral($0, for: parameter.type, of: what) }
         described.dateFormat = dateFormat(parameter.format, for: parameter.type, of: what)
+        described.exampleJSON = parameter.example?.value
+        if let example = parameter.example, let value = JSONTree.parse(Data(example.value.utf8)) {
+            for problem in examples.problems(in: value, as: parameter.type.value, dateFormat: parameter.format?.value ?? .iso8601) {
+                let at = problem.path == "$" ? "" : " at \(problem.path)"
+                diagnostics.error("the example of \(what) does not match '\(parameter.type.value)'\(at): \(problem.message)", at: example.location)
+            }
+        }
     }
 
     /// `format:` of `what`: only a `Date` or `Date?` has one.

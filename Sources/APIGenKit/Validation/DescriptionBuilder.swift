@@ -13,6 +13,8 @@ public struct DescriptionBuilder {
     var errorBodies: Set<String> = []
     /// What each API file's protos declare, by the file's path.
     let protos: [String: ProtoCatalog]
+    /// The models, once described, that parameters' examples are checked against.
+    var examples = JSONConformance(models: [])
 
     static func build(_ workspace: LoadedWorkspace, protos: [String: ProtoCatalog] = [:], into diagnostics: inout Diagnostics) -> WorkspaceDescription? {
         var builder = DescriptionBuilder(workspace: workspace, protos: protos)
@@ -41,6 +43,7 @@ public struct DescriptionBuilder {
         declareTypes()
         var models = workspace.files.flatMap { file in file.types.compactMap { describeModel($0, file: file.file) } }
         checkValueCycles()
+        examples = JSONConformance(models: models)
         let defaultErrors = describeResponses(manifest.defaults.responses, allowsSuccess: false).errors
         let apis = describeAPIs()
         for index in models.indices where errorBodies.contains(models[index].manifestName) {
@@ -76,7 +79,8 @@ public struct DescriptionBuilder {
                 cache: defaults.cache.map(describeCache)
             ),
             models: models,
-            apis: apis
+            apis: apis,
+            protoShapes: protos.keys.sorted().reduce(ProtoShapes()) { $0.merging(protos[$1]!.shapes) }
         )
     }
 }

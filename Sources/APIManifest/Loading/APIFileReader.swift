@@ -427,10 +427,11 @@ enum APIFileReader {
             let description = details?["description"]?.string("description", into: &diagnostics)
             let defaultText = details?["default"].flatMap { defaultValue($0, into: &diagnostics) }
             let format = details?["format"]?.keyword(DateFormat.self, "date format", into: &diagnostics)
+            let example = details?["example"].flatMap { node in node.jsonText(into: &diagnostics).map { Located($0, at: node.location) } }
             guard let type = typed.type else { return nil }
             return ParameterDeclaration(
                 name: entry.key, type: type, location: location, wireName: wireName, description: description,
-                defaultValue: defaultText, format: format
+                defaultValue: defaultText, format: format, example: example
             )
         }
         return (declarations, Located(node.sequence != nil, at: node.location))

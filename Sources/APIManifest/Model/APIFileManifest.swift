@@ -216,4 +216,6 @@ public struct ParameterDeclaration: Sendable {
     public var defaultValue: Located<String>? = nil
     /// `format:` of a `Date` parameter: how it is written on the wire.
     public var format: Located<DateFormat>? = nil
+    /// `example:`: a value the parameter may take, as JSON text (what `apigen verify` sends).
+    public var example: Located<String>? = nil
 }

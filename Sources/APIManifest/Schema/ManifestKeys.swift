@@ -110,6 +110,7 @@ public enum ManifestKeys {
             key("contentType", [.wholeBody], "The body's content type, for bytes: image/png."),
             key("default", [.field, .parameter], "The value when the JSON leaves the field out, or the initializer argument's default.",
                 ["type": ["string", "number", "boolean"]]),
+            key("example", [.parameter], "A value the parameter may take, sent by apigen verify: text, a number, a list or a mapping.", [:]),
             key("format", [.field, .parameter], "How a Date is written: iso8601 (default), unixSeconds or unixMilliseconds.", keywords(DateFormat.self)),
             key("description", [.field, .parameter, .responseHeader, .wholeBody], "Becomes the doc comment."),
             // APIs.

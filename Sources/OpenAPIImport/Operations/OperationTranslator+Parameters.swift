@@ -99,7 +99,8 @@ extension OperationTranslator {
             location: location,
             type: translated.spelling + (optional ? "?" : ""),
             description: parameter.description?.trimmingCharacters(in: .whitespacesAndNewlines),
-            defaultValue: defaultValue
+            defaultValue: defaultValue,
+            example: schemaContext.flatMap(example(of:))
         )
     }
 

@@ -68,7 +68,16 @@ extension OperationTranslator {
     func example(of response: OpenAPIKit.OpenAPI.Response) -> String? {
         guard let (mediaType, content) = MediaTypes.preferred(in: response.content, components: components),
               MediaTypes.kind(of: mediaType) == .json else { return nil }
-        let value = content.example ?? content.examples?.values.lazy.compactMap { components[$0]?.dataOrLegacyValue }.first
+        return json(of: content.example ?? content.examples?.values.lazy.compactMap { components[$0]?.dataOrLegacyValue }.first)
+    }
+
+    /// A parameter's example: its `example`, else the first of its `examples` with a value in the
+    /// document.
+    func example(of context: OpenAPIKit.OpenAPI.Parameter.SchemaContext) -> String? {
+        json(of: context.example ?? context.examples?.values.lazy.compactMap { components[$0]?.dataOrLegacyValue }.first)
+    }
+
+    private func json(of value: AnyCodable?) -> String? {
         guard let value else { return nil }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

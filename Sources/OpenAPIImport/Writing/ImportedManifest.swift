@@ -36,6 +36,8 @@ struct ImportedParameter {
     var description: String?
     /// The value the schema's `default` gives; the type is then not optional.
     var defaultValue: String?
+    /// The parameter's `example` (or first `examples` value) as JSON: what `apigen verify` sends.
+    var example: String? = nil
 }
 
 enum ImportedBody {

@@ -99,13 +99,15 @@ enum ManifestWriter {
     }
 
     private static func parameter(_ parameter: ImportedParameter) -> Node {
-        guard parameter.wireName != nil || parameter.location != nil || parameter.description != nil || parameter.defaultValue != nil else {
+        // JSON is YAML's flow style: the example reads back as the same value.
+        let example = parameter.example.flatMap { try? Yams.compose(yaml: $0) }.map { [("example", plain($0))] } ?? []
+        guard parameter.wireName != nil || parameter.location != nil || parameter.description != nil || parameter.defaultValue != nil || !example.isEmpty else {
             return text(parameter.type)
         }
         let defaultValue = parameter.defaultValue.map { [("default", self.defaultValue($0, of: parameter.type))] } ?? []
         return mapping(
             [("type", text(parameter.type))]
-                + optional("in", parameter.location) + optional("name", parameter.wireName) + defaultValue
+                + optional("in", parameter.location) + optional("name", parameter.wireName) + defaultValue + example
                 + optional("description", parameter.description)
         )
     }

@@ -5,15 +5,15 @@ import ExampleClient
 import Foundation
 
 enum ManifestSamples {
-    // docs/manifest.md:319
-    static func sample319() async throws {
+    // docs/manifest.md:333
+    static func sample333() async throws {
         for try await event in try await UserActivityAPI(role: .admin).start() {
             print(event.data.action, event.id ?? "")
         }
     }
 
-    // docs/manifest.md:368
-    static func sample368() async throws {
+    // docs/manifest.md:382
+    static func sample382() async throws {
         do {
             try await UpdateUserAPI(id: 7, name: "", etag: tag).start()
         } catch {
@@ -25,14 +25,14 @@ enum ManifestSamples {
         }
     }
 
-    // docs/manifest.md:390
-    static func sample390() async throws {
+    // docs/manifest.md:404
+    static func sample404() async throws {
         let (user, headers) = try await UpdateUserAPI(id: 7, etag: tag).startWithHeaders()
         headers.rateLimitRemaining                   // Int?: nil when absent or not a number
     }
 
-    // docs/manifest.md:597
-    static func sample597() async throws {
+    // docs/manifest.md:611
+    static func sample611() async throws {
         let batch = JSONRPCBatch()
         let sum = batch.add(SumAPI(a: 1, b: 2, c: 4))
         let difference = batch.add(SubtractAPI(minuend: 42, subtrahend: 23))

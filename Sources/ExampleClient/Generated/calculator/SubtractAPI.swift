@@ -11,6 +11,7 @@ public nonisolated final class SubtractAPI: APIRuntime.BaseAPI<Int>, @unchecked 
         name: "Subtract",
         wire: .jsonRPC(APIRuntime.JSONRPCMethod("subtract", path: "/jsonrpc")),
         sample: SubtractAPI.sample,
+        safe: true,
         defaults: .workspace
     )
 

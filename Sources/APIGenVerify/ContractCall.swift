@@ -1,0 +1,171 @@
+import APIGenKit
+import APIManifest
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One API's call in a contract check: the request that calls it with its parameters'
+/// examples, or why it is not called.
+public struct ContractCall: Sendable {
+    public enum Request: Sendable {
+        case http(URLRequest)
+        case grpc(GRPCUnaryCall)
+
+        /// `GET http://…/users/7`, or `grpc://…/package.Service/Method`.
+        public var description: String {
+            switch self {
+            case .http(let request): "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")"
+            case .grpc(let call): call.description
+            }
+        }
+    }
+
+    public var api: APIDescription
+    /// The request, or nil when the API is not called.
+    public var request: Request?
+    /// Why the API is not called: it changes the server, it needs an example, it streams.
+    public var skipReason: String?
+
+    /// The call of `api` on `baseURL` (the API's own, or the workspace's, when nil), with
+    /// `headers` added to the workspace's and the API's own.
+    public init(_ api: APIDescription, workspace: WorkspaceDescription, options: ContractCheck.Options) {
+        self.api = api
+        do throws(Skip) {
+            if let grpc = api.grpc {
+                request = .grpc(try Self.grpcCall(api, grpc, options: options))
+            } else {
+                request = .http(try Self.request(api, workspace: workspace, baseURL: options.baseURL, headers: options.headers, timeout: options.timeout))
+            }
+        } catch {
+            skipReason = error.reason
+        }
+    }
+
+    private struct Skip: Error {
+        var reason: String
+    }
+
+    private static func request(
+        _ api: APIDescription, workspace: WorkspaceDescription, baseURL: String?, headers: [HeaderDescription], timeout: Double
+    ) throws(Skip) -> URLRequest {
+        if api.response.decoding.isEventStream || api.response.decoding == .grpcStream {
+            throw Skip(reason: "it answers with a stream")
+        }
+        guard let base = baseURL ?? api.baseURL ?? workspace.defaults.baseURL else {
+            throw Skip(reason: "it has no base URL: pass --base-url")
+        }
+        if let method = api.rest?.method, method != .GET, method != .HEAD {
+            throw Skip(reason: "\(method.rawValue) may change the server")
+        }
+        if let rpc = api.rpc {
+            guard ["JSONRPC", "APIRuntime.JSONRPC"].contains(rpc.delegateType) else {
+                throw Skip(reason: "its delegate \(rpc.delegateType) wraps calls in a way apigen does not know")
+            }
+            guard !rpc.isNotification else { throw Skip(reason: "a notification has no reply") }
+            guard api.safe else { throw Skip(reason: "it is not marked 'safe: true'") }
+        }
+        let values = try parameterValues(api)
+        var request: URLRequest
+        if let rest = api.rest {
+            request = try restRequest(api, rest, base: base, values: values)
+        } else if let rpc = api.rpc {
+            request = try rpcRequest(api, rpc, base: base, values: values)
+        } else {
+            throw Skip(reason: "it is neither REST nor JSON-RPC")
+        }
+        request.timeoutInterval = timeout
+        for header in workspace.defaults.headers + api.headers + headers {
+            request.setValue(header.value, forHTTPHeaderField: header.name)
+        }
+        for parameter in api.parameters where parameter.location == .header {
+            if let text = values[parameter.swiftName]?.text { request.setValue(text, forHTTPHeaderField: parameter.wireName) }
+        }
+        return request
+    }
+
+    /// A unary gRPC method without side effects, called with an empty request message: every
+    /// field its default.
+    private static func grpcCall(_ api: APIDescription, _ grpc: GRPCDescription, options: ContractCheck.Options) throws(Skip) -> GRPCUnaryCall {
+        guard !grpc.clientStreams, !grpc.serverStreams else { throw Skip(reason: "it is a \(grpc.shape) call") }
+        guard grpc.hasNoSideEffects else { throw Skip(reason: "its proto does not mark it 'idempotency_level = NO_SIDE_EFFECTS'") }
+        guard let base = options.grpcURL ?? api.baseURL else { throw Skip(reason: "it has no target: pass --grpc-url") }
+        let metadata = (api.headers + options.headers).map { (name: $0.name.lowercased(), value: $0.value) }
+        guard let call = GRPCUnaryCall(baseURL: base, fullMethod: grpc.method, metadata: metadata, timeout: options.timeout) else {
+            throw Skip(reason: "'\(base)' is not grpc://host:port or grpcs://host:port")
+        }
+        return call
+    }
+
+    /// Each parameter's example, by Swift name; optional ones and ones with a default may go
+    /// without. A required one without an example leaves the API uncalled.
+    private static func parameterValues(_ api: APIDescription) throws(Skip) -> [String: JSONTree] {
+        var values: [String: JSONTree] = [:]
+        for parameter in api.parameters where !parameter.isDownloadDestination {
+            if let json = parameter.exampleJSON, let value = JSONTree.parse(Data(json.utf8)) {
+                values[parameter.swiftName] = value
+            } else if !parameter.type.isOptional && parameter.defaultLiteral == nil {
+                throw Skip(reason: "parameter '\(parameter.wireName)' has no 'example:'")
+            }
+        }
+        return values
+    }
+
+    private static func restRequest(_ api: APIDescription, _ rest: RESTDescription, base: String, values: [String: JSONTree]) throws(Skip) -> URLRequest {
+        var path = rest.path
+        var query: [URLQueryItem] = []
+        for parameter in api.parameters {
+            guard let value = values[parameter.swiftName] else { continue }
+            switch parameter.location {
+            case .path:
+                guard let text = value.text else { throw Skip(reason: "the example of path parameter '\(parameter.wireName)' is not a single value") }
+                path = path.replacingOccurrences(of: "{\(parameter.wireName)}", with: text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? text)
+            case .query:
+                let items = if case .array(let elements) = value { elements } else { [value] }
+                for item in items {
+                    guard let text = item.text else { throw Skip(reason: "the example of query parameter '\(parameter.wireName)' is not a value or a list of values") }
+                    query.append(URLQueryItem(name: parameter.wireName, value: text))
+                }
+            case .header, .body:
+                continue
+            }
+        }
+        guard var components = URLComponents(string: joined(base, path)) else { throw Skip(reason: "'\(joined(base, path))' is not a URL") }
+        if !query.isEmpty { components.queryItems = (components.queryItems ?? []) + query }
+        guard let url = components.url else { throw Skip(reason: "'\(joined(base, path))' is not a URL") }
+        var request = URLRequest(url: url)
+        request.httpMethod = rest.method.rawValue
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        return request
+    }
+
+    private static func rpcRequest(_ api: APIDescription, _ rpc: RPCDescription, base: String, values: [String: JSONTree]) throws(Skip) -> URLRequest {
+        let url = rpc.path.isEmpty ? URL(string: base) : URL(string: joined(base, rpc.path))
+        guard let url else { throw Skip(reason: "'\(joined(base, rpc.path))' is not a URL") }
+        let params: String
+        switch rpc.structure {
+        case .byName:
+            let members = api.parameters.compactMap { parameter in
+                values[parameter.swiftName].map { JSONTree.quoted(parameter.wireName) + ":" + $0.json }
+            }
+            params = "{" + members.joined(separator: ",") + "}"
+        case .byPosition:
+            params = "[" + api.parameters.map { values[$0.swiftName]?.json ?? "null" }.joined(separator: ",") + "]"
+        }
+        let envelope = rpc.envelope.map { "," + JSONTree.quoted($0.name) + ":" + $0.json }.joined()
+        let body = #"{"jsonrpc":"2.0","id":1,"method":"# + JSONTree.quoted(rpc.method) + #","params":"# + params + envelope + "}"
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.httpBody = Data(body.utf8)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        return request
+    }
+
+    /// `base` and `path` with one slash between them.
+    static func joined(_ base: String, _ path: String) -> String {
+        guard !path.isEmpty else { return base }
+        let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
+        return trimmed + (path.hasPrefix("/") ? path : "/" + path)
+    }
+}

@@ -1,0 +1,93 @@
+import APIGenCommands
+import APIGenKit
+import APIGenVerify
+import APIManifest
+import ArgumentParser
+import Foundation
+
+/// `apigen verify`: a contract check of the workspace against a live server. A tool of its own,
+/// so that neither `apigen` nor the build plugins link an HTTP client.
+@main
+struct VerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apigen-verify",
+        abstract: "Call every API that is safe to call and check its reply against the manifests.",
+        discussion: """
+            Safe APIs are REST GET and HEAD, JSON-RPC methods marked 'safe: true', and unary gRPC \
+            methods their proto marks 'idempotency_level = NO_SIDE_EFFECTS'. REST and JSON-RPC \
+            calls send their parameters' 'example:' values; gRPC calls send an empty request \
+            message. Replies that do not decode, fields the \
+            manifests lack, enum values they do not list, required fields missing and statuses not \
+            declared are reported at their manifest line. Exits 1 when a reply differs.
+            """,
+        version: APIGenVersion.current
+    )
+
+    @OptionGroup var workspace: WorkspaceOptions
+
+    @Option(name: .customLong("base-url"), help: "The server to check, in place of the workspace's base URLs.")
+    var baseURL: String?
+
+    @Option(name: .customLong("grpc-url"), help: "The gRPC server to check, grpc://host:port (grpcs:// for TLS), in place of the workspace's targets.")
+    var grpcURL: String?
+
+    @Option(name: .customLong("api"), help: "Check only this API (its manifest name); repeatable.")
+    var apis: [String] = []
+
+    @Option(name: .customLong("header"), help: "A header sent with every call, 'Name: value'; repeatable.")
+    var headers: [String] = []
+
+    @Option(help: "Seconds each call may take.")
+    var timeout = 30.0
+
+    @Flag(help: "Print the report as JSON on standard output, for CI.")
+    var json = false
+
+    func validate() throws {
+        if let baseURL {
+            guard let url = URL(string: baseURL), ["http", "https"].contains(url.scheme), url.host != nil else {
+                throw ValidationError("--base-url must be an absolute http or https URL; found '\(baseURL)'")
+            }
+        }
+        if let grpcURL {
+            guard let url = URL(string: grpcURL), ["grpc", "grpcs"].contains(url.scheme), url.host != nil, url.port != nil else {
+                throw ValidationError("--grpc-url must be grpc://host:port or grpcs://host:port; found '\(grpcURL)'")
+            }
+        }
+        for header in headers where !header.contains(":") {
+            throw ValidationError("--header is 'Name: value'; found '\(header)'")
+        }
+        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds; found \(timeout)") }
+    }
+
+    func run() async throws {
+        let description = try workspace.describe()
+        let extraHeaders = headers.map { header in
+            let colon = header.firstIndex(of: ":")!
+            return HeaderDescription(
+                name: header[..<colon].trimmingCharacters(in: .whitespaces),
+                value: header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            )
+        }
+        let unknown = apis.filter { name in !description.apis.contains { $0.manifestName == name } }
+        guard unknown.isEmpty else {
+            Console.error("error: --api names no API of the workspace: \(unknown.joined(separator: ", "))")
+            throw ExitCode.failure
+        }
+        let options = ContractCheck.Options(baseURL: baseURL, grpcURL: grpcURL, headers: extraHeaders, timeout: timeout, apis: apis.isEmpty ? nil : Set(apis))
+        let check = ContractCheck(workspace: description, options: options)
+        let quiet = workspace.quiet
+        let json = json
+        let report = await check.run { entry in
+            guard !json else { return }
+            for finding in entry.findings { Console.error(finding.diagnostic) }
+            if let reason = entry.skipped, !quiet { Console.error("note: \(entry.api) is not called: \(reason)") }
+        }
+        if json {
+            Console.output(String(decoding: report.json, as: UTF8.self))
+        } else if !quiet || !report.findings.isEmpty {
+            Console.error(report.summary)
+        }
+        if !report.findings.isEmpty { throw ExitCode.failure }
+    }
+}

@@ -1,0 +1,76 @@
+import APIGenKit
+import APIGenVerify
+import APIManifest
+import Foundation
+import GRPCCore
+import GRPCNIOTransportHTTP2Posix
+import Testing
+import WireTestSupport
+
+/// `apigen verify` of the example workspace's unary gRPC methods without side effects
+/// (`GetFeature`, `SayHello`): against grpc-swift serving the protos, and against a server whose
+/// reply carries what the proto does not declare.
+@Suite("apigen verify of gRPC methods")
+struct GRPCContractCheckTests {
+    static let methods: Set<String> = ["GetFeature", "SayHello", "ListFeatures", "RecordRoute"]
+
+    static func check(grpcURL: String) async throws -> ContractReport {
+        var diagnostics = Diagnostics()
+        let described = Generator.describe(workspaceFile: "apis/workspace.yaml", into: &diagnostics)
+        let (_, description) = try #require(described, "\(diagnostics.sorted)")
+        return await ContractCheck(workspace: description, options: .init(grpcURL: grpcURL, timeout: 10, apis: methods)).run()
+    }
+
+    @Test("A server that serves the protos: both methods called with an empty request, the streaming ones named as not called")
+    func matchingServer() async throws {
+        let server = try await GRPCTestServer.start()
+        let report = try await Self.check(grpcURL: server.baseURL)
+        #expect(report.findings.isEmpty, "\(report.findings.map(\.diagnostic))")
+        #expect(report.entries.map(\.api) == ["SayHello", "GetFeature", "ListFeatures", "RecordRoute"])
+        #expect(report.entries.map(\.grpcStatus) == ["ok", "ok", nil, nil])
+        #expect(report.entries.compactMap(\.skipped) == ["it is a server-streaming call", "it is a client-streaming call"])
+        #expect(server.calls.withLockedValue { $0 }.count == 2)
+    }
+
+    @Test("A reply with a field the proto lacks, a field of the wrong wire type, and a method the server does not have")
+    func driftingServer() async throws {
+        // Feature: name (1) "x"; location (2) as a varint instead of a message; field 9, not in the proto.
+        let reply: [UInt8] = [0x0A, 0x01, 0x78, 0x10, 0x05, 0x48, 0x01]
+        let transport = HTTP2ServerTransport.Posix(address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext)
+        let server = GRPCServer(transport: transport, services: [RawGetFeature(reply: reply)])
+        let serving = Task { try await server.serve() }
+        let port = try #require(try await transport.listeningAddress.ipv4?.port)
+        let report = try await Self.check(grpcURL: "grpc://127.0.0.1:\(port)")
+        server.beginGracefulShutdown()
+        try await serving.value
+
+        let lines = report.findings.map { "\($0.api) \($0.kind.rawValue) \($0.path ?? "-") \($0.breaksDecoding)" }
+        #expect(lines == [
+            "SayHello rpcError - true",
+            "GetFeature typeMismatch $.location true",
+            "GetFeature extraField $.#9 false",
+        ])
+        #expect(report.findings.first?.message.hasPrefix("the server answered unimplemented") == true)
+        #expect(report.findings.allSatisfy { $0.file.hasSuffix(".yaml") })
+    }
+}
+
+/// `routeguide.RouteGuide/GetFeature` answering `reply`'s bytes, whatever they are.
+private struct RawGetFeature: RegistrableRPCService {
+    let reply: [UInt8]
+
+    func registerMethods<Transport: ServerTransport>(with router: inout RPCRouter<Transport>) {
+        let reply = self.reply
+        router.registerHandler(
+            forMethod: MethodDescriptor(fullyQualifiedService: "routeguide.RouteGuide", method: "GetFeature"),
+            deserializer: Raw(), serializer: Raw()
+        ) { _, _ in
+            StreamingServerResponse(single: ServerResponse(message: reply))
+        }
+    }
+
+    private struct Raw: MessageSerializer, MessageDeserializer {
+        func serialize<Bytes: GRPCContiguousBytes>(_ message: [UInt8]) throws -> Bytes { Bytes(message) }
+        func deserialize<Bytes: GRPCContiguousBytes>(_ bytes: Bytes) throws -> [UInt8] { bytes.withUnsafeBytes { Array($0) } }
+    }
+}
