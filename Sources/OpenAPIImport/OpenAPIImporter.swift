@@ -6,7 +6,7 @@ import OpenAPIKit
 /// REST APIs, schemas types; whatever a manifest cannot say is a warning at its JSON pointer,
 /// and the rest is imported.
 public enum OpenAPIImporter {
-    public struct Result {
+    public struct Result: Sendable {
         /// The API file's YAML; nil when the document is not valid (the diagnostics say why).
         public var manifest: String?
         public var diagnostics: Diagnostics

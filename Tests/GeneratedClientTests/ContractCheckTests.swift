@@ -189,10 +189,10 @@ struct ContractCheckTests {
     @Test("A reply nested deeper than the check walks is one mismatch, not a crash")
     func deepNesting() throws {
         let description = try Self.describe("types:\n  Tree: { fields: { children: [Tree] } }\napis:\n  GetTree: { method: GET, path: /tree, response: Tree }\n")
-        let deep = String(repeating: #"{"children":["#, count: 200) + String(repeating: "]}", count: 200)
+        let deep = String(repeating: #"{"children":["#, count: 70) + String(repeating: "]}", count: 70)
         let tree = try #require(JSONTree.parse(Data(deep.utf8)))
         let problems = JSONConformance(models: description.models).problems(in: tree, as: .named("Tree"))
-        #expect(problems.map(\.message) == ["nested deeper than 256 levels"])
+        #expect(problems.map(\.message) == ["nested deeper than 128 levels"])
     }
 
     @Test("apigen-verify exits 1 with each mismatch at file:line:col, writes a JSON report with --json, and 0 against a matching server")

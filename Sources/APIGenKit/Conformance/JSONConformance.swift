@@ -40,7 +40,7 @@ public struct JSONConformance: Sendable {
     private let models: [String: ModelDescription]
 
     /// Values nested deeper than this are reported rather than walked.
-    static let maximumDepth = 256
+    static let maximumDepth = 128
 
     public init(models: [ModelDescription]) {
         self.models = Dictionary(models.map { ($0.manifestName, $0) }, uniquingKeysWith: { first, _ in first })

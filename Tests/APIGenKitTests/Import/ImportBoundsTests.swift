@@ -22,7 +22,8 @@ struct ImportBoundsTests {
             + [#""S\#(count)": {"type": "object", "properties": {"value": {"type": "integer"}}}"#]
         let workspace = try TemporaryWorkspace(files: ["chain.json": Self.document(schemas: schemas)])
         defer { workspace.remove() }
-        let (manifest, diagnostics) = try OpenAPIImportTests.importAndLint(workspace.root.appendingPathComponent("chain.json").path)
+        let path = workspace.root.appendingPathComponent("chain.json").path
+        let (manifest, diagnostics) = try onLargeStack { try OpenAPIImportTests.importAndLint(path) }
         #expect(diagnostics.filter { $0.severity == .error }.isEmpty)
         #expect(manifest.contains("  S0:\n") && manifest.contains("  S\(count):\n"))
         #expect(manifest.contains("      next: S\(count)?\n"))
@@ -41,7 +42,8 @@ struct ImportBoundsTests {
         }
         let workspace = try TemporaryWorkspace(files: ["deep.json": text])
         defer { workspace.remove() }
-        let result = OpenAPIImporter.importDocument(at: workspace.root.appendingPathComponent("deep.json").path)
+        let path = workspace.root.appendingPathComponent("deep.json").path
+        let result = try onLargeStack { OpenAPIImporter.importDocument(at: path) }
         #expect(result.manifest == nil || result.diagnostics.hasErrors)
         let errors = result.diagnostics.errors
         #expect(errors.count == 1, "\(errors)")
