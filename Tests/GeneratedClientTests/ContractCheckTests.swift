@@ -186,13 +186,30 @@ struct ContractCheckTests {
         ])
     }
 
-    @Test("A reply nested deeper than the check walks is one mismatch, not a crash")
+    @Test("Nesting is bounded without recursion: text deeper than 128 levels is not parsed, a value deeper than the walk is one mismatch")
     func deepNesting() throws {
+        #expect(JSONTree.nestingDepth(of: Data(#"{"a":["[[[{", {"b":"]]"}]}"#.utf8)) == 3)
+        let deepText = String(repeating: "[", count: 129) + String(repeating: "]", count: 129)
+        #expect(JSONTree.parse(Data(deepText.utf8)) == nil)
+        #expect(JSONTree.parse(Data(deepText.dropFirst().dropLast().utf8)) != nil)
+
         let description = try Self.describe("types:\n  Tree: { fields: { children: [Tree] } }\napis:\n  GetTree: { method: GET, path: /tree, response: Tree }\n")
-        let deep = String(repeating: #"{"children":["#, count: 70) + String(repeating: "]}", count: 70)
-        let tree = try #require(JSONTree.parse(Data(deep.utf8)))
+        var tree = JSONTree.object(["children": .array([])])
+        for _ in 0..<70 { tree = .object(["children": .array([tree])]) }
         let problems = JSONConformance(models: description.models).problems(in: tree, as: .named("Tree"))
         #expect(problems.map(\.message) == ["nested deeper than 128 levels"])
+    }
+
+    @Test("A reply nested deeper than the check reads is one finding at the API, not a crash")
+    func deepReply() async throws {
+        let deep = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
+        let server = try await Self.server(user: Self.matchingUser, users: (deep, .ok), count: "3")
+        let (file, folder) = try Self.workspace(baseURL: server.baseURL)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let report = try await Self.check(file, apis: ["ListUsers"])
+        await server.stop()
+        #expect(report.findings.map(\.message) == ["the reply nests 200 levels deep; the check reads at most 128"])
+        #expect(report.findings.map(\.line) == [20])
     }
 
     @Test("apigen-verify exits 1 with each mismatch at file:line:col, writes a JSON report with --json, and 0 against a matching server")

@@ -33,9 +33,45 @@ public indirect enum JSONTree: Sendable, Equatable, Decodable {
         }
     }
 
-    /// Parses JSON text; nil when it is not JSON.
+    /// Parses JSON text; nil when it is not JSON, or nests deeper than `maximumDepth` arrays and
+    /// objects: the reading recurses once a level, and a thread of Swift's cooperative pool may
+    /// have a small stack (512 KB on Apple platforms).
     public static func parse(_ data: Data) -> JSONTree? {
-        try? JSONDecoder().decode(JSONTree.self, from: data)
+        guard nestingDepth(of: data) <= maximumDepth else { return nil }
+        return try? JSONDecoder().decode(JSONTree.self, from: data)
+    }
+
+    /// The deepest nesting `parse` reads.
+    public static let maximumDepth = 128
+
+    /// How deeply the arrays and objects of JSON text nest, found without recursion; brackets
+    /// inside strings do not count.
+    public static func nestingDepth(of data: Data) -> Int {
+        var depth = 0
+        var deepest = 0
+        var inString = false
+        var escaped = false
+        for byte in data {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return deepest
     }
 
     /// What kind of value it is, for messages: "a string", "null".

@@ -4,7 +4,8 @@ extension SwiftLiteral {
     /// A JSON value as an `APIRuntime.JSONValue` literal: `"2"`, `true`, `3`, `2.5`, `.null`,
     /// `["a", 1]`, `["key": "value"]` (keys sorted).
     static func jsonValue(_ json: String) -> String {
-        guard let value = JSONTree.parse(Data(json.utf8)) else { return ".null" }
+        // Manifest JSON, which the YAML reader has already bounded in depth.
+        guard let value = try? JSONDecoder().decode(JSONTree.self, from: Data(json.utf8)) else { return ".null" }
         return value.swift
     }
 }
