@@ -93,6 +93,16 @@ struct CommandsTests {
         #expect(result.stdout == APIGenVersion.current + "\n")
     }
 
+    @Test("serve and verify run the tools built beside apigen with their arguments, and exit as they do")
+    func companionTools() throws {
+        let verify = try APIGenBinary.run(["verify", "-w", "apis/workspace.yaml", "--api", "Nope"], in: repositoryRoot)
+        #expect(verify.status == 1)
+        #expect(verify.stderr == "error: --api names no API of the workspace: Nope\n")
+        let serve = try APIGenBinary.run(["serve", "--fail-rate", "2"], in: repositoryRoot)
+        #expect(serve.status == 64)
+        #expect(serve.stderr.contains("--fail-rate is a share of requests, from 0 to 1; found 2.0"), "\(serve.stderr)")
+    }
+
     @Test("schema prints the committed docs/manifest.schema.json")
     func schema() throws {
         let result = try APIGenBinary.run(["schema"], in: repositoryRoot)
