@@ -84,14 +84,14 @@ public struct ContractCall: Sendable {
         return request
     }
 
-    /// A unary gRPC method without side effects, called with an empty request message: every
-    /// field its default.
+    /// A unary gRPC method without side effects, called with its `example:`, or with an empty
+    /// request message (every field its default).
     private static func grpcCall(_ api: APIDescription, _ grpc: GRPCDescription, options: ContractCheck.Options) throws(Skip) -> GRPCUnaryCall {
         guard !grpc.clientStreams, !grpc.serverStreams else { throw Skip(reason: "it is a \(grpc.shape) call") }
-        guard grpc.hasNoSideEffects else { throw Skip(reason: "its proto does not mark it 'idempotency_level = NO_SIDE_EFFECTS'") }
+        guard api.safe else { throw Skip(reason: "neither its proto ('idempotency_level = NO_SIDE_EFFECTS') nor its manifest ('safe: true') says it has no side effects") }
         guard let base = options.grpcURL ?? api.baseURL else { throw Skip(reason: "it has no target: pass --grpc-url") }
         let metadata = (api.headers + options.headers).map { (name: $0.name.lowercased(), value: $0.value) }
-        guard let call = GRPCUnaryCall(baseURL: base, fullMethod: grpc.method, metadata: metadata, timeout: options.timeout) else {
+        guard let call = GRPCUnaryCall(baseURL: base, fullMethod: grpc.method, message: grpc.exampleRequest ?? [], metadata: metadata, timeout: options.timeout) else {
             throw Skip(reason: "'\(base)' is not grpc://host:port or grpcs://host:port")
         }
         return call

@@ -15,8 +15,8 @@ struct VerifyCommand: AsyncParsableCommand {
         discussion: """
             Safe APIs are REST GET and HEAD, JSON-RPC methods marked 'safe: true', and unary gRPC \
             methods their proto marks 'idempotency_level = NO_SIDE_EFFECTS'. REST and JSON-RPC \
-            calls send their parameters' 'example:' values; gRPC calls send an empty request \
-            message. Replies that do not decode, fields the \
+            calls send their parameters' 'example:' values; gRPC calls send the API's \
+            'example:' request, or an empty one. Replies that do not decode, fields the \
             manifests lack, enum values they do not list, required fields missing and statuses not \
             declared are reported at their manifest line. Exits 1 when a reply differs.
             """,

@@ -312,6 +312,17 @@ struct GRPCGenerationTests {
         #expect(stderr.contains("apis/shop.yaml:13:10: error: rpc 'shop.Shop/GetItems' is not in the protos of this file (shop.proto) (did you mean 'shop.Shop/GetItem'?)"), "\(stderr)")
     }
 
+    @Test("A request example that is not the method's request, and one given to a whole service, are errors at the example")
+    func badExample() throws {
+        let stderr = try failure { workspace in
+            try workspace.write("apis/shop.yaml", Self.shopAPI
+                .replacingOccurrences(of: "service: shop.Shop", with: "service: shop.Shop\n    example: { id: a }")
+                .replacingOccurrences(of: "deadline: 2.5", with: "deadline: 2.5\n    example: { ids: [a] }"))
+        }
+        #expect(stderr.contains("apis/shop.yaml:11:14: error: 'example:' is one method's request: give it to an API that names its method with 'rpc:', not to the service 'shop.Shop'"), "\(stderr)")
+        #expect(stderr.contains("apis/shop.yaml:16:14: error: the example of 'Item' is not a 'shop.ItemRequest': $.ids: 'shop.ItemRequest' has no field 'ids'; its fields: id"), "\(stderr)")
+    }
+
     @Test("An unknown service, a missing proto, a bad target and reserved metadata")
     func badSettings() throws {
         let stderr = try failure { workspace in

@@ -1,6 +1,7 @@
 import APIGenKit
 import APIGenVerify
 import APIManifest
+import ExampleClient
 import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2Posix
@@ -14,14 +15,36 @@ import WireTestSupport
 struct GRPCContractCheckTests {
     static let methods: Set<String> = ["GetFeature", "SayHello", "ListFeatures", "RecordRoute"]
 
-    static func check(grpcURL: String) async throws -> ContractReport {
+    static func example() throws -> WorkspaceDescription {
         var diagnostics = Diagnostics()
         let described = Generator.describe(workspaceFile: "apis/workspace.yaml", into: &diagnostics)
-        let (_, description) = try #require(described, "\(diagnostics.sorted)")
-        return await ContractCheck(workspace: description, options: .init(grpcURL: grpcURL, timeout: 10, apis: methods)).run()
+        return try #require(described, "\(diagnostics.sorted)").1
     }
 
-    @Test("A server that serves the protos: both methods called with an empty request, the streaming ones named as not called")
+    static func check(grpcURL: String) async throws -> ContractReport {
+        await ContractCheck(workspace: try example(), options: .init(grpcURL: grpcURL, timeout: 10, apis: methods)).run()
+    }
+
+    @Test("An example in proto's JSON encodes to bytes the generated messages read; a wrong one fails at its path")
+    func exampleEncoding() throws {
+        let writer = ProtobufWriter(shapes: try Self.example().protoShapes)
+        let json = #"{"location": {"latitude": 5, "longitude": -7}, "message": "hi", "sent_at": {"seconds": "1700000000", "nanos": 5}}"#
+        let bytes = try writer.encode(try #require(JSONTree.parse(Data(json.utf8))), as: "routeguide.RouteNote")
+        let note = try Routeguide_RouteNote(serializedBytes: bytes)
+        #expect(note.location.latitude == 5 && note.location.longitude == -7 && note.message == "hi")
+        #expect(note.sentAt.seconds == 1_700_000_000 && note.sentAt.nanos == 5)
+
+        let unknown = #expect(throws: ProtobufWriter.Failure.self) {
+            try writer.encode(.object(["location": .object(["altitude": .integer(1)])]), as: "routeguide.RouteNote")
+        }
+        #expect(unknown?.description == "$.location.altitude: 'geo.Point' has no field 'altitude'; its fields: latitude, longitude")
+        let tooLarge = #expect(throws: ProtobufWriter.Failure.self) {
+            try writer.encode(.object(["latitude": .integer(1 << 40)]), as: "geo.Point")
+        }
+        #expect(tooLarge?.description == "$.latitude: expected an integer from -2147483648 to 2147483647, found 1099511627776")
+    }
+
+    @Test("A server that serves the protos: SayHello called with its example, GetFeature with an empty request, the streaming ones named as not called")
     func matchingServer() async throws {
         let server = try await GRPCTestServer.start()
         let report = try await Self.check(grpcURL: server.baseURL)
@@ -29,7 +52,7 @@ struct GRPCContractCheckTests {
         #expect(report.entries.map(\.api) == ["SayHello", "GetFeature", "ListFeatures", "RecordRoute"])
         #expect(report.entries.map(\.grpcStatus) == ["ok", "ok", nil, nil])
         #expect(report.entries.compactMap(\.skipped) == ["it is a server-streaming call", "it is a client-streaming call"])
-        #expect(server.calls.withLockedValue { $0 }.count == 2)
+        #expect(server.calls.withLockedValue { $0 }.sorted() == ["GetFeature", "SayHello:World"])
     }
 
     @Test("A reply with a field the proto lacks, a field of the wrong wire type, and a method the server does not have")

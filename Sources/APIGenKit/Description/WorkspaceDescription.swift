@@ -249,6 +249,8 @@ public struct GRPCDescription: Sendable {
     public var isIdempotent: Bool
     /// The proto's `idempotency_level = NO_SIDE_EFFECTS`.
     public var hasNoSideEffects = false
+    /// `example:`, the request message encoded from its proto JSON: what `apigen verify` sends.
+    public var exampleRequest: [UInt8]? = nil
 
     /// unary, client-streaming, server-streaming or bidirectional-streaming.
     public var shape: String {

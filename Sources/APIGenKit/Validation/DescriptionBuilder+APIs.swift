@@ -8,6 +8,11 @@ extension DescriptionBuilder {
         var classNames = SwiftNames(kind: "API")
         var described: [APIDescription] = []
         for file in workspace.files {
+            for api in file.apis where api.grpc?.service != nil {
+                if let example = api.example {
+                    diagnostics.error("'example:' is one method's request: give it to an API that names its method with 'rpc:', not to the service '\(api.grpc!.service!.value)'", at: example.location)
+                }
+            }
             for api in file.apis.flatMap({ expandingService($0, in: file) }) {
                 if let first = firstDeclaration[api.name.value] {
                     diagnostics.error("API '\(api.name.value)' is declared twice; first declared at \(first)", at: api.name.location)

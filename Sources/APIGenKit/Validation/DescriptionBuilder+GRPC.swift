@@ -14,6 +14,8 @@ extension DescriptionBuilder {
             single.name = Located(method.name, at: api.name.location)
             single.grpc?.rpc = Located(fullName, at: service.location)
             single.grpc?.service = nil
+            // A service's `example:` is an error reported once, by `describeAPIs`.
+            single.example = nil
             return single
         }
     }
@@ -55,6 +57,13 @@ extension DescriptionBuilder {
         grpc.hasNoSideEffects = method.hasNoSideEffects
         grpc.requestMessage = method.requestMessage
         grpc.responseMessage = method.responseMessage
+        if let example = api.example, let value = JSONTree.parse(Data(example.value.utf8)) {
+            do {
+                grpc.exampleRequest = try ProtobufWriter(shapes: catalog.shapes).encode(value, as: method.requestMessage)
+            } catch {
+                diagnostics.error("the example of '\(api.name.value)' is not a '\(method.requestMessage)': \(error)", at: example.location)
+            }
+        }
         return DescribedGRPC(
             grpc: grpc,
             baseURL: baseURL,

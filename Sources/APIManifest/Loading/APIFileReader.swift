@@ -294,6 +294,7 @@ enum APIFileReader {
         api.cache = mapping["cache"].flatMap { PolicyReader.cache($0, into: &diagnostics) }
         api.invalidates = mapping["invalidates"].map { PolicyReader.strings($0, "invalidates", into: &diagnostics) } ?? []
         api.safe = mapping["safe"]?.boolean("safe", into: &diagnostics)
+        api.example = mapping["example"].flatMap { node in node.jsonText(into: &diagnostics).map { Located($0, at: node.location) } }
         api.responses = mapping["responses"].map { readResponses($0, into: &diagnostics) } ?? []
         api.errorData = mapping["errorData"].flatMap { typeExpression($0, what: "errorData", into: &diagnostics) }
         api.responseHeaders = mapping["responseHeaders"].map { readResponseHeaders($0, into: &diagnostics) } ?? []

@@ -157,6 +157,8 @@ public struct APIDeclaration: Sendable {
     public var invalidates: [Located<String>] = []
     /// `safe: true`: the RPC method has no side effects, and may be cached.
     public var safe: Located<Bool>? = nil
+    /// A gRPC method's `example:`: its request message in proto's JSON, as JSON text.
+    public var example: Located<String>? = nil
     public var baseURL: Located<String>?
     /// Whether `parameters:` was written as a list (order explicit) rather than a mapping.
     public var parametersAreListed: Located<Bool>?

@@ -121,6 +121,7 @@ public enum ManifestKeys {
             key("url", rpcAPIs, "The RPC endpoint: an absolute URL, or a path joined to the base URL."),
             key("rpc", [.grpcAPI], "The gRPC method: package.Service/Method."),
             key("service", [.grpcAPI], "A gRPC service, package.Service: one API per method, each named after it."),
+            key("example", [.grpcAPI], "The request message in proto's JSON, sent by apigen verify (an API with rpc:, not service:).", [:]),
             key("baseURL", [.defaults] + httpAPIs, "An absolute http or https URL; no query, fragment or password."),
             key("parameters", httpAPIs, "By name: a mapping. By position (params: byPosition): a list of one-entry mappings.", ["oneOf": [
                 ["type": "object", "additionalProperties": ["$ref": "#/definitions/parameter"]],
