@@ -27,15 +27,16 @@ public struct ContractCall: Sendable {
     /// Why the API is not called: it changes the server, it needs an example, it streams.
     public var skipReason: String?
 
-    /// The call of `api` on `baseURL` (the API's own, or the workspace's, when nil), with
-    /// `headers` added to the workspace's and the API's own.
+    /// The call of `api` on the server `options` name for it (the API's own base URL, or the
+    /// workspace's, when they name none), with the headers of `options` added to the
+    /// workspace's and the API's own.
     public init(_ api: APIDescription, workspace: WorkspaceDescription, options: ContractCheck.Options) {
         self.api = api
         do throws(Skip) {
             if let grpc = api.grpc {
                 request = .grpc(try Self.grpcCall(api, grpc, options: options))
             } else {
-                request = .http(try Self.request(api, workspace: workspace, baseURL: options.baseURL, headers: options.headers, timeout: options.timeout))
+                request = .http(try Self.request(api, workspace: workspace, options: options))
             }
         } catch {
             skipReason = error.reason
@@ -47,12 +48,13 @@ public struct ContractCall: Sendable {
     }
 
     private static func request(
-        _ api: APIDescription, workspace: WorkspaceDescription, baseURL: String?, headers: [HeaderDescription], timeout: Double
+        _ api: APIDescription, workspace: WorkspaceDescription, options: ContractCheck.Options
     ) throws(Skip) -> URLRequest {
         if api.response.decoding.isEventStream || api.response.decoding == .grpcStream {
             throw Skip(reason: "it answers with a stream")
         }
-        guard let base = baseURL ?? api.baseURL ?? workspace.defaults.baseURL else {
+        let own = api.baseURL ?? workspace.defaults.baseURL
+        guard let base = own.flatMap({ options.baseURLOverrides[$0] }) ?? options.baseURL ?? own else {
             throw Skip(reason: "it has no base URL: pass --base-url")
         }
         if let method = api.rest?.method, method != .GET, method != .HEAD {
@@ -74,8 +76,8 @@ public struct ContractCall: Sendable {
         } else {
             throw Skip(reason: "it is neither REST nor JSON-RPC")
         }
-        request.timeoutInterval = timeout
-        for header in workspace.defaults.headers + api.headers + headers {
+        request.timeoutInterval = options.timeout
+        for header in workspace.defaults.headers + api.headers + options.headers {
             request.setValue(header.value, forHTTPHeaderField: header.name)
         }
         for parameter in api.parameters where parameter.location == .header {
@@ -89,7 +91,9 @@ public struct ContractCall: Sendable {
     private static func grpcCall(_ api: APIDescription, _ grpc: GRPCDescription, options: ContractCheck.Options) throws(Skip) -> GRPCUnaryCall {
         guard !grpc.clientStreams, !grpc.serverStreams else { throw Skip(reason: "it is a \(grpc.shape) call") }
         guard api.safe else { throw Skip(reason: "neither its proto ('idempotency_level = NO_SIDE_EFFECTS') nor its manifest ('safe: true') says it has no side effects") }
-        guard let base = options.grpcURL ?? api.baseURL else { throw Skip(reason: "it has no target: pass --grpc-url") }
+        guard let base = api.baseURL.flatMap({ options.baseURLOverrides[$0] }) ?? options.grpcURL ?? api.baseURL else {
+            throw Skip(reason: "it has no target: pass --grpc-url")
+        }
         let metadata = (api.headers + options.headers).map { (name: $0.name.lowercased(), value: $0.value) }
         guard let call = GRPCUnaryCall(baseURL: base, fullMethod: grpc.method, message: grpc.exampleRequest ?? [], metadata: metadata, timeout: options.timeout) else {
             throw Skip(reason: "'\(base)' is not grpc://host:port or grpcs://host:port")

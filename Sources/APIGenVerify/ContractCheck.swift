@@ -11,6 +11,9 @@ public struct ContractCheck: Sendable {
     public struct Options: Sendable {
         /// The server checked, in place of the workspace's base URLs; nil keeps them.
         public var baseURL: String?
+        /// Servers by the base URL (or gRPC target, `grpc://host:port`) they stand in for, as
+        /// `APIManager.Configuration.baseURLOverrides` maps them; they win over `baseURL`.
+        public var baseURLOverrides: [String: String] = [:]
         /// Headers added to every call (`Authorization: Bearer ...`).
         public var headers: [HeaderDescription] = []
         /// The gRPC server checked (`grpc://host:port`, `grpcs://` for TLS), in place of the
@@ -21,8 +24,12 @@ public struct ContractCheck: Sendable {
         /// The APIs checked, by manifest name; nil checks every one.
         public var apis: Set<String>?
 
-        public init(baseURL: String? = nil, grpcURL: String? = nil, headers: [HeaderDescription] = [], timeout: Double = 30, apis: Set<String>? = nil) {
+        public init(
+            baseURL: String? = nil, baseURLOverrides: [String: String] = [:], grpcURL: String? = nil, headers: [HeaderDescription] = [],
+            timeout: Double = 30, apis: Set<String>? = nil
+        ) {
             self.baseURL = baseURL
+            self.baseURLOverrides = baseURLOverrides
             self.grpcURL = grpcURL
             self.apis = apis
             self.headers = headers

@@ -25,8 +25,11 @@ struct VerifyCommand: AsyncParsableCommand {
 
     @OptionGroup var workspace: WorkspaceOptions
 
-    @Option(name: .customLong("base-url"), help: "The server to check, in place of the workspace's base URLs.")
-    var baseURL: String?
+    @Option(
+        name: .customLong("base-url"),
+        help: "The server to check, in place of the workspace's base URLs; or BASE=SERVER, the server for one base URL or gRPC target (repeatable)."
+    )
+    var baseURLs: [String] = []
 
     @Option(name: .customLong("grpc-url"), help: "The gRPC server to check, grpc://host:port (grpcs:// for TLS), in place of the workspace's targets.")
     var grpcURL: String?
@@ -44,10 +47,14 @@ struct VerifyCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        if let baseURL {
-            guard let url = URL(string: baseURL), ["http", "https"].contains(url.scheme), url.host != nil else {
-                throw ValidationError("--base-url must be an absolute http or https URL; found '\(baseURL)'")
+        for entry in baseURLs {
+            let server = entry.split(separator: "=", maxSplits: 1).last.map(String.init) ?? entry
+            guard let url = URL(string: server), ["http", "https", "grpc", "grpcs"].contains(url.scheme), url.host != nil else {
+                throw ValidationError("--base-url takes an absolute URL, or BASE=SERVER; found '\(entry)'")
             }
+        }
+        guard baseURLs.count(where: { !$0.contains("=") }) <= 1 else {
+            throw ValidationError("--base-url without '=' replaces every base URL, so it is given once; name others as BASE=SERVER")
         }
         if let grpcURL {
             guard let url = URL(string: grpcURL), ["grpc", "grpcs"].contains(url.scheme), url.host != nil, url.port != nil else {
@@ -74,7 +81,15 @@ struct VerifyCommand: AsyncParsableCommand {
             Console.error("error: --api names no API of the workspace: \(unknown.joined(separator: ", "))")
             throw ExitCode.failure
         }
-        let options = ContractCheck.Options(baseURL: baseURL, grpcURL: grpcURL, headers: extraHeaders, timeout: timeout, apis: apis.isEmpty ? nil : Set(apis))
+        var overrides: [String: String] = [:]
+        for entry in baseURLs where entry.contains("=") {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            overrides[parts[0]] = parts[1]
+        }
+        let options = ContractCheck.Options(
+            baseURL: baseURLs.first { !$0.contains("=") }, baseURLOverrides: overrides, grpcURL: grpcURL,
+            headers: extraHeaders, timeout: timeout, apis: apis.isEmpty ? nil : Set(apis)
+        )
         let check = ContractCheck(workspace: description, options: options)
         let quiet = workspace.quiet
         let json = json

@@ -153,6 +153,28 @@ struct ContractCheckTests {
         }
     }
 
+    @Test("Each base URL of the example workspace pointed at apigen serve, as the manager's overrides point them: GetUser, GetForecast and Subtract read their samples cleanly")
+    func baseURLOverrides() async throws {
+        let routes = try MockServerTests.routes("apis/workspace.yaml")
+        try await MockServerTests.withMockServer(routes) { baseURL, _ in
+            var diagnostics = Diagnostics()
+            let (_, description) = try #require(Generator.describe(workspaceFile: "apis/workspace.yaml", into: &diagnostics))
+            let overrides = [
+                "https://api.example.com/v1": baseURL + "/v1",
+                "https://calc.example.com/v2/jsonrpc": baseURL + "/v2/jsonrpc",
+                "https://weather.example.net/v2": baseURL + "/v2",
+            ]
+            let options = ContractCheck.Options(baseURL: "http://127.0.0.1:1", baseURLOverrides: overrides, timeout: 10, apis: ["GetUser", "GetForecast", "Subtract"])
+            let report = await ContractCheck(workspace: description, options: options).run()
+            #expect(report.findings.isEmpty, "\(report.findings.map(\.diagnostic))")
+            #expect(report.entries.map { $0.request ?? "" }.sorted() == [
+                "GET \(baseURL)/v1/users/7",
+                "GET \(baseURL)/v2/forecast?city=Lisbon",
+                "POST \(baseURL)/v1/jsonrpc",
+            ])
+        }
+    }
+
     @Test("A frozen enum's new value fails decoding; a union, a dictionary and a date are read as the client reads them")
     func conformanceOfShapes() throws {
         let description = try Self.describe("""

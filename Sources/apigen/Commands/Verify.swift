@@ -6,7 +6,7 @@ struct Verify: ParsableCommand {
         abstract: "Call the workspace's safe APIs on a live server and check the replies against the manifests (runs apigen-verify; see apigen-verify --help)."
     )
 
-    @Argument(parsing: .captureForPassthrough, help: "apigen-verify's options: -w, --base-url, --grpc-url, --api, --header, --timeout, --json, -q.")
+    @Argument(parsing: .captureForPassthrough, help: "apigen-verify's options: -w, --base-url (URL or BASE=SERVER), --grpc-url, --api, --header, --timeout, --json, -q.")
     var arguments: [String] = []
 
     func run() throws {
