@@ -52,20 +52,16 @@ public struct MockRoutes: Sendable {
             let base = api.baseURL ?? workspace.defaults.baseURL ?? ""
             if let description = api.rest {
                 if !base.isEmpty { baseURLs.insert(base) }
-                let template = Self.join(Self.path(of: base), description.path)
+                let template = Self.nonEmpty(EndpointURL.joined(EndpointURL.path(of: base), description.path))
                 rest.append(RESTRoute(
                     api: api.manifestName, method: description.method.rawValue, template: template,
                     segments: Self.segments(of: template), sample: api.sample, answersNoContent: api.response.decoding == .noContent
                 ))
             } else if let description = api.rpc, api.kind == .jsonrpc {
-                let url = description.path.contains("://") ? description.path : Self.join(base, description.path)
-                if description.path.contains("://") {
-                    baseURLs.insert(String(url.prefix { $0 != "?" }))
-                } else if !base.isEmpty {
-                    baseURLs.insert(base)
-                }
+                // An endpoint given as an absolute URL is the API's base URL, its path empty.
+                if !base.isEmpty { baseURLs.insert(base) }
                 // Two APIs may call one method (by position and by name): the one with a sample answers.
-                let path = Self.path(of: url)
+                let path = Self.nonEmpty(EndpointURL.path(of: EndpointURL.joined(base, description.path)))
                 if rpc[path]?[description.method]?.sample == nil {
                     rpc[path, default: [:]][description.method] = RPCMethod(api: api.manifestName, sample: api.sample)
                 }
@@ -107,18 +103,9 @@ public struct MockRoutes: Sendable {
 
     // MARK: Paths
 
-    /// The path of a URL (`https://api.example.com/v1` → `/v1`); a path as it is.
-    public static func path(of url: String) -> String {
-        guard let scheme = url.range(of: "://") else { return url }
-        let rest = url[scheme.upperBound...]
-        guard let slash = rest.firstIndex(of: "/") else { return "" }
-        return String(rest[slash...].prefix { $0 != "?" })
-    }
-
-    static func join(_ base: String, _ path: String) -> String {
-        guard !path.isEmpty else { return base.isEmpty ? "/" : base }
-        let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
-        return trimmed + (path.hasPrefix("/") ? path : "/" + path)
+    /// The server's root for an empty path.
+    static func nonEmpty(_ path: String) -> String {
+        path.isEmpty ? "/" : path
     }
 
     static func segments(of template: String) -> [Segment] {

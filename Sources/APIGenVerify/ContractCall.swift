@@ -134,9 +134,10 @@ public struct ContractCall: Sendable {
                 continue
             }
         }
-        guard var components = URLComponents(string: joined(base, path)) else { throw Skip(reason: "'\(joined(base, path))' is not a URL") }
+        let address = EndpointURL.joined(base, path)
+        guard var components = URLComponents(string: address) else { throw Skip(reason: "'\(address)' is not a URL") }
         if !query.isEmpty { components.queryItems = (components.queryItems ?? []) + query }
-        guard let url = components.url else { throw Skip(reason: "'\(joined(base, path))' is not a URL") }
+        guard let url = components.url else { throw Skip(reason: "'\(address)' is not a URL") }
         var request = URLRequest(url: url)
         request.httpMethod = rest.method.rawValue
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -144,8 +145,8 @@ public struct ContractCall: Sendable {
     }
 
     private static func rpcRequest(_ api: APIDescription, _ rpc: RPCDescription, base: String, values: [String: JSONTree]) throws(Skip) -> URLRequest {
-        let url = rpc.path.isEmpty ? URL(string: base) : URL(string: joined(base, rpc.path))
-        guard let url else { throw Skip(reason: "'\(joined(base, rpc.path))' is not a URL") }
+        let address = EndpointURL.joined(base, rpc.path)
+        guard let url = URL(string: address) else { throw Skip(reason: "'\(address)' is not a URL") }
         let params: String
         switch rpc.structure {
         case .byName:
@@ -164,12 +165,5 @@ public struct ContractCall: Sendable {
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         return request
-    }
-
-    /// `base` and `path` with one slash between them.
-    static func joined(_ base: String, _ path: String) -> String {
-        guard !path.isEmpty else { return base }
-        let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
-        return trimmed + (path.hasPrefix("/") ? path : "/" + path)
     }
 }

@@ -175,7 +175,7 @@ struct ContractCheckTests {
         }
     }
 
-    @Test("A frozen enum's new value fails decoding; a union, a dictionary and a date are read as the client reads them")
+    @Test("A frozen enum's new value fails decoding; a union, a dictionary, dates and days are read as the client reads them")
     func conformanceOfShapes() throws {
         let description = try Self.describe("""
             types:
@@ -190,13 +190,15 @@ struct ContractCheckTests {
                   totals: "[String: Int]"
                   at: Date
                   seen: { type: Date, format: unixSeconds }
+                  stamped: Date
+                  due: CalendarDate
             apis:
               GetLedger: { method: GET, path: /ledger, response: Ledger }
             """)
         let conformance = JSONConformance(models: description.models)
         let ledger = try #require(JSONTree.parse(Data("""
             {"status":"archived","payments":[{"kind":"card","last4":"4242"},{"kind":"cash"},{"kind":"bank"}],
-             "totals":{"a":1,"b":"2"},"at":"yesterday","seen":1700000000}
+             "totals":{"a":1,"b":"2"},"at":"yesterday","seen":1700000000,"stamped":"2024-05-01T12:30:00.250Z","due":"2024-02-30"}
             """.utf8)))
         let problems = conformance.problems(in: ledger, as: .named("Ledger")).map { "\($0.kind.rawValue) \($0.path) \($0.breaksDecoding)" }
         #expect(problems == [
@@ -205,6 +207,7 @@ struct ContractCheckTests {
             "missingField $.payments[2].iban true",
             "typeMismatch $.totals.b true",
             "typeMismatch $.at true",
+            "typeMismatch $.due true",
         ])
     }
 
@@ -232,6 +235,26 @@ struct ContractCheckTests {
         await server.stop()
         #expect(report.findings.map(\.message) == ["the reply nests 200 levels deep; the check reads at most 128"])
         #expect(report.findings.map(\.line) == [20])
+    }
+
+    @Test("A server that accepts the call and never answers is a failed call once the timeout passes, and the check goes on")
+    func silentServer() async throws {
+        let server = try await LoopbackServer.start { request in
+            if request.path == "/users" { try await Task.sleep(for: .seconds(30)) }
+            return Response.json(#"{"jsonrpc":"2.0","id":1,"result":3}"#)
+        }
+        let (file, folder) = try Self.workspace(baseURL: server.baseURL)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var diagnostics = Diagnostics()
+        let (_, description) = try #require(Generator.describe(workspaceFile: file, into: &diagnostics))
+        let started = ContinuousClock.now
+        let report = await ContractCheck(workspace: description, options: .init(timeout: 2, apis: ["ListUsers", "CountUsers"])).run()
+        // Well before the server's 30 seconds: the call gave up at its timeout.
+        #expect(ContinuousClock.now - started < .seconds(20))
+        await server.stop()
+        #expect(report.entries.map(\.api) == ["ListUsers", "CountUsers"])
+        #expect(report.entries.first?.findings.map(\.kind) == [.callFailed])
+        #expect(report.entries.last?.request?.hasPrefix("POST ") == true)
     }
 
     @Test("apigen-verify exits 1 with each mismatch at file:line:col, writes a JSON report with --json, and 0 against a matching server")

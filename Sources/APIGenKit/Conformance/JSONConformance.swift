@@ -106,7 +106,7 @@ public struct JSONConformance: Sendable {
             case ("Date", .integer), ("Date", .number):
                 if dateFormat == .iso8601 { mismatch(value, expected: "an ISO 8601 date (a string)", at: path, location: location) }
             case ("CalendarDate", .string(let text)):
-                if text.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}/) == nil { report(.typeMismatch, path, "'\(text)' is not a date (YYYY-MM-DD)", at: location) }
+                if !Self.isCalendarDate(text) { report(.typeMismatch, path, "'\(text)' is not a date (YYYY-MM-DD)", at: location) }
             case ("UUID", .string(let text)):
                 if UUID(uuidString: text) == nil { report(.typeMismatch, path, "'\(text)' is not a UUID", at: location) }
             case ("URL", .string(let text)):
@@ -204,12 +204,19 @@ public struct JSONConformance: Sendable {
             key.wholeMatch(of: /[A-Za-z_][A-Za-z0-9_]*/) != nil ? "\(path).\(key)" : "\(path)['\(key)']"
         }
 
+        /// ISO 8601 with or without fractional seconds, read as the runtime's `JSONCoding` reads it.
         static func isoDate(_ text: String) -> Date? {
-            let plain = ISO8601DateFormatter()
-            if let date = plain.date(from: text) { return date }
-            let fractional = ISO8601DateFormatter()
-            fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            return fractional.date(from: text)
+            if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
+            return try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)
+        }
+
+        /// `2024-05-01`, a day of the Gregorian calendar from the year 1 to 9999, as the runtime's
+        /// `CalendarDate` reads it.
+        static func isCalendarDate(_ text: String) -> Bool {
+            guard text.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}/) != nil else { return false }
+            let parts = text.split(separator: "-").compactMap { Int($0) }
+            let components = DateComponents(year: parts[0], month: parts[1], day: parts[2])
+            return (1...9999).contains(parts[0]) && components.isValidDate(in: Calendar(identifier: .gregorian))
         }
     }
 }
