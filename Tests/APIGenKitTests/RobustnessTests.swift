@@ -54,6 +54,7 @@ struct RobustnessTests {
         "deep block nesting": ("apis:\n" + (1...3000).map { String(repeating: " ", count: $0) + "k\($0):" }.joined(separator: "\n") + "\n", "nesting deeper than"),
         "compact sequence nesting": (String(repeating: "- ", count: 5000) + "x\n", "nesting deeper than"),
         "billion laughs": (BillionLaughs.yaml, "expands to more than"),
+        "a sample's alias ladder under a million nodes": (BillionLaughs.ladder, "expands to more than"),
         "duplicate keys": ("apis:\n  A: { method: GET, path: /a }\n  A: { method: GET, path: /b }\n", "duplicate key 'A'"),
         "random bytes": (String(decoding: (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }, as: UTF8.self), "error"),
         "a tab-indented file": ("apis:\n\tA:\n\t\tmethod: GET\n", "YAML syntax error"),
@@ -113,6 +114,18 @@ struct RobustnessTests {
 
 /// Ten levels of ten-fold aliases: a 1 KB file that names 10^10 nodes.
 enum BillionLaughs {
+    /// Five levels of ten-fold aliases, used three times, in an API's `sample:` body: 300,000
+    /// nodes in about 500 bytes, under the million any text may have, and megabytes of Swift were
+    /// it generated.
+    static let ladder: String = {
+        var lines = ["x0: &x0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+        for level in 1...4 {
+            lines.append("x\(level): &x\(level) [\(Array(repeating: "*x\(level - 1)", count: 10).joined(separator: ","))]")
+        }
+        lines.append("x5: [*x4, *x4, *x4]")
+        return "apis:\n  GetA:\n    method: GET\n    path: /a\n    response: JSON\n    sample:\n      body:\n" + lines.map { "        " + $0 }.joined(separator: "\n") + "\n"
+    }()
+
     static let yaml: String = {
         var lines = ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
         for level in 1...10 {

@@ -21,8 +21,12 @@ public enum YAMLDocument {
         }
         do {
             guard let node = try Yams.compose(yaml: text, resolver) else { return Node.mapping(.init([])) }
-            if YAMLLimits.expandsTooFar(node) {
-                diagnostics.error("the YAML expands to more than \(YAMLLimits.maxExpandedNodes) nodes through its aliases; refusing to read it", at: .file(file))
+            let limit = YAMLLimits.maxExpandedNodes(forBytes: text.utf8.count)
+            if YAMLLimits.expandsTooFar(node, limit: limit) {
+                diagnostics.error(
+                    "the YAML expands to more than \(limit) nodes through its aliases (\(YAMLLimits.expandedNodesPerByte) a byte of its \(text.utf8.count) allowed); refusing to read it",
+                    at: .file(file)
+                )
                 return nil
             }
             return node

@@ -6,9 +6,21 @@ enum YAMLLimits {
     /// Deeper nesting than this is refused before parsing: the YAML library, like the readers
     /// after it, recurses once per level.
     static let maxDepth = 200
-    /// More nodes than this, counting every use of an alias in full, is refused after parsing: a
-    /// "billion laughs" file is a few lines that expand to billions of nodes.
+    /// The most nodes any text may expand to, counting every use of an alias in full: a "billion
+    /// laughs" file is a few lines that expand to billions of nodes.
     static let maxExpandedNodes = 1_000_000
+    /// Nodes a text may expand to for each of its bytes. A text without aliases has at most one
+    /// node for every two bytes; this lets anchors be reused several times over, as people reuse
+    /// them, and refuses a ladder of aliases whatever its length, at a cost proportional to the
+    /// text.
+    static let expandedNodesPerByte = 4
+    /// Nodes any text may expand to, however short.
+    static let minExpandedNodes = 4_096
+
+    /// The most nodes a text of `bytes` bytes may expand to.
+    static func maxExpandedNodes(forBytes bytes: Int) -> Int {
+        min(maxExpandedNodes, max(minExpandedNodes, bytes.multipliedReportingOverflow(by: expandedNodesPerByte).partialValue))
+    }
 
     /// Where the text nests deeper than `maxDepth` levels, as a 1-based line and column, or nil.
     ///
@@ -47,14 +59,14 @@ enum YAMLLimits {
         return nil
     }
 
-    /// Whether the tree, with aliases expanded, has more than `maxExpandedNodes` nodes. Stops
-    /// counting as soon as it knows, so a bomb costs at most the limit.
-    static func expandsTooFar(_ root: Node) -> Bool {
+    /// Whether the tree, with aliases expanded, has more than `limit` nodes. Stops counting as
+    /// soon as it knows, so a bomb costs at most the limit.
+    static func expandsTooFar(_ root: Node, limit: Int) -> Bool {
         var stack = [root]
         var count = 0
         while let node = stack.popLast() {
             count += 1
-            if count > maxExpandedNodes { return true }
+            if count > limit { return true }
             switch node {
             case .mapping(let mapping):
                 for (key, value) in mapping {

@@ -57,7 +57,11 @@ extension OperationTranslator {
         case .a(let context):
             schemaContext = context
             let described: JSONSchema = switch context.schema {
-            case .a(let reference): .reference(reference.jsonReference)
+            case .a(let reference):
+                // A default beside the reference is the parameter's (FastAPI's `level: Priority = 3`).
+                schemas.report.sourceMap.defaultBesideReference(at: pointer.appending("schema")).map {
+                    JSONSchema.reference(reference.jsonReference).with(defaultValue: $0)
+                } ?? .reference(reference.jsonReference)
             case .b(let schema): schema
             }
             schema = described

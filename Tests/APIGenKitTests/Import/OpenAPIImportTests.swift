@@ -107,6 +107,34 @@ struct OpenAPIImportTests {
         #expect(manifest.contains("      owner: String\n"), "\(manifest)")
     }
 
+    @Test("A default beside a $ref (FastAPI's `priority: Priority = 5`, pydantic 2's form and pydantic 1's allOf) is kept, the field no longer optional")
+    func referenceDefaults() throws {
+        let document = #"""
+        {"openapi": "3.1.0", "info": {"title": "FastAPI", "version": "0.1.0"},
+         "paths": {"/tasks/": {"post": {"operationId": "create_task", "parameters": [
+           {"name": "level", "in": "query", "required": false, "schema": {"$ref": "#/components/schemas/Priority", "default": 3}}],
+           "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Task"}}}},
+           "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Task"}}}}}}}},
+         "components": {"schemas": {
+           "Priority": {"type": "integer", "enum": [1, 2, 3, 4, 5], "title": "Priority"},
+           "Color": {"type": "string", "enum": ["red", "blue"], "title": "Color"},
+           "Task": {"type": "object", "required": ["title"], "properties": {
+             "title": {"type": "string"},
+             "priority": {"$ref": "#/components/schemas/Priority", "default": 5},
+             "color": {"allOf": [{"$ref": "#/components/schemas/Color"}], "default": "blue"},
+             "weight": {"$ref": "#/components/schemas/Priority", "default": 9}}}}}}
+        """#
+        let workspace = try TemporaryWorkspace(files: ["fastapi.json": document])
+        defer { workspace.remove() }
+        let (manifest, _) = try Self.importAndLint(workspace.root.appendingPathComponent("fastapi.json").path)
+        // An enum's default is its raw value, written as text.
+        #expect(manifest.contains("      priority:\n        type: Priority\n        default: \"5\"\n"), "\(manifest)")
+        #expect(manifest.contains("      color:\n        type: Color\n        default: blue\n"), "\(manifest)")
+        // A default that is not one of the enum's values is not kept.
+        #expect(manifest.contains("      weight: Priority?\n"), "\(manifest)")
+        #expect(manifest.contains("      level:\n        type: Priority\n        default: \"3\"\n"), "\(manifest)")
+    }
+
     @Test("Decimal numbers: a number of format decimal is a Decimal; one written as text (format decimal, or a pattern of digits and one point) is a String with a warning at its pointer")
     func decimalFormats() throws {
         let document = #"""
