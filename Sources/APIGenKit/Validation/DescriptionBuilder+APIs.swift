@@ -143,6 +143,7 @@ extension DescriptionBuilder {
             baseURL: baseURL, rest: rest, rpc: rpc, grpc: grpc
         )
         description.authenticated = api.authenticated?.value
+        warnIfTokenInClearText(api.authenticated, baseURL: baseURL ?? workspace.manifest.defaults.baseURL?.value)
         description.errorResponses = declaredResponses.errors
         description.safe = api.safe?.value ?? grpc?.hasNoSideEffects ?? false
         description.cache = api.cache.flatMap { checkCache($0, of: api, description: description) }

@@ -34,6 +34,31 @@ extension DescriptionBuilder {
         }
     }
 
+    /// Warns where a manifest sends the authentication interceptor's token in clear text: an API
+    /// that says `authenticated: true` and goes over plain `http` or plaintext gRPC to a host other
+    /// than this machine (the runtime refuses that unless the manifest says so).
+    mutating func warnIfTokenInClearText(_ authenticated: Located<Bool>?, baseURL: String?) {
+        guard let authenticated, authenticated.value, let baseURL, let url = URL(string: baseURL),
+              Self.isCleartext(scheme: url.scheme, host: url.host)
+        else { return }
+        diagnostics.warning(
+            "'authenticated: true' sends the token in clear text to \(url.scheme ?? "")://\(url.host ?? ""), which anyone on the way can read: use https (or 'tls: true' for gRPC)",
+            at: authenticated.location
+        )
+    }
+
+    /// Whether `scheme`://`host` is plain HTTP or plaintext gRPC to anything but this machine, as
+    /// the runtime's authentication interceptor reads it.
+    static func isCleartext(scheme: String?, host: String?) -> Bool {
+        guard let scheme = scheme?.lowercased(), scheme == "http" || scheme == "grpc" else { return false }
+        guard var host = host?.lowercased() else { return true }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        while host.hasSuffix(".") { host.removeLast() }
+        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return false }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return !(octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil })
+    }
+
     /// apigen owns its output folder: it replaces the whole folder on every run. The folder must
     /// therefore be one of its own, never the workspace's folder or one holding it, nor a file.
     mutating func checkOutputFolder() {
