@@ -4,140 +4,283 @@ import Foundation
 import GRDB
 import Logging
 import NIOConcurrencyHelpers
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The cache's replies in an SQLite database (through GRDB), which a restart of the app keeps:
-/// a row per reply, its body as a blob beside what decides its use, and its tags in a table of
-/// their own. Past `maxBytes` the least recently used rows go first.
+/// a row per reply, its body as a blob beside what decides its use, its tags in a table of their
+/// own, and the byte total of every reply in a row of its own, so that any number of stores on one
+/// file (two managers, two processes) keep one bound. Past `maxBytes` the least recently used rows
+/// go first.
 ///
 /// The file is the app user's alone (mode 0600 in a folder of mode 0700; on iOS, tvOS, watchOS
-/// and visionOS also `completeUntilFirstUserAuthentication` protection). A file that is not a
-/// database, or is damaged, is discarded with a warning and made again; a store that cannot be
-/// written answers as an empty one. Credentials are kept as HMAC-SHA256 digests, keyed by a
-/// random key the database keeps, so that a log-out after a restart finds its replies.
+/// and visionOS also `completeUntilFirstUserAuthentication` protection), and holds no identity,
+/// credential or header value: the cache hands it HMAC-SHA256 digests, under a key kept outside
+/// the database (`DigestKey`). The database is in WAL mode and waits for a writer elsewhere rather
+/// than failing at once. It is discarded and made again only when SQLite reports it damaged or
+/// not a database; a store that cannot open it (another process holding it past the wait, a
+/// folder that cannot be written) answers as an empty one and tries again later.
 final class DiskResponseStore: ResponseStore {
     let maxBytes: Int
     private let url: URL
     private let logger: Logger
-    /// The open database; replaced when it is found damaged.
-    private let database: NIOLockedValueBox<DatabaseQueue?>
-    /// The HMAC key of credential digests, read from the database when it opens.
-    private let digestKey: NIOLockedValueBox<SymmetricKey>
-    /// Bytes the rows hold, kept as rows are written (the sum would be a scan of every row).
-    private let total = NIOLockedValueBox(0)
+    /// The open database, and when opening it last failed.
+    private let state = NIOLockedValueBox(State())
+    /// The key of digests: the one kept beside the database once it is loaded (`DigestKey`), and
+    /// until then a random one, so that digests made while the file cannot be opened tell texts
+    /// apart as ever and match nothing stored.
+    private let digestKey = NIOLockedValueBox((key: SymmetricKey(size: .bits256), isLoaded: false))
     /// How long a reply read again keeps its old place in the recency order: reads within it are
     /// not written back, so that a hit is one read.
     private static let recencyGranularity: TimeInterval = 60
+    /// How long opening the file waits for another connection's write before it fails as busy.
+    private static let busyTimeout: TimeInterval = 1
+    /// How long a call's statement waits for another connection's write: a call makes it on its
+    /// own task, and a reply not stored for it is only a miss later (reads never wait: WAL).
+    private static let callBusyTimeoutMilliseconds = 100
+    /// How long after a failed opening the store tries again.
+    private static let reopenDelay: TimeInterval = 5
+
+    private struct State {
+        var database: DatabaseQueue?
+        var failedAt: Date?
+        /// The file-system number of the file the database was opened from.
+        var file: Int?
+    }
 
     init(url: URL, maxBytes: Int, logger: Logger) {
         self.url = url
         self.maxBytes = max(0, maxBytes)
         self.logger = logger
-        self.database = NIOLockedValueBox(nil)
-        self.digestKey = NIOLockedValueBox(SymmetricKey(size: .bits256))
         open()
     }
 
     // MARK: Opening
 
-    /// Opens the database, or discards a damaged one and makes it again; on failure the store
-    /// holds nothing.
-    private func open() {
+    /// Opens the database, or discards one SQLite reports damaged and makes it again; on any other
+    /// failure the store holds nothing until it tries again.
+    @discardableResult
+    private func open() -> DatabaseQueue? {
         do {
-            try openDatabase()
-        } catch {
-            logger.warning("apigen's response cache at \(url.path) cannot be read (\(error)); it is discarded and made again")
-            discardFiles()
+            return try openDatabaseWaitingForOthers()
+        } catch where Self.isDamage(error) {
+            discard(nil, because: error)
             do {
-                try openDatabase()
+                return try openDatabase()
             } catch {
-                logger.warning("apigen's response cache at \(url.path) cannot be made (\(error)); replies are not kept on disk")
-                database.withLockedValue { $0 = nil }
+                return failedToOpen(error)
+            }
+        } catch {
+            return failedToOpen(error)
+        }
+    }
+
+    /// `openDatabase`, tried again for up to `busyTimeout` in all while another connection makes
+    /// the file a WAL database or its tables: two connections that both do so at once deadlock,
+    /// and SQLite fails one of them as busy at once, without waiting.
+    private func openDatabaseWaitingForOthers() throws -> DatabaseQueue {
+        let start = Date()
+        var attempt = 0
+        while true {
+            do {
+                return try openDatabase()
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+                attempt += 1
+                let pause = 0.01 * Double(attempt)
+                guard Date().timeIntervalSince(start) + pause < Self.busyTimeout else { throw error }
+                Thread.sleep(forTimeInterval: pause)
             }
         }
     }
 
-    private func openDatabase() throws {
+    private func failedToOpen(_ error: any Error) -> DatabaseQueue? {
+        logger.warning("apigen's response cache at \(url.path) cannot be made (\(error)); replies are not kept on disk for now")
+        state.withLockedValue { $0 = State(database: nil, failedAt: Date()) }
+        return nil
+    }
+
+    private func openDatabase() throws -> DatabaseQueue {
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let key = try digestKey.withLockedValue { digestKey in
+            if !digestKey.isLoaded { digestKey = (try DigestKey.load(for: url), true) }
+            return digestKey.key
+        }
+        // Made before SQLite opens it, so that the WAL files SQLite makes beside it take its mode;
+        // made in place (never written elsewhere and moved there), so that a store that made it
+        // a moment earlier keeps its file.
+        Self.makeFileIfMissing(at: url)
         var configuration = Configuration()
         configuration.label = "apigen.responses"
         configuration.foreignKeysEnabled = true
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(Self.busyTimeout)
+        // What is deleted is overwritten, not left readable in free pages: a log-out's replies too.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
-        try Self.migrator.migrate(queue)
-        let (key, bytes) = try queue.write { db in
-            // A damaged file can open and fail on its first read: read everything a row holds.
-            try db.execute(sql: "PRAGMA quick_check")
-            let stored = try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE name = 'digestKey'")
-            let key = stored ?? SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-            if stored == nil { try db.execute(sql: "INSERT INTO setting (name, value) VALUES ('digestKey', ?)", arguments: [key]) }
-            return (key, try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(cost), 0) FROM reply") ?? 0)
-        }
         try Self.protect(url)
-        digestKey.withLockedValue { $0 = SymmetricKey(data: key) }
-        total.withLockedValue { $0 = bytes }
-        database.withLockedValue { $0 = queue }
+        if try Self.makeSchema(in: queue) {
+            // The schema before kept plain-text keys: nothing of the pages it used is left.
+            try queue.vacuum()
+            try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        }
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA busy_timeout = \(Self.callBusyTimeoutMilliseconds)") }
+        let file = try Self.fileNumber(of: url)
+        try queue.write { db in
+            // Replies digested under another key (the key file lost or replaced) can never be found
+            // again, nor removed by a log-out: they go.
+            let check = Data(HMAC<SHA256>.authenticationCode(for: Data("apigen.response-cache".utf8), using: key))
+            let stored = try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE name = 'keyCheck'")
+            guard stored != check else { return }
+            if stored != nil {
+                logger.warning("apigen's response cache at \(url.path) was written under another key; its replies are removed")
+            }
+            try db.execute(sql: "DELETE FROM reply; DELETE FROM account_link; UPDATE usage SET bytes = 0")
+            try db.execute(sql: "INSERT OR REPLACE INTO setting (name, value) VALUES ('keyCheck', ?)", arguments: [check])
+        }
+        state.withLockedValue { $0 = State(database: queue, failedAt: nil, file: file) }
+        return queue
     }
 
-    private static let migrator: DatabaseMigrator = {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("replies") { db in
+    /// Makes an empty file of mode 0600 at `url` unless one is there: `O_EXCL` makes it where
+    /// it is, so a file that appears first is never replaced.
+    private static func makeFileIfMissing(at url: URL) {
+        #if canImport(Darwin)
+        let made = Darwin.open(url.path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        #elseif canImport(Glibc)
+        let made = Glibc.open(url.path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        #else
+        let made = Musl.open(url.path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        #endif
+        if made >= 0 { close(made) }
+    }
+
+    /// The file-system number of the file at `url`, which tells whether the path still names the
+    /// file a store opened.
+    private static func fileNumber(of url: URL) throws -> Int? {
+        try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int
+    }
+
+    /// The schema's version, in SQLite's `user_version`.
+    private static let schemaVersion = 2
+
+    /// Makes the tables, in one write transaction that waits for any other connection's, so that
+    /// two stores opening a new file at once make them once. A file of an earlier schema (the
+    /// first kept plain-text keys) loses its replies. Returns whether it had some to lose.
+    private static func makeSchema(in queue: DatabaseQueue) throws -> Bool {
+        try queue.write { db in
+            let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+            guard version < schemaVersion else { return false }
+            let earlier = try db.tableExists("reply")
             try db.execute(sql: """
+                DROP TABLE IF EXISTS reply_tag;
+                DROP TABLE IF EXISTS reply;
+                DROP TABLE IF EXISTS setting;
+                DROP TABLE IF EXISTS account_link;
+                DROP TABLE IF EXISTS usage;
+                DROP TABLE IF EXISTS grdb_migrations;
                 CREATE TABLE reply (
                     key TEXT PRIMARY KEY NOT NULL,
-                    scope TEXT,
+                    account TEXT,
+                    call TEXT NOT NULL,
                     reply BLOB NOT NULL,
                     body BLOB NOT NULL,
                     cost INTEGER NOT NULL,
                     used REAL NOT NULL
                 );
                 CREATE INDEX reply_used ON reply(used);
-                CREATE INDEX reply_scope ON reply(scope);
+                CREATE INDEX reply_account ON reply(account);
+                CREATE INDEX reply_call ON reply(call);
                 CREATE TABLE reply_tag (
                     tag TEXT NOT NULL,
                     key TEXT NOT NULL REFERENCES reply(key) ON DELETE CASCADE,
                     PRIMARY KEY (tag, key)
                 );
                 CREATE INDEX reply_tag_key ON reply_tag(key);
+                CREATE TABLE account_link (credential TEXT NOT NULL, account TEXT NOT NULL, UNIQUE (credential, account));
+                CREATE INDEX account_link_account ON account_link(account);
+                CREATE TABLE usage (id INTEGER PRIMARY KEY CHECK (id = 1), bytes INTEGER NOT NULL);
+                INSERT INTO usage (id, bytes) VALUES (1, 0);
                 CREATE TABLE setting (name TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL);
+                PRAGMA user_version = \(schemaVersion);
                 """)
+            return earlier
         }
-        return migrator
-    }()
+    }
 
-    /// The file is readable by the app's user alone.
+    /// The file and its WAL files are readable by the app's user alone.
     private static func protect(_ url: URL) throws {
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path + suffix)
+        }
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
         try FileManager.default.setAttributes([.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication], ofItemAtPath: url.path)
         #endif
     }
 
-    private func discardFiles() {
-        database.withLockedValue { $0 = nil }
-        for suffix in ["", "-journal", "-wal", "-shm"] {
-            try? FileManager.default.removeItem(atPath: url.path + suffix)
-        }
+    /// Whether SQLite says the file is damaged or is not a database: the only reasons to discard it.
+    private static func isDamage(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
     }
 
-    /// Runs `work` on the database; a failure is logged, and a damaged database is discarded
-    /// and made again, so that the call goes on as if nothing were stored.
+    /// Removes the database SQLite reported damaged through `damaged` (nil while opening), with a
+    /// warning; false when another call has replaced that database already. The files go only
+    /// while the path still names the file `damaged` was opened from: another store (another
+    /// manager, another process) that discarded it first has made a new one there, which is kept.
+    @discardableResult
+    private func discard(_ damaged: DatabaseQueue?, because error: any Error) -> Bool {
+        let discarded = state.withLockedValue { state in
+            guard state.database === damaged else { return false }
+            let opened = state.file
+            state = State()
+            let current = try? Self.fileNumber(of: url)
+            guard damaged == nil || current == opened else { return true }
+            for suffix in ["", "-journal", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: url.path + suffix)
+            }
+            return true
+        }
+        if discarded { logger.warning("apigen's response cache at \(url.path) cannot be read (\(error)); it is discarded and made again") }
+        return discarded
+    }
+
+    /// The open database; after a failed opening, opened again once `reopenDelay` has passed.
+    private var database: DatabaseQueue? {
+        let (database, failedAt) = state.withLockedValue { ($0.database, $0.failedAt) }
+        if let database { return database }
+        guard let failedAt, Date().timeIntervalSince(failedAt) > Self.reopenDelay else { return nil }
+        return open()
+    }
+
+    /// Runs `work` on the database; a failure is logged, and a database SQLite reports damaged is
+    /// discarded and made again, so that the call goes on as if nothing were stored.
     private func withDatabase<T>(_ what: String, otherwise: T, _ work: (DatabaseQueue) throws -> T) -> T {
-        guard let queue = database.withLockedValue({ $0 }) else { return otherwise }
+        guard let queue = database else { return otherwise }
         do {
             return try work(queue)
+        } catch where Self.isDamage(error) {
+            if discard(queue, because: error) { open() }
+            return otherwise
         } catch {
             logger.warning("apigen's response cache could not \(what) (\(error))")
-            if let error = error as? DatabaseError, [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
-                discardFiles()
-                open()
-            }
             return otherwise
         }
     }
 
     // MARK: ResponseStore
 
-    var bytes: Int { total.withLockedValue { $0 } }
+    var bytes: Int {
+        withDatabase("count its bytes", otherwise: 0) { queue in
+            try queue.read { db in try Int.fetchOne(db, sql: "SELECT bytes FROM usage") ?? 0 }
+        }
+    }
 
     var count: Int {
         withDatabase("count its replies", otherwise: 0) { queue in
@@ -145,17 +288,18 @@ final class DiskResponseStore: ResponseStore {
         }
     }
 
-    func reply(for key: String) -> CachedReply? {
+    func reply(for key: CacheKey) -> CachedReply? {
+        let text = key.text
         let row: (reply: Data, body: Data, used: Double)? = withDatabase("read a reply", otherwise: nil) { queue in
             try queue.read { db in
-                try Row.fetchOne(db, sql: "SELECT reply, body, used FROM reply WHERE key = ?", arguments: [key]).map { ($0["reply"], $0["body"], $0["used"]) }
+                try Row.fetchOne(db, sql: "SELECT reply, body, used FROM reply WHERE key = ?", arguments: [text]).map { ($0["reply"], $0["body"], $0["used"]) }
             }
         }
         guard let row else { return nil }
         let now = Date().timeIntervalSince1970
         if now - row.used > Self.recencyGranularity {
             withDatabase("mark a reply used", otherwise: ()) { queue in
-                try queue.write { db in try db.execute(sql: "UPDATE reply SET used = ? WHERE key = ?", arguments: [now, key]) }
+                try queue.write { db in try db.execute(sql: "UPDATE reply SET used = ? WHERE key = ?", arguments: [now, text]) }
             }
         }
         do {
@@ -170,8 +314,9 @@ final class DiskResponseStore: ResponseStore {
     }
 
     @discardableResult
-    func store(_ reply: CachedReply, for key: String) -> Bool {
-        let cost = reply.cost(key: key)
+    func store(_ reply: CachedReply, for key: CacheKey) -> Bool {
+        let text = key.text
+        let cost = reply.cost(key: text)
         guard cost <= maxBytes else {
             remove(key)
             return false
@@ -181,40 +326,36 @@ final class DiskResponseStore: ResponseStore {
         guard let encoded = try? JSONEncoder().encode(described) else { return false }
         return withDatabase("store a reply", otherwise: false) { queue in
             try queue.write { db in
-                let old = try Int.fetchOne(db, sql: "SELECT cost FROM reply WHERE key = ?", arguments: [key]) ?? 0
-                try db.execute(sql: "DELETE FROM reply WHERE key = ?", arguments: [key])
+                try delete(in: db, where: "key = ?", [text])
                 try db.execute(
-                    sql: "INSERT INTO reply (key, scope, reply, body, cost, used) VALUES (?, ?, ?, ?, ?, ?)",
-                    arguments: [key, reply.scope, encoded, reply.body, cost, Date().timeIntervalSince1970]
+                    sql: "INSERT INTO reply (key, account, call, reply, body, cost, used) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    arguments: [text, reply.account, reply.call, encoded, reply.body, cost, Date().timeIntervalSince1970]
                 )
                 for tag in reply.tags {
-                    try db.execute(sql: "INSERT INTO reply_tag (tag, key) VALUES (?, ?)", arguments: [tag, key])
+                    try db.execute(sql: "INSERT INTO reply_tag (tag, key) VALUES (?, ?)", arguments: [tag, text])
                 }
-                var bytes = total.withLockedValue { $0 } - old + cost
+                try db.execute(sql: "UPDATE usage SET bytes = bytes + ?", arguments: [cost])
                 // Past the bound, the least recently used go, a batch at a time.
-                while bytes > maxBytes {
-                    let victims = try Row.fetchAll(db, sql: "SELECT key, cost FROM reply WHERE key != ? ORDER BY used LIMIT 64", arguments: [key])
+                while try (Int.fetchOne(db, sql: "SELECT bytes FROM usage") ?? 0) > maxBytes {
+                    let victims = try String.fetchAll(db, sql: "SELECT key FROM reply WHERE key != ? ORDER BY used LIMIT 64", arguments: [text])
                     if victims.isEmpty { break }
                     for victim in victims {
-                        try db.execute(sql: "DELETE FROM reply WHERE key = ?", arguments: [victim["key"] as String])
-                        bytes -= victim["cost"] as Int
-                        if bytes <= maxBytes { break }
+                        try delete(in: db, where: "key = ?", [victim])
+                        if try (Int.fetchOne(db, sql: "SELECT bytes FROM usage") ?? 0) <= maxBytes { break }
                     }
                 }
-                total.withLockedValue { $0 = bytes }
                 return true
             }
         }
     }
 
-    func remove(_ key: String) {
-        delete("remove a reply", where: "key = ?", [key])
+    func remove(_ key: CacheKey) {
+        delete("remove a reply", where: "key = ?", [key.text])
     }
 
     @discardableResult
-    func removeAll(keyPrefix prefix: String) -> Int {
-        // Compared as text: a LIKE pattern would need the identity's % and _ escaped.
-        delete("remove a call's replies", where: "substr(key, 1, ?) = ?", [prefix.utf8.count, prefix])
+    func removeAll(call: String) -> Int {
+        delete("remove a call's replies", where: "call = ?", [call])
     }
 
     @discardableResult
@@ -223,33 +364,74 @@ final class DiskResponseStore: ResponseStore {
     }
 
     @discardableResult
-    func removeAll(scope: String) -> Int {
-        delete("remove a credential's replies", where: "scope = ?", [scope])
-    }
-
-    func removeAll() {
-        delete("remove every reply", where: "1", [])
-    }
-
-    /// Deletes the rows `condition` picks, keeping the total; returns how many.
-    @discardableResult
-    private func delete(_ what: String, where condition: String, _ arguments: StatementArguments) -> Int {
-        withDatabase(what, otherwise: 0) { queue in
+    func removeAll(account: String) -> Int {
+        withDatabase("remove an account's replies", otherwise: 0) { queue in
             try queue.write { db in
-                let removed = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(cost), 0) FROM reply WHERE \(condition)", arguments: arguments) ?? 0
-                try db.execute(sql: "DELETE FROM reply WHERE \(condition)", arguments: arguments)
-                total.withLockedValue { $0 -= removed }
-                return db.changesCount
+                try db.execute(sql: "DELETE FROM account_link WHERE account = ?", arguments: [account])
+                return try delete(in: db, where: "account = ?", [account])
             }
         }
     }
 
-    /// HMAC-SHA256 of the credential under the database's key, in hexadecimal.
-    func scope(of credential: String) -> String {
-        let key = digestKey.withLockedValue { $0 }
-        return HMAC<SHA256>.authenticationCode(for: Data(credential.utf8), using: key).map { byte in
+    func removeAll() {
+        withDatabase("remove every reply", otherwise: ()) { queue in
+            try queue.write { db in
+                try db.execute(sql: "DELETE FROM account_link")
+                try delete(in: db, where: "1", [])
+            }
+        }
+    }
+
+    /// Deletes the rows `condition` picks, in a transaction of its own; returns how many.
+    @discardableResult
+    private func delete(_ what: String, where condition: String, _ arguments: StatementArguments) -> Int {
+        withDatabase(what, otherwise: 0) { queue in
+            try queue.write { db in try delete(in: db, where: condition, arguments) }
+        }
+    }
+
+    /// Deletes the rows `condition` picks and takes their bytes off the file's total; returns how many.
+    @discardableResult
+    private func delete(in db: Database, where condition: String, _ arguments: StatementArguments) throws -> Int {
+        let removed = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(cost), 0) FROM reply WHERE \(condition)", arguments: arguments) ?? 0
+        try db.execute(sql: "DELETE FROM reply WHERE \(condition)", arguments: arguments)
+        let count = db.changesCount
+        try db.execute(sql: "UPDATE usage SET bytes = MAX(0, bytes - ?)", arguments: [removed])
+        return count
+    }
+
+    /// HMAC-SHA256 of `text` under the store's key, in hexadecimal.
+    func digest(_ text: String) -> String {
+        let key = digestKey.withLockedValue { $0.key }
+        return HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: key).map { byte in
             let digits = String(byte, radix: 16)
             return digits.count == 1 ? "0" + digits : digits
         }.joined()
+    }
+
+    func account(of credential: String) -> String {
+        withDatabase("read an account", otherwise: credential) { queue in
+            try queue.read { db in
+                try String.fetchOne(db, sql: "SELECT account FROM account_link WHERE credential = ? ORDER BY rowid LIMIT 1", arguments: [credential]) ?? credential
+            }
+        }
+    }
+
+    func accounts(of credential: String) -> Set<String> {
+        withDatabase("read accounts", otherwise: [credential]) { queue in
+            try queue.read { db in
+                Set(try String.fetchAll(db, sql: "SELECT account FROM account_link WHERE credential = ?", arguments: [credential])).union([credential])
+            }
+        }
+    }
+
+    func link(_ credentials: [String], to account: String) {
+        withDatabase("link an account's credentials", otherwise: ()) { queue in
+            try queue.write { db in
+                for credential in credentials where credential != account {
+                    try db.execute(sql: "INSERT OR IGNORE INTO account_link (credential, account) VALUES (?, ?)", arguments: [credential, account])
+                }
+            }
+        }
     }
 }

@@ -30,7 +30,7 @@ struct CallIdentityTests {
         let definition = APIDefinition(name: "Get", method: .get, path: "/a", defaults: APIDefaults())
         func key(_ url: String, body: String? = nil) throws -> String {
             let request = APIRequest(api: "Get", method: .get, url: try #require(URL(string: url)), body: body.map { Data($0.utf8) }, timeout: .seconds(1))
-            return CallIdentity.key(for: request, definition: definition, kind: "rest")
+            return CallIdentity.key(for: request, body: request.body, definition: definition, kind: "rest")
         }
         #expect(try key("https://h/a?x=1&y=2") == key("https://h/a?y=2&x=1"))
         #expect(try key("https://h/a", body: "1") != key("https://h/a", body: "11"))
@@ -38,22 +38,36 @@ struct CallIdentityTests {
         #expect(try key("https://h/a") == "4:rest3:Get3:GET5:https1:h2:/a0:0:")
     }
 
-    @Test("Every header counts, credentials included, unless the API names the ones that do")
+    @Test("Every header but the credentials counts, unless the API names the ones that do; credentials are compared apart, whatever it names")
     func headers() throws {
-        func key(_ headers: [(String, String)], significant: [String]? = nil) throws -> String {
-            let definition = APIDefinition(name: "Get", wire: .http(.get, path: "/a"), significantHeaders: significant, defaults: APIDefaults())
+        func fields(_ headers: [(String, String)]) throws -> HTTPFields {
             var fields = HTTPFields()
             for (name, value) in headers { fields.append(HTTPField(name: try #require(HTTPField.Name(name)), value: value)) }
-            let request = APIRequest(api: "Get", method: .get, url: try #require(URL(string: "https://h/a")), headerFields: fields, timeout: .seconds(1))
-            return CallIdentity.key(for: request, definition: definition, kind: "rest")
+            return fields
         }
-        #expect(try key([("Authorization", "Bearer A")]) != key([("Authorization", "Bearer B")]))
-        #expect(try key([("Cookie", "s=1")]) != key([]))
+        func key(_ headers: [(String, String)], significant: [String]? = nil) throws -> String {
+            let definition = APIDefinition(name: "Get", wire: .http(.get, path: "/a"), significantHeaders: significant, defaults: APIDefaults())
+            let request = APIRequest(api: "Get", method: .get, url: try #require(URL(string: "https://h/a")), headerFields: try fields(headers), timeout: .seconds(1))
+            return CallIdentity.key(for: request, body: nil, definition: definition, kind: "rest")
+        }
+        func credentials(_ headers: [(String, String)]) throws -> Credentials? {
+            Credentials(try fields(headers))
+        }
+        // Credentials are not the identity: they are compared on their own.
+        #expect(try key([("Authorization", "Bearer A")]) == key([]))
+        #expect(try credentials([("Authorization", "Bearer A")]) != credentials([("Authorization", "Bearer B")]))
+        #expect(try credentials([("Cookie", "s=1")]) != nil && credentials([("Accept", "*/*")]) == nil)
+        #expect(try credentials([("X-API-Key", "1")])?.text == "x-api-key:1")
         #expect(try key([("X-Tenant", "a"), ("Accept", "*/*")]) == key([("Accept", "*/*"), ("X-Tenant", "a")]))
+        #expect(try key([("X-Tenant", "a")]) != key([("X-Tenant", "b")]))
         #expect(try key([("X-Tag", "a"), ("X-Tag", "b")]) != key([("X-Tag", "b"), ("X-Tag", "a")]))
         // Named headers alone: an API whose reply is the same for everyone opts out of the rest.
-        #expect(try key([("X-User", "1"), ("Authorization", "A")], significant: ["x-user"]) == key([("X-User", "1"), ("Authorization", "B")], significant: ["x-user"]))
+        #expect(try key([("X-User", "1"), ("Accept", "a")], significant: ["x-user"]) == key([("X-User", "1"), ("Accept", "b")], significant: ["x-user"]))
         #expect(try key([("X-User", "1")], significant: ["X-User"]) != key([("X-User", "2")], significant: ["X-User"]))
-        #expect(try key([("Authorization", "A")], significant: []) == key([("Authorization", "B")], significant: []))
+        // A credential a manifest names is still a credential, kept apart from the identity.
+        #expect(try key([("X-API-Key", "1")], significant: ["X-API-Key"]) == key([("X-API-Key", "2")], significant: ["X-API-Key"]))
+        // What a log-out may name them by: each value, the token after its scheme, secret cookies.
+        let names = try credentials([("Authorization", "Bearer t1"), ("Cookie", "sid=A; theme=dark")])?.names
+        #expect(names == ["Bearer t1", "t1", "sid=A; theme=dark", "sid=A"])
     }
 }

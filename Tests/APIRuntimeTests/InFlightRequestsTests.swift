@@ -15,7 +15,9 @@ struct InFlightRequestsTests {
             return { nil }
         }
         weak let weakShared = shared
-        let work = Task { table.finish("call", shared, with: .success(APIResponse(status: .ok))) }
+        let request = APIRequest(api: "Call", method: .get, url: URL(string: "https://h/a")!, timeout: .seconds(1))
+        let answered = AnsweredRequest(response: APIResponse(status: .ok), request: OutgoingRequest(request: request, identity: "", credentials: nil, validators: [:]))
+        let work = Task { table.finish("call", shared, with: .success(answered)) }
         if workFinishesFirst { await work.value }
         shared.cancelWhenAbandoned(work) { [table] in table.abandon("call", shared) }
         await work.value

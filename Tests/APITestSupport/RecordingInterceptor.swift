@@ -13,15 +13,19 @@ public struct RecordingInterceptor: APIInterceptor {
         self.seen = seen
     }
 
+    public func adapt(_ request: APIRequest, context: APICallContext) async throws(APIError) -> APIRequest {
+        var request = request
+        request.headerFields[HTTPField.Name("X-\(name)")!] = "yes"
+        return request
+    }
+
     public func intercept(
         _ request: APIRequest,
         context: APICallContext,
-        next: (APIRequest) async throws(APIError) -> APIResponse
+        next: () async throws(APIError) -> APIResponse
     ) async throws(APIError) -> APIResponse {
         seen.withLockedValue { $0.append("\(name)>\(context.kind):\(request.api)#\(context.attempt)") }
-        var request = request
-        request.headerFields[HTTPField.Name("X-\(name)")!] = "yes"
-        let response = try await next(request)
+        let response = try await next()
         seen.withLockedValue { $0.append("\(name)<\(response.statusSummary)") }
         return response
     }

@@ -49,7 +49,7 @@ struct CookieTests {
     }
 
     /// Whether the transport under test keeps cookies at all (AsyncHTTPClient keeps none).
-    static var keepsCookies: Bool { testHTTPTransport.name == "urlsession" }
+    static var keepsCookies: Bool { testHTTPTransport.keepsCookies }
 
     @Test("A cookie one manager receives is sent by its later calls and never by another manager's")
     func perManager() async throws {
@@ -68,6 +68,20 @@ struct CookieTests {
                 #expect(Self.cookie(of: "/alice/again", on: server) == (Self.keepsCookies ? "session=alice" : nil))
                 #expect(Self.cookie(of: "/bob/again", on: server) == (Self.keepsCookies ? "session=bob" : nil))
             }
+        }
+    }
+
+    @Test("A cookie a redirect sets goes with the request the redirect leads to", .enabled(if: CookieTests.keepsCookies))
+    func redirectSetsCookie() async throws {
+        let server = try await LoopbackServer.start { request in
+            switch request.path {
+            case "/signin": return Response(status: .found, headers: [.location: "/home", .setCookie: "sid=erin; Path=/"])
+            default: return .text("home: " + (request.headers[.cookie] ?? "no cookie"))
+            }
+        }
+        try await withManager(Self.configuration(.perManager)) { (manager: APIManager) async throws in
+            #expect(try await Self.get("/signin", from: server, manager) == "home: sid=erin")
+            #expect(try await Self.get("/again", from: server, manager) == "home: sid=erin")
         }
     }
 

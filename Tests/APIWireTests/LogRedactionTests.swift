@@ -13,11 +13,7 @@ import WireTestSupport
 struct SecretPlanter: APIInterceptor {
     var name: String { "planter" }
 
-    func intercept(
-        _ request: APIRequest,
-        context: APICallContext,
-        next: (APIRequest) async throws(APIError) -> APIResponse
-    ) async throws(APIError) -> APIResponse {
+    func adapt(_ request: APIRequest, context: APICallContext) async throws(APIError) -> APIRequest {
         var request = request
         var components = URLComponents(url: request.url!, resolvingAgainstBaseURL: false)!
         components.queryItems = (components.queryItems ?? []) + [
@@ -32,7 +28,7 @@ struct SecretPlanter: APIInterceptor {
         if request.method == .post, context.kind != .grpc {
             request.body = Data(#"{"access_token": "BODY-SECRET-1", "nested": {"password": "BODY-SECRET-2", "refreshToken": "BODY-SECRET-3"}, "list": [{"client_secret": "BODY-SECRET-4"}], "note": "visible-body"}"#.utf8)
         }
-        return try await next(request)
+        return request
     }
 }
 

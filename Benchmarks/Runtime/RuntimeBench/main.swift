@@ -31,9 +31,9 @@ struct AnswerAtOnce: APIRuntime.HTTPTransport {
 struct PassThrough: APIInterceptor {
     func intercept(
         _ request: APIRequest, context: APICallContext,
-        next: (APIRequest) async throws(APIError) -> APIResponse
+        next: () async throws(APIError) -> APIResponse
     ) async throws(APIError) -> APIResponse {
-        try await next(request)
+        try await next()
     }
 }
 

@@ -17,6 +17,9 @@ package struct CacheControl: Sendable, Equatable, Codable {
     var mustRevalidate = false
     /// `public`: a shared cache may keep it, even for a request that carried `Authorization`.
     var isPublic = false
+    /// `private` (with or without field names, read as without): the reply is for one user,
+    /// and never kept where another caller could be answered with it.
+    var isPrivate = false
     /// `s-maxage`: a shared cache's `max-age`; like `public`, it lets a shared cache keep a
     /// reply to a request with `Authorization`.
     var sharedMaxAge: Int?
@@ -33,10 +36,12 @@ package struct CacheControl: Sendable, Equatable, Codable {
 
     init() {}
 
-    /// Whether a reply to a request that carried `Authorization` may serve other callers
-    /// (RFC 9111, section 3.5).
+    /// Whether a reply to a request that carried credentials may serve other callers: the server
+    /// says so with `public` or `s-maxage` (RFC 9111, section 3.5), and not `private`. RFC 9111
+    /// also lets `must-revalidate` allow it; this cache does not, as it says nothing of who else
+    /// may read the reply.
     var allowsSharingAuthorized: Bool {
-        isPublic || sharedMaxAge != nil || mustRevalidate
+        (isPublic || sharedMaxAge != nil) && !isPrivate
     }
 
     /// Reads the values of every `Cache-Control` line of a reply, in order.
@@ -57,13 +62,14 @@ package struct CacheControl: Sendable, Equatable, Codable {
         case "no-cache": noCache = true
         case "must-revalidate": mustRevalidate = true
         case "public": isPublic = true
+        case "private": isPrivate = true
         case "s-maxage":
             if sharedMaxAge == nil { sharedMaxAge = Self.seconds(argument) ?? 0 }
         case "stale-while-revalidate":
             if staleWhileRevalidate == nil { staleWhileRevalidate = Self.seconds(argument) }
         case "stale-if-error":
             if staleIfError == nil { staleIfError = Self.seconds(argument) }
-        default: break  // private, proxy-revalidate, no-transform: not this cache's concern
+        default: break  // proxy-revalidate, no-transform: not this cache's concern
         }
     }
 

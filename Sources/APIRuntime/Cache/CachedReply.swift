@@ -15,13 +15,16 @@ package struct CachedReply: Sendable {
     package var trailers: HTTPFields = [:]
     /// When it is fresh, and how long it may be served stale.
     package var freshness: HTTPFreshness
-    /// The request's values of the headers the reply's `Vary` names, lowercased names: a later
-    /// call uses the reply only if its own values are the same.
+    /// The digests of the request's values of the headers the reply's `Vary` names, by
+    /// lowercased name: a later call uses the reply only if its own values are the same.
     package var variants: [String: String]
     /// The tags a mutation's `invalidates:` drops it by.
     package var tags: Set<String>
-    /// Whose reply it is: a digest of the credential the call carried, nil when shared.
-    package var scope: String?
+    /// Whose reply it is: the account of the credentials the call carried; nil when shared.
+    package var account: String?
+    /// The digest of the call's identity as planned (`CallPlan.callIdentity`), by which
+    /// `ResponseCache.remove(_:)` finds the call's replies for every account.
+    package var call: String
 
     /// Bytes it holds under `key`, as a store's bound counts them: the body, the fields, the tags,
     /// the key, and `overhead` for the structures that hold them.
@@ -44,10 +47,11 @@ package struct CachedReply: Sendable {
     }
 
     /// This reply with the header fields of a `304 Not Modified` that confirmed it: each replaces
-    /// the stored field of its name (RFC 9111, section 4.3.4), except the fields that frame a body.
+    /// the stored field of its name (RFC 9111, section 4.3.4), except the fields that frame a body
+    /// and `Set-Cookie`, which is the cookie jar's and never stored.
     func updated(with notModified: HTTPFields) -> CachedReply {
         var updated = self
-        for name in Set(notModified.map(\.name)) where !name.isFraming {
+        for name in Set(notModified.map(\.name)) where !name.isFraming && name != .setCookie {
             updated.headers[values: name] = notModified[values: name]
         }
         return updated
@@ -63,10 +67,11 @@ package struct CachedReply: Sendable {
     }
 
     /// Whether the reply answers a request with `headers`: every header its `Vary` names has
-    /// the value it had when the reply was stored (absent both times counts as the same).
-    func matches(_ headers: HTTPFields) -> Bool {
+    /// the value it had when the reply was stored (absent both times counts as the same), both
+    /// compared as their `digest`s.
+    func matches(_ headers: HTTPFields, digest: (String) -> String) -> Bool {
         variants.allSatisfy { name, value in
-            HTTPField.Name(name).map { Self.combined(headers, $0) } == value
+            HTTPField.Name(name).map { digest(Self.combined(headers, $0)) } == value
         }
     }
 
@@ -75,12 +80,19 @@ package struct CachedReply: Sendable {
         headers[values: name].joined(separator: ", ")
     }
 
-    /// The headers a reply's `Vary` names, lowercased, with the request's values of them.
-    static func variants(of reply: HTTPFields, request: HTTPFields) -> [String: String] {
+    /// A reply's fields as the cache keeps them: without `Set-Cookie`, whose cookies went to the
+    /// cookie jar when the reply came, and which would set them again on every hit.
+    static func storedFields(_ fields: HTTPFields) -> HTTPFields {
+        fields.contains { $0.name == .setCookie } ? fields.filter { $0.name != .setCookie } : fields
+    }
+
+    /// The headers a reply's `Vary` names, lowercased, with the digests of the request's values
+    /// of them.
+    static func variants(of reply: HTTPFields, request: HTTPFields, digest: (String) -> String) -> [String: String] {
         var variants: [String: String] = [:]
         for name in varyNames(in: reply) {
             guard let field = HTTPField.Name(name) else { continue }
-            variants[name] = combined(request, field)
+            variants[name] = digest(combined(request, field))
         }
         return variants
     }
@@ -93,7 +105,7 @@ package struct CachedReply: Sendable {
 
 extension CachedReply: Codable {
     private enum CodingKeys: String, CodingKey {
-        case status, grpcMessage, body, headers, trailers, freshness, variants, tags, scope
+        case status, grpcMessage, body, headers, trailers, freshness, variants, tags, account, call
     }
 
     /// A gRPC status is its code with its message; an HTTP one, its code.
@@ -111,7 +123,8 @@ extension CachedReply: Codable {
         freshness = try container.decode(HTTPFreshness.self, forKey: .freshness)
         variants = try container.decode([String: String].self, forKey: .variants)
         tags = try container.decode(Set<String>.self, forKey: .tags)
-        scope = try container.decodeIfPresent(String.self, forKey: .scope)
+        account = try container.decodeIfPresent(String.self, forKey: .account)
+        call = try container.decode(String.self, forKey: .call)
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -130,6 +143,7 @@ extension CachedReply: Codable {
         try container.encode(freshness, forKey: .freshness)
         try container.encode(variants, forKey: .variants)
         try container.encode(tags, forKey: .tags)
-        try container.encodeIfPresent(scope, forKey: .scope)
+        try container.encodeIfPresent(account, forKey: .account)
+        try container.encode(call, forKey: .call)
     }
 }

@@ -43,11 +43,17 @@ package struct HTTPFreshness: Sendable, Equatable, Codable {
 
     /// The freshness a manifest's policy gives a reply that arrived at `receivedAt`, whatever its
     /// headers say: fresh for `lifetime` seconds, then servable for the stale windows the policy
-    /// names. `noStore` and `noCache` are the server's, which a policy never overrides.
+    /// names. What the server says of who may keep the reply and whether it may be served
+    /// without asking (`no-store`, `no-cache`, `must-revalidate`, `private`, `public`) is the
+    /// server's, which a policy never overrides.
     init(lifetime: Double, staleWhileRevalidate: Int?, staleIfError: Int?, server: CacheControl, receivedAt: Date) {
         var control = CacheControl()
         control.noStore = server.noStore
         control.noCache = server.noCache
+        control.mustRevalidate = server.mustRevalidate
+        control.isPrivate = server.isPrivate
+        control.isPublic = server.isPublic
+        control.sharedMaxAge = server.sharedMaxAge
         control.staleWhileRevalidate = staleWhileRevalidate
         control.staleIfError = staleIfError
         self.control = control

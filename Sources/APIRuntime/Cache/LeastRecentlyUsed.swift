@@ -86,6 +86,11 @@ struct LeastRecentlyUsed<Value: Sendable>: Sendable {
         return keys.count
     }
 
+    /// Calls `body` with each key and value, in no order.
+    func forEach(_ body: (String, Value) -> Void) {
+        for (key, entry) in entries { body(key, entry.value) }
+    }
+
     private mutating func moveToNewest(_ key: String) {
         guard newest != key, let entry = entries[key] else { return }
         // Unlink, then link at the newest end.

@@ -22,14 +22,20 @@ public struct CacheStorage: Sendable {
 ///
 /// ```swift
 /// manager.cache.removeAll(credential: token)   // log-out: that account's replies go
-/// try manager.cache.remove(GetUserAPI(id: 7))  // one call's replies, for every credential
+/// try manager.cache.remove(GetUserAPI(id: 7))  // one call's replies, for every account
 /// ```
 ///
-/// Each reply is kept under its call's identity (what the duplicate gate compares calls by) and
-/// the credential the call carried, as a keyed digest: never the token.
+/// Each reply is kept under its call's identity as sent (what the duplicate gate compares calls
+/// by, credentials aside) and the account whose credentials the call carried. An account is a
+/// set of credentials: the first a call carried, and each that replaced one of them (the same
+/// fields, other values) when the call was sent again at an interceptor's request: a refreshed
+/// token. A token provider may name it instead (`TokenProvider.account()`). Every identity,
+/// credential and header value is kept as a keyed digest: never the text, never the token.
 public final class ResponseCache: Sendable {
     let store: any ResponseStore
     let baseURLs: BaseURLResolver
+    /// What was removed while calls were in flight, so that none stores an older reply after it.
+    let invalidations = Invalidations()
     private let clock: any APIClock
     /// A wall-clock date and the manager's clock read at the same moment, so that entries are
     /// dated in wall-clock time (which a reply's `Date` and `Expires` speak) that moves as the
@@ -52,30 +58,47 @@ public final class ResponseCache: Sendable {
     /// The bound on `bytes`.
     public var maxBytes: Int { store.maxBytes }
 
-    /// Removes every reply of the call `api` would make, for every credential; returns how many.
-    /// Throws when the call cannot be made (no base URL, a parameter that cannot be encoded).
+    /// Removes every reply of the call `api` would make, for every account and whatever
+    /// interceptors add to it; returns how many. Throws when the call cannot be made (no base
+    /// URL, a parameter that cannot be encoded).
     @discardableResult
     public func remove<Response>(_ api: BaseAPI<Response>) throws(APIError) -> Int {
         let definition = api.definition, options = api.options
         let (base, _) = try baseURLs.baseURL(of: definition, options: options)
         let request = try api.parameters.makeRequest(for: definition, at: base, headers: options.headers, timeout: .zero, deadline: clock.now)
-        return store.removeAll(keyPrefix: Self.identity(of: request, definition: definition) + Self.separator)
+        let call = store.digest(Self.identity(of: request, definition: definition))
+        invalidations.removed(call: call)
+        return store.removeAll(call: call)
     }
 
     /// Removes every reply tagged `tag` (the manifest's `tags:`); returns how many.
     @discardableResult
     public func removeAll(tagged tag: String) -> Int {
-        store.removeAll(tagged: tag)
+        invalidations.removed(tag: tag)
+        return store.removeAll(tagged: tag)
     }
 
-    /// Removes every reply kept for `credential` (the token a log-out discards); returns how many.
+    /// Removes every reply of the account that sent `credential` (what a log-out discards), and
+    /// of every credential of that account: the tokens refreshed before and after it. A credential
+    /// is named as a call sent it: a bearer token (with or without `Bearer `), the value of a
+    /// credential header (`X-API-Key`), a session cookie (`sid=…`) or a whole `Cookie` line.
+    /// Returns how many replies went.
     @discardableResult
     public func removeAll(credential: String) -> Int {
-        store.removeAll(scope: store.scope(of: credential))
+        let digest = store.digest(credential)
+        // A call of this account in flight may not have linked this credential to it yet.
+        invalidations.removed(credential: digest)
+        var removed = 0
+        for account in store.accounts(of: digest) {
+            invalidations.removed(account: account)
+            removed += store.removeAll(account: account)
+        }
+        return removed
     }
 
     /// Removes every reply.
     public func removeAll() {
+        invalidations.removedEverything()
         store.removeAll()
     }
 
@@ -86,18 +109,25 @@ public final class ResponseCache: Sendable {
         epoch + (clock.now - epochInstant).inSeconds
     }
 
-    /// What separates a call's identity from its scope in a key: not a digit, so that one
-    /// identity (length-prefixed parts, each starting with a digit) followed by it is never the
-    /// start of another's key.
-    static let separator = "#"
-
-    /// The identity a call's replies are kept under: the duplicate gate's.
+    /// The identity of a call as planned: what `remove(_:)` finds its replies by.
     static func identity(of request: APIRequest, definition: APIDefinition) -> String {
-        CallIdentity.key(for: request, definition: definition, kind: definition.kind.description)
+        CallIdentity.key(for: request, body: request.body, definition: definition, kind: definition.kind.description)
     }
 
-    /// The key of a call's reply for `scope` (a credential's digest), or shared by all (`nil`).
-    static func key(identity: String, scope: String?) -> String {
-        identity + separator + (scope ?? "*")
+    /// The account a request as sent is made for: the one its token provider names, else the one
+    /// its credentials belong to; nil for a request with neither.
+    func account(of request: OutgoingRequest) -> String? {
+        if let named = request.request.account { return store.digest(named) }
+        return request.credentials.map { store.account(of: store.digest($0.text)) }
+    }
+
+    /// The digests of `credentials` and of every name a log-out may give them.
+    func digests(of credentials: Credentials?) -> [String] {
+        credentials.map { ([$0.text] + $0.names).map(store.digest) } ?? []
+    }
+
+    /// Records that `credentials` belong to `account`, under every name a log-out may give them.
+    func link(_ credentials: Credentials, to account: String) {
+        store.link(digests(of: credentials), to: account)
     }
 }

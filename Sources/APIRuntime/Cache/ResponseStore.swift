@@ -5,6 +5,9 @@
 /// Calls are short and synchronous (a lookup, a row): the cache stage makes them on the call's
 /// task. A store that fails (a disk full, a file damaged) answers as if it held nothing; it never
 /// throws into a call.
+///
+/// A store is handed digests (`digest(_:)`, keyed by a key of the store's own), never an identity,
+/// a credential or a header value: what it keeps, on disk too, says nothing of them.
 package protocol ResponseStore: Sendable {
     /// The bound on `bytes`.
     var maxBytes: Int { get }
@@ -14,26 +17,49 @@ package protocol ResponseStore: Sendable {
     var count: Int { get }
 
     /// The reply stored for `key`, which becomes the most recently used.
-    func reply(for key: String) -> CachedReply?
+    func reply(for key: CacheKey) -> CachedReply?
     /// Stores `reply` for `key`, replacing what was there; returns whether it was kept (a reply
     /// larger than the whole bound is not).
     @discardableResult
-    func store(_ reply: CachedReply, for key: String) -> Bool
-    func remove(_ key: String)
-    /// Removes every reply whose key starts with `prefix` (one call's, for every credential);
-    /// returns how many.
+    func store(_ reply: CachedReply, for key: CacheKey) -> Bool
+    func remove(_ key: CacheKey)
+    /// Removes every reply of one call (`CachedReply.call`), for every account; returns how many.
     @discardableResult
-    func removeAll(keyPrefix prefix: String) -> Int
+    func removeAll(call: String) -> Int
     /// Removes every reply tagged `tag`; returns how many.
     @discardableResult
     func removeAll(tagged tag: String) -> Int
-    /// Removes every reply of one credential's digest; returns how many.
+    /// Removes every reply of `account`, and every credential linked to it; returns how many
+    /// replies.
     @discardableResult
-    func removeAll(scope: String) -> Int
+    func removeAll(account: String) -> Int
     func removeAll()
 
-    /// A digest of `credential` that says nothing of it outside this store: what replies are
-    /// kept under. The same credential gives the same digest for as long as the store lasts (a
-    /// store on disk: across restarts).
-    func scope(of credential: String) -> String
+    /// A digest of `text` that says nothing of it outside this store: what a credential, an
+    /// identity and a `Vary`'d header value are kept as. The same text gives the same digest for
+    /// as long as the store lasts (a store on disk: across restarts).
+    func digest(_ text: String) -> String
+    /// The account the credential with digest `credential` belongs to: the first account it was
+    /// linked to, else the digest itself (a credential first seen starts an account of its own).
+    func account(of credential: String) -> String
+    /// Every account the credential with digest `credential` names: those it was linked to (a
+    /// session cookie sent in several `Cookie` lines names each of their accounts), and the digest
+    /// itself.
+    func accounts(of credential: String) -> Set<String>
+    /// Records that the credentials with digests `credentials` belong to `account` too: a token
+    /// refreshed from one of the account's, and the names a log-out may give them.
+    func link(_ credentials: [String], to account: String)
+}
+
+/// Where the cache keeps one reply: the digest of the call's identity (`CallIdentity`,
+/// credentials aside) and the account whose credentials it carried; no account for a reply
+/// shared by every caller.
+package struct CacheKey: Sendable, Hashable {
+    package let identity: String
+    package let account: String?
+
+    /// The key as one text: the identity's digest, `#`, and the account, or `*` for none.
+    package var text: String {
+        identity + "#" + (account ?? "*")
+    }
 }

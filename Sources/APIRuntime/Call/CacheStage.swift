@@ -3,45 +3,48 @@ import HTTPTypes
 
 /// The stage before the duplicate gate for calls of APIs with a `cache:`: a fresh stored reply
 /// answers the call with nothing sent; otherwise the network does, with a stale reply's
-/// validators when there are some, and what comes back is stored for the next call.
+/// validators when there are some, and what comes back is stored for the next call. It reads the
+/// call's request as sent (`OutgoingRequest`): its identity and credentials key the reply, and its
+/// headers are what a reply's `Vary` is matched against.
 struct CacheStage: Sendable {
     let cache: ResponseCache
     let interceptors: InterceptorChain
 
     /// The rest of the call after this stage: the duplicate gate, the attempts, the transport.
-    typealias Fetch = @Sendable (CallPlan) async throws(APIError) -> APIResponse
+    typealias Fetch = @Sendable (_ plan: CallPlan, _ first: OutgoingRequest) async throws(APIError) -> AnsweredRequest
 
     /// The reply a call gets through the cache, where it came from, and the key it is kept under.
     struct Outcome: Sendable {
         var response: APIResponse
         var source: ReplySource
-        var key: String
+        var key: CacheKey
     }
 
-    /// Where a call's replies are kept: under its credential's digest (`scope`), and under the
-    /// shared key too when its API's scope is `shared`.
+    /// Where a call's replies are kept: under its account, and under the shared key too when its
+    /// API's scope is `shared`.
     struct Keys: Sendable {
-        /// The digest of the credential the call carries; nil when it carries none.
-        let scope: String?
-        /// The key of the call's own reply: per credential unless it carries none.
-        let own: String
+        /// The account of the credentials the call carries; nil when it carries none.
+        let account: String?
+        /// The key of the call's own reply: its account's, or the shared one when it has none.
+        let own: CacheKey
         /// The key of the reply shared by every caller, for `scope: shared`.
-        let shared: String?
+        let shared: CacheKey?
     }
 
-    /// Runs `plan` through the cache: `fetch` when nothing fresh is stored, and
-    /// `refreshInBackground` to revalidate a reply served stale while revalidating.
+    /// Runs `plan`, whose first attempt sends `request`, through the cache: `fetch` when nothing
+    /// fresh is stored, and `refreshInBackground` to revalidate a reply served stale while
+    /// revalidating.
     func run(
-        _ plan: CallPlan, _ caching: CallPlan.Caching, fetch: @escaping Fetch,
+        _ plan: CallPlan, _ request: OutgoingRequest, _ caching: CallPlan.Caching, fetch: @escaping Fetch,
         refreshInBackground: (@escaping @Sendable () async throws(APIError) -> Void) -> Void
     ) async throws(APIError) -> Outcome {
-        let keys = try await keys(for: plan, caching)
+        let keys = keys(for: request, caching)
         let now = cache.now
-        let stored = storedReply(keys, for: plan)
+        let stored = storedReply(keys, for: request)
         switch (caching.policy, stored) {
         case (.reload, _):
             // The network, though a stored reply's validators may spare the body.
-            return try await fetchAndStore(plan, caching, keys: keys, stored: stored?.reply, fetch: fetch)
+            return try await fetchAndStore(plan, request, caching, keys: keys, stored: stored?.reply, fetch: fetch)
         case (.cacheOnly, nil):
             throw APIError(api: plan.request.api, reason: .notCached)
         case (.cacheOnly, let (key, reply)?):
@@ -63,98 +66,119 @@ struct CacheStage: Sendable {
             if reply.freshness.mayServeWhileRevalidating(at: now) {
                 observe(.servedStale(age: age, reason: .revalidating), plan)
                 refreshInBackground { [self] () async throws(APIError) in
-                    _ = try await fetchAndStore(plan, caching, keys: keys, stored: reply, fetch: fetch)
+                    _ = try await fetchAndStore(plan, request, caching, keys: keys, stored: reply, fetch: fetch)
                 }
                 return Outcome(response: reply.response, source: .stale(age: age, reason: .revalidating), key: key)
             }
             observe(.miss, plan)
         }
         do {
-            return try await fetchAndStore(plan, caching, keys: keys, stored: stored?.reply, fetch: fetch)
+            return try await fetchAndStore(plan, request, caching, keys: keys, stored: stored?.reply, fetch: fetch)
         } catch {
-            guard let (key, reply) = stored, error.allowsStaleReply, reply.freshness.mayServeOnError(at: cache.now) else { throw error }
+            // A token that could not be had (offline) is a failure to reach the server, as a
+            // transport's is; the account is known by the name its provider gave.
+            let mayServeStale = error.allowsStaleReply || request.request.missingCredential != nil
+            guard let (key, reply) = stored, mayServeStale, reply.freshness.mayServeOnError(at: cache.now) else { throw error }
             let age = reply.freshness.age(at: cache.now)
             observe(.servedStale(age: age, reason: .error(error)), plan)
             return Outcome(response: reply.response, source: .stale(age: age, reason: .error(error)), key: key)
         }
     }
 
-    /// The call's keys: its credential is the one the first interceptor that attaches one will
-    /// attach, else the `Authorization` the call carries itself.
-    private func keys(for plan: CallPlan, _ caching: CallPlan.Caching) async throws(APIError) -> Keys {
-        let credential = try await interceptors.credential(for: plan.request, context: plan.context)
-            ?? plan.request.headerFields[.authorization]
-        let scope = credential.map(cache.store.scope(of:))
+    /// The call's keys: the digest of its identity as sent, and the account of its credentials.
+    private func keys(for request: OutgoingRequest, _ caching: CallPlan.Caching) -> Keys {
+        let identity = cache.store.digest(request.identity)
+        let account = cache.account(of: request)
         return Keys(
-            scope: scope,
-            own: ResponseCache.key(identity: caching.identity, scope: scope),
-            shared: caching.settings.scope == .shared ? ResponseCache.key(identity: caching.identity, scope: nil) : nil
+            account: account,
+            own: CacheKey(identity: identity, account: account),
+            shared: caching.settings.scope == .shared ? CacheKey(identity: identity, account: nil) : nil
         )
     }
 
-    /// The stored reply for the call and its key, if one matches the headers its `Vary` names.
-    private func storedReply(_ keys: Keys, for plan: CallPlan) -> (key: String, reply: CachedReply)? {
+    /// The stored reply for the call and its key, if one matches the headers its `Vary` names as
+    /// the request carries them.
+    private func storedReply(_ keys: Keys, for request: OutgoingRequest) -> (key: CacheKey, reply: CachedReply)? {
         for key in [keys.shared, keys.own].compactMap(\.self) {
-            if let reply = cache.store.reply(for: key), reply.matches(plan.request.headerFields) { return (key, reply) }
+            if let reply = cache.store.reply(for: key), reply.matches(request.request.headerFields, digest: cache.store.digest) {
+                return (key, reply)
+            }
         }
         return nil
     }
 
     /// Sends the call (asking the server to confirm `stored` when it can), stores what comes back,
-    /// and returns it, or `stored` refreshed when the server says it has not changed.
+    /// and returns it, or `stored` refreshed when the server says it has not changed. What comes
+    /// back is kept under the request that got it: the last attempt's, whose credentials may not be
+    /// the first's (a token added after a challenge, or refreshed).
     private func fetchAndStore(
-        _ plan: CallPlan, _ caching: CallPlan.Caching, keys asked: Keys, stored: CachedReply?, fetch: Fetch
+        _ plan: CallPlan, _ request: OutgoingRequest, _ caching: CallPlan.Caching, keys asked: Keys, stored: CachedReply?, fetch: Fetch
     ) async throws(APIError) -> Outcome {
         let validators = caching.settings.revalidate && plan.definition.kind == .rest ? stored?.validators ?? [:] : [:]
-        let sent = validators.isEmpty ? plan : plan.revalidating(with: validators)
+        let sent = validators.isEmpty ? request : request.revalidating(with: validators)
+        let mark = cache.invalidations.mark
         let requestedAt = cache.now
-        let response = try await fetch(sent)
+        let exchange = try await fetch(plan, sent)
         let receivedAt = cache.now
-        // The reply is the credential's the call carried when it came: a token refreshed during
-        // the call (a 401, then a new token) is the one asked again now, not the rejected one.
-        let keys = (try? await self.keys(for: plan, caching)) ?? asked
-        if sent.isRevalidation, response.httpStatus?.code == 304, let stored {
+        let response = exchange.response, answered = exchange.request
+        let keys = answered.isSameCaller(as: request) && answered.identity == request.identity ? asked : self.keys(for: answered, caching)
+        if answered.isRevalidation, response.httpStatus?.code == 304, let stored {
             var refreshed = stored.updated(with: response.headerFields)
             refreshed.freshness = freshness(of: refreshed.headers, status: 200, caching, requestedAt: requestedAt, receivedAt: receivedAt)
             let key = storageKey(keys, control: refreshed.freshness.control)
-            cache.store.store(refreshed, for: key)
+            refreshed.account = key.account
+            let removed = cache.invalidations.removedSince(
+                mark, tags: refreshed.tags, account: key.account, credentials: cache.digests(of: answered.credentials), call: refreshed.call
+            )
+            if !removed {
+                cache.store.store(refreshed, for: key)
+            }
             observe(.revalidated, plan)
             return Outcome(response: refreshed.response, source: .revalidated, key: key)
         }
         let key = storageKey(keys, control: CacheControl(response.headerFields[values: .cacheControl]))
-        store(response, for: plan, caching, key: key, scope: key == keys.own ? keys.scope : nil, requestedAt: requestedAt, receivedAt: receivedAt)
+        store(response, for: plan, answered, caching, key: key, requestedAt: requestedAt, receivedAt: receivedAt, mark: mark)
         return Outcome(response: response, source: .network, key: key)
     }
 
-    /// A reply goes under the shared key only when its API shares replies and either the call
-    /// carried no credential or the server says a shared cache may keep it (RFC 9111, 3.5).
-    private func storageKey(_ keys: Keys, control: CacheControl) -> String {
-        guard let shared = keys.shared, keys.scope == nil || control.allowsSharingAuthorized else { return keys.own }
+    /// A reply goes under the shared key only when its API shares replies, the server does not
+    /// mark it `private`, and either the call carried no credential or the server says a shared
+    /// cache may keep it (`public` or `s-maxage`, RFC 9111, section 3.5).
+    private func storageKey(_ keys: Keys, control: CacheControl) -> CacheKey {
+        guard let shared = keys.shared, !control.isPrivate, keys.account == nil || control.allowsSharingAuthorized else { return keys.own }
         return shared
     }
 
+    /// Stores a reply that came back, unless what it would be kept under was removed after
+    /// `mark`, when the call was sent (a mutation's `invalidates:`, a log-out): it is older than
+    /// that removal.
     private func store(
-        _ response: APIResponse, for plan: CallPlan, _ caching: CallPlan.Caching, key: String, scope: String?,
-        requestedAt: Date, receivedAt: Date
+        _ response: APIResponse, for plan: CallPlan, _ request: OutgoingRequest, _ caching: CallPlan.Caching, key: CacheKey,
+        requestedAt: Date, receivedAt: Date, mark: Int
     ) {
         let status = response.httpStatus?.code ?? 200
         guard response.streamedBody == nil, response.stream == nil, response.status.isSuccess,
             HTTPFreshness.isStorable(status: status, headers: response.headerFields)
         else { return }
+        let digest = cache.store.digest
         let reply = CachedReply(
-            status: response.status, body: response.body, headers: response.headerFields, trailers: response.trailerFields,
+            status: response.status, body: response.body, headers: CachedReply.storedFields(response.headerFields), trailers: response.trailerFields,
             freshness: freshness(of: response.headerFields, status: status, caching, requestedAt: requestedAt, receivedAt: receivedAt),
-            variants: CachedReply.variants(of: response.headerFields, request: plan.request.headerFields),
-            tags: Set(plan.definition.tags), scope: scope
+            variants: CachedReply.variants(of: response.headerFields, request: request.request.headerFields, digest: digest),
+            tags: Set(plan.definition.tags), account: key.account, call: digest(plan.callIdentity)
         )
         // A reply that is never fresh, cannot be confirmed, and may not be served stale is of no use.
         let control = reply.freshness.control
         guard reply.freshness.lifetime > 0 || !reply.validators.isEmpty || control.staleIfError != nil || control.staleWhileRevalidate != nil else {
             return
         }
-        if cache.store.store(reply, for: key) {
-            observe(.stored(bytes: reply.cost(key: key), totalBytes: cache.bytes), plan)
-        }
+        let credentials = key.account == nil ? [] : cache.digests(of: request.credentials)
+        guard !cache.invalidations.removedSince(mark, tags: reply.tags, account: key.account, credentials: credentials, call: reply.call),
+            cache.store.store(reply, for: key)
+        else { return }
+        // The names a log-out may give the account's credentials find it from now on.
+        if let account = key.account { cache.store.link(credentials, to: account) }
+        observe(.stored(bytes: reply.cost(key: key.text), totalBytes: cache.bytes), plan)
     }
 
     /// A reply's freshness: the manifest's `ttl` when it sets one, else the server's headers;

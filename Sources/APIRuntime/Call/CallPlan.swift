@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 
 /// One call, resolved before anything is sent: what goes on the wire, by when, under which
@@ -14,16 +15,25 @@ final class CallPlan: Sendable {
     let delegate: (any RPCDelegate)?
     /// The call as its delegate sees it (remote method, request id); nil for REST.
     let rpc: RPCCall?
-    /// The request as it leaves for its first attempt, wrapped by the delegate.
+    /// The request as planned, wrapped by the delegate; each attempt sends it as `Preparation`
+    /// makes it (the manager's cookies, the interceptors' changes).
     let request: APIRequest
+    /// The request's body before the delegate wrapped it: an RPC call's parameters, which its
+    /// identity reads rather than an envelope whose id differs on every call.
+    let unwrappedBody: Data?
+    /// The identity of the call as planned, credentials aside (`CallIdentity`): what the cache
+    /// finds one call's replies by, whatever interceptors add and whoever made them
+    /// (`ResponseCache.remove(_:)`). Empty when the call has no cache.
+    let callIdentity: String
     /// What interceptors are told of the call on its first attempt.
     let context: APICallContext
     /// When the call's time runs out, on the manager's clock: every stage ends by then.
     let deadline: ContinuousClock.Instant
     /// The time limit the deadline came from, which a call that runs out of time reports.
     let timeout: Duration
-    /// What happens to this call while an identical one is in flight.
-    let duplicates: Duplicates
+    /// What happens to this call while an identical one is in flight: `coalesce` for a cached
+    /// call that allows duplicates, so that concurrent misses share one request.
+    let duplicates: FrequencyPolicy
     /// How failed attempts are sent again; `.none` when the request cannot be sent twice.
     let retry: RetryPolicy
     /// The token buckets each attempt takes a token from.
@@ -36,21 +46,24 @@ final class CallPlan: Sendable {
     let unwrapsReply: Bool
     /// How the call uses its API's cache; nil when it has none, or the call cannot be cached.
     let cache: Caching?
-    /// Whether the request asks the server to confirm a cached reply (`If-None-Match`), so that a
-    /// `304 Not Modified` is handed back as it is rather than failing as a status.
-    let isRevalidation: Bool
+    /// Whether each attempt carries the manager's cookies for its URL: an HTTP call through a
+    /// transport that keeps cookies, while the manager's configuration keeps some.
+    let carriesCookies: Bool
 
     init(
-        instance: (any Sendable)?, definition: APIDefinition, delegate: (any RPCDelegate)?, rpc: RPCCall?, request: APIRequest, context: APICallContext,
-        deadline: ContinuousClock.Instant, timeout: Duration, duplicates: Duplicates, retry: RetryPolicy,
+        instance: (any Sendable)?, definition: APIDefinition, delegate: (any RPCDelegate)?, rpc: RPCCall?,
+        request: APIRequest, unwrappedBody: Data?, callIdentity: String, context: APICallContext,
+        deadline: ContinuousClock.Instant, timeout: Duration, duplicates: FrequencyPolicy, retry: RetryPolicy,
         rateLimits: [RateLimitBucket], session: SessionKey, sessionSettings: SessionSettings, transport: TransportFactory,
-        unwrapsReply: Bool, cache: Caching?, isRevalidation: Bool = false
+        unwrapsReply: Bool, cache: Caching?
     ) {
         self.instance = instance
         self.definition = definition
         self.delegate = delegate
         self.rpc = rpc
         self.request = request
+        self.unwrappedBody = unwrappedBody
+        self.callIdentity = callIdentity
         self.context = context
         self.deadline = deadline
         self.timeout = timeout
@@ -62,41 +75,17 @@ final class CallPlan: Sendable {
         self.transport = transport
         self.unwrapsReply = unwrapsReply
         self.cache = cache
-        self.isRevalidation = isRevalidation
+        self.carriesCookies = transport.keepsCookies && sessionSettings.cookies.policy != .none && definition.kind != .grpc
     }
 
-    /// This plan with `validators` on its request: a revalidation of a cached reply. Its
-    /// identity differs from the plain call's, so that only revalidations share a `304`.
-    func revalidating(with validators: HTTPFields) -> CallPlan {
-        var request = request
-        for field in validators { request.headerFields[field.name] = field.value }
-        let duplicates: Duplicates = switch duplicates {
-        case .allow: .allow
-        case .reject(let identity): .reject(identity: identity + Self.revalidationSuffix)
-        case .coalesce(let identity): .coalesce(identity: identity + Self.revalidationSuffix)
-        }
-        return CallPlan(
-            instance: instance, definition: definition, delegate: delegate, rpc: rpc, request: request, context: context, deadline: deadline,
-            timeout: timeout, duplicates: duplicates, retry: retry, rateLimits: rateLimits, session: session,
-            sessionSettings: sessionSettings, transport: transport, unwrapsReply: unwrapsReply, cache: cache, isRevalidation: true
-        )
-    }
+    /// Whether a stage compares the call with others: the duplicate gate (unless duplicates are
+    /// allowed) or the cache. Such a call's requests get an identity and their credentials read.
+    var isCompared: Bool { duplicates != .allow || cache != nil }
 
-    private static let revalidationSuffix = "\u{0}revalidation"
-
-    /// How a call uses its API's cache: the settings its manifest gives, its own policy, and the
-    /// identity its replies are kept under.
+    /// How a call uses its API's cache: the settings its manifest gives, and its own policy.
     struct Caching: Sendable {
         let settings: CacheSettings
         let policy: CachePolicy
-        let identity: String
-    }
-
-    /// The frequency policy with the identity it compares calls by.
-    enum Duplicates: Sendable {
-        case allow
-        case reject(identity: String)
-        case coalesce(identity: String)
     }
 }
 

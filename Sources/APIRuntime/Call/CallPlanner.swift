@@ -31,20 +31,17 @@ extension APIManager {
         var request = try call.parameters.makeRequest(for: definition, at: base, headers: options.headers, timeout: timeout, deadline: deadline)
         request.streamsResponseBody = call.decoder.streamsBody
 
-        // The identity of a call is what the API was asked, before a delegate adds its envelope:
-        // a JSON-RPC id differs on every call and would make every call look new. Streams are
-        // always allowed, and never cached: a request stream has no identity to compare, and a
-        // reply stream has one reader, so it cannot be shared.
+        // Streams are always allowed, and never cached: a request stream has no identity to
+        // compare, and a reply stream has one reader, so it cannot be shared.
         let streams = request.messageProducer != nil || request.streamedBody != nil || request.streamsResponse || request.streamsResponseBody
         let kind = definition.kind
         let cacheSettings = streams || !definition.isCacheable ? nil : definition.cache ?? defaults.cache
-        let identity = streams || (frequency == .allow && cacheSettings == nil) ? "" : ResponseCache.identity(of: request, definition: definition)
         // Concurrent misses of a cached call share one request.
-        let duplicates: CallPlan.Duplicates = switch streams ? .allow : frequency {
-        case .allow: cacheSettings == nil ? .allow : .coalesce(identity: identity)
-        case .reject: .reject(identity: identity)
-        case .coalesce: .coalesce(identity: identity)
-        }
+        let duplicates: FrequencyPolicy = streams ? .allow : frequency == .allow && cacheSettings != nil ? .coalesce : frequency
+        // What the cache finds this call's replies by: the call as planned, before a delegate adds
+        // its envelope (a JSON-RPC id differs on every call) and before interceptors adapt it.
+        let callIdentity = cacheSettings == nil ? "" : ResponseCache.identity(of: request, definition: definition)
+        let unwrappedBody = request.body
 
         var rpc: RPCCall?
         if let delegate = call.delegate {
@@ -74,6 +71,8 @@ extension APIManager {
             delegate: call.delegate,
             rpc: rpc,
             request: request,
+            unwrappedBody: unwrappedBody,
+            callIdentity: callIdentity,
             context: APICallContext(
                 definition: definition, rpc: rpc, kind: kind, attempt: 1,
                 declaredBaseURL: declared, workspaceBaseURL: defaults.baseURL.map(baseURLs.mapped)
@@ -92,7 +91,7 @@ extension APIManager {
             ),
             transport: transport,
             unwrapsReply: true,
-            cache: cacheSettings.map { CallPlan.Caching(settings: $0, policy: options.cachePolicy ?? .cacheElseNetwork, identity: identity) }
+            cache: cacheSettings.map { CallPlan.Caching(settings: $0, policy: options.cachePolicy ?? .cacheElseNetwork) }
         )
     }
 

@@ -1,11 +1,22 @@
-/// Runs `interceptors` in order, the first outermost, around `send`.
+/// The global interceptors of a manager, in order, the first outermost: each attempt's request is
+/// adapted by each in turn, then sent through their `intercept`s.
 struct InterceptorChain: Sendable {
     let interceptors: [any APIInterceptor]
 
+    /// `request` as every interceptor the API does not skip adapts it, first to last.
+    func adapt(_ request: APIRequest, context: APICallContext) async throws(APIError) -> APIRequest {
+        var request = request
+        for interceptor in interceptors where !skips(interceptor, context) {
+            request = try await interceptor.adapt(request, context: context)
+        }
+        return request
+    }
+
+    /// Runs the interceptors' `intercept`s around `send`, the first outermost.
     func run(
         _ request: APIRequest,
         context: APICallContext,
-        send: (APIRequest) async throws(APIError) -> APIResponse
+        send: () async throws(APIError) -> APIResponse
     ) async throws(APIError) -> APIResponse {
         try await run(request, context: context, from: interceptors[...], send: send)
     }
@@ -14,16 +25,16 @@ struct InterceptorChain: Sendable {
         _ request: APIRequest,
         context: APICallContext,
         from remaining: ArraySlice<any APIInterceptor>,
-        send: (APIRequest) async throws(APIError) -> APIResponse
+        send: () async throws(APIError) -> APIResponse
     ) async throws(APIError) -> APIResponse {
         guard let interceptor = remaining.first else {
-            return try await send(request)
+            return try await send()
         }
         if skips(interceptor, context) {
             return try await run(request, context: context, from: remaining.dropFirst(), send: send)
         }
-        return try await interceptor.intercept(request, context: context) { (next: APIRequest) async throws(APIError) -> APIResponse in
-            try await run(next, context: context, from: remaining.dropFirst(), send: send)
+        return try await interceptor.intercept(request, context: context) { () async throws(APIError) -> APIResponse in
+            try await run(request, context: context, from: remaining.dropFirst(), send: send)
         }
     }
 
@@ -41,14 +52,6 @@ struct InterceptorChain: Sendable {
             return decision
         }
         return .doNotRetry
-    }
-
-    /// The credential the first interceptor that attaches one will attach to `request`.
-    func credential(for request: APIRequest, context: APICallContext) async throws(APIError) -> String? {
-        for interceptor in interceptors where !skips(interceptor, context) {
-            if let credential = try await interceptor.credential(for: request, context: context) { return credential }
-        }
-        return nil
     }
 
     /// Tells every interceptor the API does not skip what the cache did.

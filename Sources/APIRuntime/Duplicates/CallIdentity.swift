@@ -1,19 +1,26 @@
 import Foundation
 
-/// What makes two calls "the same call" for the frequency policy: the kind and API, the HTTP
-/// method, where the request goes, its path with its query items in a canonical order (items of
-/// one name keep theirs: `?sort=name&sort=age` is not `?sort=age&sort=name`), the RPC method, the
-/// parameters (JSON bodies are encoded with sorted keys, so key order never matters), and its
-/// headers: every one the request carries (the workspace's, the API's, the parameters' and the
-/// call's own, credentials included), or only those an API names in `significantHeaders`.
+/// What makes two calls "the same call" for the frequency policy and the response cache: the
+/// kind and API, the HTTP method, where the request goes, its path with its query items in a
+/// canonical order (items of one name keep theirs: `?sort=name&sort=age` is not
+/// `?sort=age&sort=name`), the RPC method, the parameters (JSON bodies are encoded with sorted
+/// keys, so key order never matters), and its headers as sent: every one the request carries (the
+/// workspace's, the API's, the parameters', the call's own and those interceptors add), or only
+/// those an API names in `significantHeaders`. Credential headers are not part of it: they are the
+/// call's `Credentials`, which the duplicate gate compares besides the identity, and the cache keeps
+/// replies apart by, whatever `significantHeaders` says. Nor are the headers that tell one
+/// request from another of the same call (`volatileHeaders`: a trace, a request id, a date),
+/// which an interceptor stamps on every request: counted, they would make every call a new one.
 ///
 /// The identity is the full canonical text, each part length-prefixed, never a hash of it, so
 /// two different calls cannot share an identity.
 enum CallIdentity {
-    static func key(for request: APIRequest, definition: APIDefinition, kind: String) -> String {
+    /// The identity of `request` with `body` as its parameters (the body before an RPC envelope
+    /// adds its id, which differs on every call).
+    static func key(for request: APIRequest, body: Data?, definition: APIDefinition, kind: String) -> String {
         // Text bodies as they are, binary ones (protobuf) in base64: decoding bytes that are not
         // UTF-8 as text would map different bodies to the same replacement characters.
-        let body = request.body.map { body in
+        let body = body.map { body in
             String(validating: body, as: UTF8.self).map { "t" + $0 } ?? "b" + body.base64EncodedString()
         }
         let head = request.head
@@ -22,17 +29,26 @@ enum CallIdentity {
             canonicalPath(head.path ?? ""), definition.wire.remoteMethod ?? "", body ?? "",
         ]
         if let significant = definition.significantHeaders {
-            for name in significant.map({ $0.lowercased() }).sorted() {
+            for name in significant.map({ $0.lowercased() }).sorted() where !Credentials.isCredential(name) {
                 let values = head.headerFields.filter { $0.name.canonicalName == name }.map(\.value)
                 parts.append(name + ":" + values.joined(separator: "\n"))
             }
         } else {
             // Sorted by name; a name's values keep their order.
-            let fields = head.headerFields.sorted { $0.name.canonicalName < $1.name.canonicalName }
+            let fields = head.headerFields
+                .filter { !volatileHeaders.contains($0.name.canonicalName) && !Credentials.isCredential($0.name.canonicalName) }
+                .sorted { $0.name.canonicalName < $1.name.canonicalName }
             for field in fields { parts.append(field.name.canonicalName + ":" + field.value) }
         }
         return lengthPrefixed(parts)
     }
+
+    /// Headers whose values differ on every request of one call: W3C Trace Context and baggage,
+    /// B3, AWS's and Google's trace headers, request and correlation ids, and the request's date.
+    static let volatileHeaders: Set<String> = [
+        "traceparent", "tracestate", "baggage", "b3", "x-b3-traceid", "x-b3-spanid", "x-b3-parentspanid", "x-b3-sampled", "x-b3-flags",
+        "uber-trace-id", "x-amzn-trace-id", "x-cloud-trace-context", "sentry-trace", "x-request-id", "request-id", "x-correlation-id", "date",
+    ]
 
     /// The path with its query items in order of name, each kept as it was encoded; items of one
     /// name stay in the order they came, which the server may read as meaningful (a sort order).

@@ -37,7 +37,7 @@ final class InFlightRequests: Sendable {
     }
 
     /// Ends the leader's call: its outcome goes to every follower, and the entry leaves.
-    func finish(_ identity: String, _ call: SharedCall, with outcome: Result<APIResponse, APIError>) {
+    func finish(_ identity: String, _ call: SharedCall, with outcome: Result<AnsweredRequest, APIError>) {
         calls.withLockedValue { calls in
             if calls[identity] === call { calls[identity] = nil }
         }
@@ -54,8 +54,8 @@ final class InFlightRequests: Sendable {
 /// waiting without disturbing the others or the call itself.
 final class SharedCall: Sendable {
     private struct State {
-        var outcome: Result<APIResponse, APIError>?
-        var waiters: [UInt64: CheckedContinuation<Result<APIResponse, APIError>, Never>] = [:]
+        var outcome: Result<AnsweredRequest, APIError>?
+        var waiters: [UInt64: CheckedContinuation<Result<AnsweredRequest, APIError>, Never>] = [:]
         var nextWaiter: UInt64 = 0
         /// Waiters that have arrived and not left; the work stops when it drops to zero.
         var present = 0
@@ -71,7 +71,7 @@ final class SharedCall: Sendable {
     /// Guards the outcome and the waiting followers.
     private let state = NIOLockedValueBox(State())
 
-    func complete(with outcome: Result<APIResponse, APIError>) {
+    func complete(with outcome: Result<AnsweredRequest, APIError>) {
         let waiters = state.withLockedValue { state in
             state.outcome = outcome
             // The abandon handler captures this call, so keeping it would keep the call alive for
@@ -112,7 +112,7 @@ final class SharedCall: Sendable {
     }
 
     /// Waits for the outcome; `progress`, the waiter's handler, hears the transfer meanwhile.
-    func wait(api: String, progress: ProgressReporter?) async -> Result<APIResponse, APIError> {
+    func wait(api: String, progress: ProgressReporter?) async -> Result<AnsweredRequest, APIError> {
         let id = state.withLockedValue { state in
             defer { state.nextWaiter += 1 }
             state.present += 1
@@ -121,7 +121,7 @@ final class SharedCall: Sendable {
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let immediate: Result<APIResponse, APIError>? = state.withLockedValue { state in
+                let immediate: Result<AnsweredRequest, APIError>? = state.withLockedValue { state in
                     if let outcome = state.outcome { return outcome }
                     if Task.isCancelled { return .failure(APIError(api: api, reason: .cancelled)) }
                     state.waiters[id] = continuation

@@ -1,19 +1,24 @@
-/// A step the manager runs around every call of every kind (REST, JSON-RPC, custom RPC, gRPC): it can
-/// change the request (headers, body), and observe or replace the response or the error.
+/// A step the manager runs around every call of every kind (REST, JSON-RPC, custom RPC, gRPC), in
+/// two parts: `adapt` makes the request what goes on the wire (a credential, a tenant, a
+/// signature), and `intercept` runs around the attempt that sends it (observe it, answer in its
+/// place, change or replace the reply).
 ///
 /// ```swift
 /// struct Stamp: APIInterceptor {
-///     func intercept(_ request: APIRequest, context: APICallContext,
-///                    next: (APIRequest) async throws(APIError) -> APIResponse) async throws(APIError) -> APIResponse {
+///     func adapt(_ request: APIRequest, context: APICallContext) async throws(APIError) -> APIRequest {
 ///         var request = request
 ///         request.headerFields[.init("X-Client")!] = "ios/1.0"
-///         return try await next(request)
+///         return request
 ///     }
 /// }
 /// ```
 ///
-/// Interceptors see a call on the wire: after an RPC delegate has wrapped it, before its reply is
-/// unwrapped. Each attempt of a retried call goes through them again.
+/// Every interceptor adapts a request, first to last, before anything reads it: the response
+/// cache keys and matches the request as adapted, the duplicate gate compares it, the transport
+/// sends it, and `intercept` sees it as it is. So a header that tells one caller from another
+/// (a token, a tenant) is added in `adapt`: added anywhere later, it could not keep their replies
+/// apart. Interceptors see a call on the wire: after an RPC delegate has wrapped it, before its
+/// reply is unwrapped. Each attempt of a retried call is adapted and intercepted again.
 ///
 /// An interceptor never sends a request twice itself: after each attempt the manager asks every
 /// interceptor, first to last, whether the call should go out again (`retryDecision`), and then
@@ -22,29 +27,31 @@ public protocol APIInterceptor: Sendable {
     /// The name an API's manifest uses to opt out of this interceptor (`skipInterceptors:`).
     var name: String { get }
 
-    /// Runs around one attempt of a call: change `request` and pass it to `next`, which runs the
-    /// interceptors after this one and then the transport; return its response, or another, or
-    /// throw. An interceptor that does not call `next` answers the call itself.
+    /// Makes `request` what one attempt sends: add or change headers, the URL or the body, and
+    /// return it. Asked before the response cache and the duplicate gate read the call, and again
+    /// for each later attempt (where a refreshed token goes on). Throwing ends the call with the
+    /// error. The default returns `request` as it is.
+    func adapt(_ request: APIRequest, context: APICallContext) async throws(APIError) -> APIRequest
+
+    /// Runs around one attempt of a call, whose request every interceptor has adapted: `next` runs
+    /// the interceptors after this one and then the transport. Return its response, or another, or
+    /// throw; an interceptor that does not call `next` answers the call itself. The default
+    /// returns what `next` does.
     func intercept(
         _ request: APIRequest,
         context: APICallContext,
-        next: (APIRequest) async throws(APIError) -> APIResponse
+        next: () async throws(APIError) -> APIResponse
     ) async throws(APIError) -> APIResponse
 
     /// Asked after each attempt: whether the call should go out again at once (after this
     /// interceptor has, say, fetched a new token), end with an error, or be left to the next
-    /// interceptor and then the retry policy. `request` is the attempt's request as it reached the
-    /// transport, every interceptor's changes made. The default leaves it to the others.
+    /// interceptor and then the retry policy. `request` is the attempt's request as it was sent.
+    /// The default leaves it to the others.
     func retryDecision(
         after outcome: Result<APIResponse, APIError>,
         sent request: APIRequest,
         context: APICallContext
     ) async -> RetryDecision
-
-    /// The credential this interceptor will attach to `request` (a token), which the response
-    /// cache keeps replies apart by, as a digest it never reverses: nil when it attaches none.
-    /// Asked before the cache is read, for calls of APIs with a `cache:`. The default is nil.
-    func credential(for request: APIRequest, context: APICallContext) async throws(APIError) -> String?
 
     /// Told what the response cache did for a call of an API with a `cache:`: a hit (when no
     /// request is made, and so `intercept` is not called), a miss, a revalidation, a stale
@@ -56,6 +63,20 @@ extension APIInterceptor {
     /// The type's name (`LoggingInterceptor`).
     public var name: String { String(describing: Self.self) }
 
+    /// The request as it is.
+    public func adapt(_ request: APIRequest, context: APICallContext) async throws(APIError) -> APIRequest {
+        request
+    }
+
+    /// What `next` returns.
+    public func intercept(
+        _ request: APIRequest,
+        context: APICallContext,
+        next: () async throws(APIError) -> APIResponse
+    ) async throws(APIError) -> APIResponse {
+        try await next()
+    }
+
     /// Leaves the decision to the other interceptors and the retry policy.
     public func retryDecision(
         after outcome: Result<APIResponse, APIError>,
@@ -63,11 +84,6 @@ extension APIInterceptor {
         context: APICallContext
     ) async -> RetryDecision {
         .doNotRetry
-    }
-
-    /// None.
-    public func credential(for request: APIRequest, context: APICallContext) async throws(APIError) -> String? {
-        nil
     }
 
     /// Nothing.

@@ -7,6 +7,18 @@ public protocol TokenProvider: Sendable {
     func initialToken() async throws -> String
     /// A new token to replace `rejected`, which the server refused (a refresh-token grant, say).
     func refreshToken(replacing rejected: String) async throws -> String
+    /// Who the tokens are for (the signed-in user's id), when the provider knows it without a
+    /// token. The response cache then keeps the account's replies under this name, so that a call
+    /// the cache can answer is answered even while no token can be had (an `initialToken()` that
+    /// needs the network, offline), and a log-out by the name removes them
+    /// (`ResponseCache.removeAll(credential:)`). nil, the default: the cache knows the account
+    /// by its tokens.
+    func account() async -> String?
+}
+
+extension TokenProvider {
+    /// None: the account is known by its tokens.
+    public func account() async -> String? { nil }
 }
 
 /// Adds `Authorization: Bearer <token>` to the calls that go to the hosts it trusts and, when
@@ -20,6 +32,11 @@ public protocol TokenProvider: Sendable {
 /// base URL. An API that declares a base URL elsewhere (a maps or payments provider described in
 /// the same workspace) is sent without it, unless its manifest says `authenticated: true`; an API
 /// whose manifest says `authenticated: false` never carries it.
+///
+/// The token never travels in clear text (plain `http`, plaintext gRPC) to anything but this
+/// machine (`localhost`, 127.0.0.0/8, `::1`): such a call fails with `.invalidRequest` rather than
+/// go out with it or without it, unless its API's manifest says `authenticated: true`, which
+/// `apigen lint` warns about.
 ///
 /// A call whose request cannot be sent again (an upload streamed from a sequence, a gRPC client
 /// stream) is not: after the refresh it fails with `.unauthorized`, and the app starts it again
@@ -99,23 +116,29 @@ public struct AuthenticationInterceptor: APIInterceptor {
     /// `authentication`, as a manifest names it in `skipInterceptors:`.
     public var name: String { "authentication" }
 
-    /// Adds the token to a trusted call; a rejected one is refreshed in `retryDecision`.
-    public func intercept(
-        _ request: APIRequest,
-        context: APICallContext,
-        next: (APIRequest) async throws(APIError) -> APIResponse
-    ) async throws(APIError) -> APIResponse {
-        guard trusts(request, context: context) else { return try await next(request) }
-        let token = try await tokens.current(for: request.api)
+    /// Adds the token to a trusted call, before the cache and the duplicate gate read it; a
+    /// rejected one is refreshed in `retryDecision`, and the next attempt is adapted with the new
+    /// one.
+    ///
+    /// A token that cannot be had fails the call, unless the provider names the account: the call
+    /// may then still be answered from the cache for that account, and fails only when it would
+    /// have to be sent.
+    public func adapt(_ request: APIRequest, context: APICallContext) async throws(APIError) -> APIRequest {
+        guard trusts(request, context: context) else { return request }
+        if HostName.isCleartext(scheme: request.head.scheme, host: request.url?.host), context.definition.authenticated != true {
+            throw APIError(api: request.api, reason: .invalidRequest(
+                message: "the token is not sent in clear text to \(request.head.scheme ?? "")://\(request.url?.host ?? ""), which is neither TLS nor this machine: use https (or gRPC over TLS), or say 'authenticated: true' in the API's manifest to send it anyway"
+            ))
+        }
         var authorized = request
-        authorized.headerFields[headerName] = scheme.isEmpty ? token : "\(scheme) \(token)"
-        return try await next(authorized)
-    }
-
-    /// The token a trusted call will carry, so that the cache keeps each token's replies apart.
-    public func credential(for request: APIRequest, context: APICallContext) async throws(APIError) -> String? {
-        guard trusts(request, context: context) else { return nil }
-        return try await tokens.current(for: request.api)
+        authorized.account = await tokens.provider.account()
+        do {
+            let token = try await tokens.current(for: request.api)
+            authorized.headerFields[headerName] = scheme.isEmpty ? token : "\(scheme) \(token)"
+        } catch where authorized.account != nil && error.reason != .cancelled {
+            authorized.missingCredential = error
+        }
+        return authorized
     }
 
     /// A refused token is refreshed (once for every call it was refused to), then the call is
@@ -172,7 +195,7 @@ public struct AuthenticationInterceptor: APIInterceptor {
 /// call refused with the same token waits for (single flight). A waiter that is cancelled, or
 /// whose call's deadline passes, stops waiting at once; the fetch goes on for the others.
 actor TokenStore {
-    private let provider: any TokenProvider
+    nonisolated let provider: any TokenProvider
     private var token: String?
     private var pending: Task<String, any Error>?
     private(set) var refreshes = 0

@@ -36,7 +36,7 @@ public struct LoggingInterceptor: APIInterceptor {
     public func intercept(
         _ request: APIRequest,
         context: APICallContext,
-        next: (APIRequest) async throws(APIError) -> APIResponse
+        next: () async throws(APIError) -> APIResponse
     ) async throws(APIError) -> APIResponse {
         var metadata: Logger.Metadata = [
             "api": "\(request.api)",
@@ -54,7 +54,7 @@ public struct LoggingInterceptor: APIInterceptor {
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            let response = try await next(request)
+            let response = try await next()
             var result: Logger.Metadata = [
                 "api": "\(request.api)",
                 "status": "\(response.statusSummary)",

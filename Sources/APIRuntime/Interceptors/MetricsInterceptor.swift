@@ -23,7 +23,7 @@ public struct MetricsInterceptor: APIInterceptor {
     public func intercept(
         _ request: APIRequest,
         context: APICallContext,
-        next: (APIRequest) async throws(APIError) -> APIResponse
+        next: () async throws(APIError) -> APIResponse
     ) async throws(APIError) -> APIResponse {
         let dimensions = [("api", request.api), ("kind", context.kind.description)]
         let start = ContinuousClock.now
@@ -32,7 +32,7 @@ public struct MetricsInterceptor: APIInterceptor {
                 .recordNanoseconds(Int64((ContinuousClock.now - start) / .nanoseconds(1)))
         }
         do {
-            let response = try await next(request)
+            let response = try await next()
             Counter(label: "apigen_calls_total", dimensions: dimensions + [("status", response.statusSummary)], factory: factory).increment()
             return response
         } catch {

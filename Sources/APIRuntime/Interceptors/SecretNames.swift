@@ -15,7 +15,7 @@ public struct SecretNames: Sendable, Equatable {
     /// The words of the standard set.
     public static let standardWords: Set<String> = [
         "token", "password", "passwd", "passphrase", "secret", "signature", "sig", "key", "apikey",
-        "authorization", "auth", "cookie", "credential", "credentials", "session", "sessionid", "sid", "otp", "pin",
+        "authorization", "auth", "cookie", "credential", "credentials", "session", "sessionid", "sessid", "sid", "otp", "pin",
     ]
 
     /// Every name with one of `standardWords` in it.

@@ -51,11 +51,15 @@ public final class JSONRPCBatch: Sendable {
     public func add<Response>(_ api: BaseAPI<Response>) -> Entry<Response> {
         let entry = Entry<Response>(api: api.definition.name)
         let call = api.call
+        let definition = api.definition
         let member = Member(
-            definition: api.definition,
-            tags: call.options.tags.union(api.definition.tags),
+            definition: definition,
+            tags: call.options.tags.union(definition.tags),
             plan: { manager throws(APIError) -> CallPlan in try manager.plan(call) },
-            deliver: { result, headerFields in
+            deliver: { [manager] result, headerFields in
+                // A member that succeeded removes the cached replies its `invalidates:` names, as
+                // it would sent alone.
+                if case .success = result { manager.invalidate(after: definition) }
                 entry.deliver(result.flatMap { data in
                     Result { () throws(APIError) -> Response in
                         try api.responseDecoder.decodeWhole(data, response: APIResponse(status: .ok, headerFields: headerFields), api: api.definition.name)
@@ -145,6 +149,7 @@ public final class JSONRPCBatch: Sendable {
         for bucket in members.flatMap(\.rateLimits) { buckets[bucket.key] = bucket }
         return CallPlan(
             instance: StubbedBatch(members: members), definition: definition, delegate: nil, rpc: nil, request: request,
+            unwrappedBody: body, callIdentity: "",
             context: APICallContext(
                 definition: definition, rpc: nil, kind: .jsonRPC, attempt: 1,
                 declaredBaseURL: first.context.declaredBaseURL, workspaceBaseURL: first.context.workspaceBaseURL

@@ -33,9 +33,10 @@ extension APIManager {
         /// Which redirects HTTP calls follow, and what they keep on the way: by default up to
         /// five, never from https to http, credential headers dropped across origins.
         public var redirects: RedirectPolicy = .standard
-        /// Which cookies URLSession keeps and sends: by default a jar of this manager's own, in
-        /// memory, so that two managers (two accounts) never see each other's cookies.
-        /// AsyncHTTPClient keeps no cookies whatever this says.
+        /// Which cookies calls over URLSession keep and send: by default a jar of this manager's
+        /// own, in memory, so that two managers (two accounts) never see each other's cookies.
+        /// The manager adds them to each request and keeps what replies set. AsyncHTTPClient's
+        /// calls keep none whatever this says (`TransportFactory.keepsCookies`).
         public var cookies: CookiePolicy = .perManager
         /// Trust roots, pins and client certificates, by host name (`api.example.com`); hosts
         /// not listed trust the system's roots and present no certificate.

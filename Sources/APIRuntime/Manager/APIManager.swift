@@ -5,14 +5,16 @@ import NIOConcurrencyHelpers
 /// A call is first resolved into a plan (`plan(_:)`: every setting chosen once, the deadline
 /// set), then runs through these stages, in this order, all within its one deadline:
 ///
-/// 1. the response cache, for APIs with a `cache:`: a fresh stored reply ends the call here;
-/// 2. the duplicate gate: its frequency policy (allow, reject or coalesce identical calls);
-/// 3. the attempt loop: attempt after attempt as its retry policy allows, each one through
-/// 4. the rate limit,
-/// 5. the global interceptors, and
-/// 6. a stub or the transport of its session (one per host);
-/// 7. its protocol's unwrapping, and the decoding of its result; a successful call of an API
-///    with `invalidates:` then removes the cached replies it made stale.
+/// 1. the request as sent: the plan's, with the manager's cookies, adapted by every interceptor
+///    (`APIInterceptor.adapt`); what every later stage reads;
+/// 2. the response cache, for APIs with a `cache:`: a fresh stored reply ends the call here;
+/// 3. the duplicate gate: its frequency policy (allow, reject or coalesce identical calls);
+/// 4. the attempt loop: attempt after attempt as its retry policy allows, each one through
+/// 5. the rate limit,
+/// 6. the global interceptors' `intercept`, and
+/// 7. a stub or the transport of its session (one per host);
+/// 8. its protocol's unwrapping (a successful call of an API with `invalidates:` then removes
+///    the cached replies it made stale), and the decoding of its result.
 ///
 /// docs/ARCHITECTURE.md lists the file of each stage.
 public final class APIManager: Sendable {
@@ -45,6 +47,7 @@ public final class APIManager: Sendable {
     public let cache: ResponseCache
     let running = RunningCalls()
     let deadlines: Deadlines
+    let preparation: Preparation
     let caching: CacheStage
     let duplicates: DuplicateGate
     let attempts: AttemptLoop
@@ -67,6 +70,7 @@ public final class APIManager: Sendable {
         self.deadlines = Deadlines(clock: clock)
         self.duplicates = DuplicateGate(message: configuration.duplicateRequestMessage)
         self.interceptors = InterceptorChain(interceptors: configuration.interceptors)
+        self.preparation = Preparation(interceptors: interceptors)
         self.cache = ResponseCache(storage: configuration.cache, clock: clock, baseURLs: baseURLs)
         self.caching = CacheStage(cache: cache, interceptors: interceptors)
         self.attempts = AttemptLoop(clock: clock, interceptors: interceptors)
@@ -187,21 +191,23 @@ public final class APIManager: Sendable {
         try await deadlines.enforce(plan.deadline, timeout: plan.timeout, api: plan.request.api, on: task) { () async throws(APIError) in
             // The deadline covers reading a streamed body too (a download), so that a server that
             // stops sending mid-body cannot hold the call forever.
+            let request = try await preparation.prepare(plan, context: plan.context)
             guard let caching = plan.cache else {
-                let reply = try await decoder.reply(from: send(plan), api: plan.request.api)
-                invalidate(after: plan)
-                return reply
+                let response = try await send(plan, request).response
+                invalidate(after: plan.definition)
+                return try await decoder.reply(from: response, api: plan.request.api)
             }
-            var outcome = try await self.caching.run(plan, caching, fetch: send, refreshInBackground: refreshInBackground(plan))
+            var outcome = try await self.caching.run(plan, request, caching, fetch: send, refreshInBackground: refreshInBackground(plan))
             var reply: APIReply<Response>
             do throws(APIError) {
                 reply = try await decoder.reply(from: outcome.response, api: plan.request.api)
             } catch where outcome.source.isFromCache && error.reason.isDecoding {
-                // A stored reply the app's types no longer read (an update changed a model): the
-                // network answers instead.
+                // A stored reply the app's types no longer read (an update changed a model) is
+                // dropped; the network answers instead, unless the call asked for the cache alone.
                 cache.store.remove(outcome.key)
-                let reload = CallPlan.Caching(settings: caching.settings, policy: .reload, identity: caching.identity)
-                outcome = try await self.caching.run(plan, reload, fetch: send, refreshInBackground: refreshInBackground(plan))
+                guard caching.policy != .cacheOnly else { throw APIError(api: plan.request.api, reason: .notCached, underlying: error) }
+                let reload = CallPlan.Caching(settings: caching.settings, policy: .reload)
+                outcome = try await self.caching.run(plan, request, reload, fetch: send, refreshInBackground: refreshInBackground(plan))
                 reply = try await decoder.reply(from: outcome.response, api: plan.request.api)
             }
             reply.source = outcome.source
@@ -209,14 +215,16 @@ public final class APIManager: Sendable {
         }
     }
 
-    /// The duplicate gate and what follows it.
-    private func send(_ plan: CallPlan) async throws(APIError) -> APIResponse {
-        try await duplicates.run(plan) { [self] plan async throws(APIError) in try await exchange(plan) }
+    /// The duplicate gate and what follows it, for a call whose first attempt sends `first`.
+    private func send(_ plan: CallPlan, _ first: OutgoingRequest) async throws(APIError) -> AnsweredRequest {
+        if let missing = first.request.missingCredential { throw missing }
+        return try await duplicates.run(plan, first) { [self] plan, first async throws(APIError) in try await exchange(plan, first) }
     }
 
-    /// Removes the cached replies a successful call of an API with `invalidates:` made stale.
-    private func invalidate(after plan: CallPlan) {
-        for tag in plan.definition.invalidates { cache.removeAll(tagged: tag) }
+    /// Removes the cached replies a successful call of an API with `invalidates:` made stale: as
+    /// soon as its protocol says it succeeded, before its reply is decoded.
+    func invalidate(after definition: APIDefinition) {
+        for tag in definition.invalidates { cache.removeAll(tagged: tag) }
     }
 
     /// Revalidates a reply served stale, in a task of its own within the call's timeout, which
@@ -237,23 +245,35 @@ public final class APIManager: Sendable {
     /// `perform` for a request whose reply its caller reads (a JSON-RPC batch).
     func perform(_ plan: CallPlan, in task: CallTask) async throws(APIError) -> APIResponse {
         try await deadlines.enforce(plan.deadline, timeout: plan.timeout, api: plan.request.api, on: task) { () async throws(APIError) in
-            try await duplicates.run(plan) { [self] plan async throws(APIError) in try await exchange(plan) }
+            try await send(plan, preparation.prepare(plan, context: plan.context)).response
         }
     }
 
     /// What callers of a coalesced call share: attempt after attempt, each through the rate
-    /// limit, the interceptors and the transport; then the protocol's unwrapping.
-    private func exchange(_ plan: CallPlan) async throws(APIError) -> APIResponse {
-        let response = try await attempts.run(plan) { request, context, sent async throws(APIError) in
+    /// limit, the interceptors and the transport; then the protocol's unwrapping. Each attempt
+    /// after the first sends its request made anew. A credential that replaced the one before it
+    /// at an interceptor's request (a refreshed token: the same fields, other values) joins that
+    /// one's account, so that the cache keeps the account's replies together across refreshes.
+    private func exchange(_ plan: CallPlan, _ first: OutgoingRequest) async throws(APIError) -> AnsweredRequest {
+        var exchange = try await attempts.run(plan, first: first) { [self] previous, context, askedByInterceptor async throws(APIError) in
+            let next = try await preparation.prepare(plan, context: context, validators: first.validators)
+            if let missing = next.request.missingCredential { throw missing }
+            if plan.cache != nil, askedByInterceptor, next.request.account == nil, let before = previous.credentials,
+                let after = next.credentials, after.replace(before), let account = cache.account(of: previous)
+            {
+                cache.link(after, to: account)
+            }
+            return next
+        } attempt: { [self] request, context async throws(APIError) in
             try await rateLimiter.admit(plan)
-            return try await interceptors.run(request, context: context) { request async throws(APIError) in
-                sent = request
-                return try await transports.send(request, plan: plan)
+            return try await interceptors.run(request.request, context: context) { () async throws(APIError) in
+                try await transports.send(request.request, plan: plan)
             }
         }
         // A revalidation's 304 goes back to the cache as it is.
-        guard plan.unwrapsReply, !(plan.isRevalidation && response.httpStatus?.code == 304) else { return response }
-        return try plan.unwrap(response)
+        guard plan.unwrapsReply, !(exchange.request.isRevalidation && exchange.response.httpStatus?.code == 304) else { return exchange }
+        exchange.response = try plan.unwrap(exchange.response)
+        return exchange
     }
 
     /// Runs `work` in a task of its own, registered under `tags` until it ends, so that

@@ -7,7 +7,7 @@ import NIOConcurrencyHelpers
 ///
 /// ```swift
 /// let recorder = try ExchangeRecorder(file: fixtures.appendingPathComponent("users.json"))
-/// configuration.interceptors.append(recorder)   // last, to record what goes on the wire
+/// configuration.interceptors.append(recorder)   // records each request as it goes on the wire
 /// ```
 ///
 /// Secrets are redacted with the logging interceptor's rules (`SecretNames`): the values of
@@ -45,9 +45,9 @@ public final class ExchangeRecorder: APIInterceptor {
     public func intercept(
         _ request: APIRequest,
         context: APICallContext,
-        next: (APIRequest) async throws(APIError) -> APIResponse
+        next: () async throws(APIError) -> APIResponse
     ) async throws(APIError) -> APIResponse {
-        let response = try await next(request)
+        let response = try await next()
         let exchange = Recording.Exchange(
             api: request.api,
             request: RecordedRequest.make(request, template: context.definition.pathTemplate, secrets: secrets),

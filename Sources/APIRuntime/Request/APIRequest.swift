@@ -34,6 +34,17 @@ public struct APIRequest: Sendable {
     /// Whether a 2xx reply's body is handed on unread, in `APIResponse.streamedBody` (a download,
     /// an event stream), rather than read whole.
     public var streamsResponseBody = false
+    /// Whether its `Cookie` field is the manager's cookie jar's, which a redirect replaces with the
+    /// jar's cookies for where it leads.
+    var carriesJarCookies = false
+    /// The account the call is made for, when the authentication interceptor's token provider
+    /// names it (`TokenProvider.account()`): what the response cache keeps the call's replies
+    /// under, whatever token carries it.
+    var account: String?
+    /// Why the request lacks the credential it should carry (a token that could not be had): the
+    /// call may still be answered from the cache for its named `account`, and fails with this
+    /// when it would have to be sent.
+    var missingCredential: APIError?
 
     /// A request for `url`, due `timeout` from now on the system clock: for transports and
     /// interceptors tested on their own. The manager makes its requests from the parts it keeps.

@@ -19,4 +19,20 @@ enum HostName {
         while key.hasSuffix(".") { key.removeLast() }
         return key
     }
+
+    /// Whether `host` is this machine: `localhost` (and a name under it, RFC 6761), an address of
+    /// 127.0.0.0/8, or `::1`.
+    static func isLoopback(_ host: String) -> Bool {
+        let key = key(host)
+        if key == "localhost" || key.hasSuffix(".localhost") || key == "::1" { return true }
+        let octets = key.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// Whether a request to `scheme`://`host` travels where others can read it: plain HTTP or
+    /// plaintext gRPC to anything but this machine.
+    static func isCleartext(scheme: String?, host: String?) -> Bool {
+        guard let scheme = scheme?.lowercased(), scheme == "http" || scheme == "grpc" else { return false }
+        return !(host.map(isLoopback) ?? false)
+    }
 }

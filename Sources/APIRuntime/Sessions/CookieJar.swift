@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import HTTPTypes
 import NIOConcurrencyHelpers
 
 /// Which cookies a manager's URLSession transports keep and send.
@@ -17,8 +18,10 @@ public enum CookiePolicy: Sendable, Hashable {
     case none
 }
 
-/// The cookies one manager's sessions share. Transports that keep cookies take their storage from
-/// here; AsyncHTTPClient keeps none.
+/// The cookies one manager's calls share. The manager adds them to each request of a transport
+/// that keeps cookies (`TransportFactory.keepsCookies`: URLSession's; AsyncHTTPClient's keeps
+/// none) before the cache and the interceptors read it, so that a request is keyed as it is sent,
+/// and keeps what each reply sets.
 public final class CookieJar: @unchecked Sendable {
     /// Which cookies the jar keeps: the manager's own, the system's, or none.
     public let policy: CookiePolicy
@@ -48,5 +51,31 @@ public final class CookieJar: @unchecked Sendable {
                 return made
             }
         }
+    }
+
+    /// Adds the cookies the jar holds for the request's URL, in one `Cookie` field, unless the
+    /// request carries one of its own.
+    func attach(to request: inout APIRequest) {
+        guard request.headerFields[.cookie] == nil, let url = request.url, let header = header(for: url) else { return }
+        request.headerFields[.cookie] = header
+        request.carriesJarCookies = true
+    }
+
+    /// The `Cookie` field for `url`: the jar's cookies that match it; nil when there are none.
+    func header(for url: URL) -> String? {
+        // A jar of the manager's own that no reply has filled yet holds nothing: not made for this.
+        guard policy != .perManager || lock.withLock({ own != nil }), let storage, let cookies = storage.cookies(for: url), !cookies.isEmpty else {
+            return nil
+        }
+        return HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
+    }
+
+    /// Keeps the cookies a reply from `url` sets (its `Set-Cookie` fields).
+    func keep(_ fields: HTTPFields, from url: URL) {
+        let lines = fields[values: .setCookie]
+        guard !lines.isEmpty, let storage else { return }
+        // One field at a time: a field's `Expires` date has a comma, which joining them would blur.
+        let cookies = lines.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }
+        storage.setCookies(cookies, for: url, mainDocumentURL: nil)
     }
 }

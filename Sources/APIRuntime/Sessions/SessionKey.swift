@@ -38,7 +38,8 @@ public struct SessionSettings: Sendable {
     public var connectTimeout: Duration
     /// The session's host's trust roots, pins and client certificate.
     public var tls: TLSSettings
-    /// The manager's cookies, for transports that keep them.
+    /// The manager's cookies, which the manager itself adds to requests and fills from replies
+    /// for transports that keep cookies (`TransportFactory.keepsCookies`).
     public var cookies: CookieJar
 
     /// Settings for a transport: its connection limit and timeout, its host's TLS, and the manager's cookies.

@@ -18,10 +18,13 @@ struct HTTPCallTransport: CallTransport {
     /// Every host's TLS settings, by `HostName.key`: a redirect to a host whose settings
     /// differ from these is refused, since the transport would reach it with the wrong ones.
     let tlsByHost: [String: TLSSettings]
+    /// The manager's cookies, when the transport keeps them: each reply's `Set-Cookie` goes here,
+    /// and each redirect takes the cookies for where it leads from here.
+    let cookies: CookieJar?
 
     init(
         _ transport: any HTTPTransport, maxResponseBytes: Int, limits: ReplyLimits = ReplyLimits(), redirects: RedirectPolicy = .standard,
-        tls: TLSSettings = .standard, tlsByHost: [String: TLSSettings] = [:]
+        tls: TLSSettings = .standard, tlsByHost: [String: TLSSettings] = [:], cookies: CookieJar? = nil
     ) {
         self.transport = transport
         self.maxResponseBytes = maxResponseBytes
@@ -29,6 +32,7 @@ struct HTTPCallTransport: CallTransport {
         self.redirects = redirects
         self.tls = tls
         self.tlsByHost = tlsByHost
+        self.cookies = cookies
     }
 
     func send(_ request: APIRequest) async throws(APIError) -> APIResponse {
@@ -36,8 +40,9 @@ struct HTTPCallTransport: CallTransport {
         var outgoing = request.streamedBody ?? request.body.map(HTTPBody.init)
         do {
             var (response, body) = try await transport.send(head, body: outgoing)
+            keepCookies(of: response, from: head)
             var followed = 0
-            while let next = try redirects.next(after: response, to: head, body: outgoing, followed: followed, api: request.api) {
+            while var next = try redirects.next(after: response, to: head, body: outgoing, followed: followed, api: request.api) {
                 // The redirect's own body is read (a little of it) so the connection can be reused.
                 _ = try? await body.collect(upTo: 64 * 1024)
                 // Over TLS, the transport would reach the new host with its first host's settings.
@@ -46,8 +51,15 @@ struct HTTPCallTransport: CallTransport {
                         message: "a redirect to \(host), whose TLS settings differ from those of the host it came from, is refused"
                     ))
                 }
+                // The jar's cookies for where the redirect leads, in place of those it had for where
+                // the call began, or of none where the redirect dropped the call's own at another
+                // origin.
+                if let cookies, request.carriesJarCookies || next.request.headerFields[.cookie] == nil, let url = next.request.url {
+                    next.request.headerFields[.cookie] = cookies.header(for: url)
+                }
                 (head, outgoing) = next
                 (response, body) = try await transport.send(head, body: outgoing)
+                keepCookies(of: response, from: head)
                 followed += 1
             }
             // A body with a content coding reaches its reader decoded (both transports decode
@@ -79,5 +91,10 @@ struct HTTPCallTransport: CallTransport {
 
     func shutdown() async {
         await transport.shutdown()
+    }
+
+    private func keepCookies(of response: HTTPResponse, from request: HTTPRequest) {
+        guard let cookies, let url = request.url else { return }
+        cookies.keep(response.headerFields, from: url)
     }
 }

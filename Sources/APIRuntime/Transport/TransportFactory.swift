@@ -15,39 +15,48 @@ public struct TransportFactory: Sendable {
     /// The URL schemes this factory's transports can reach; a call to another scheme is an
     /// invalid request naming its API, not a crash or a protocol spoken to the wrong server.
     public let schemes: Set<String>
+    /// Whether calls through these transports keep and send cookies, as the manager's
+    /// `Configuration.cookies` says. The manager does it, not the transport: it adds the cookies
+    /// to each request before the cache and the interceptors read it, and keeps what each reply
+    /// (each redirect's too) sets.
+    public let keepsCookies: Bool
     package let make: @Sendable (SessionKey, SessionSettings, APIManager.Configuration) throws -> any CallTransport
 
     package init(
-        name: String, schemes: Set<String>,
+        name: String, schemes: Set<String>, keepsCookies: Bool = false,
         make: @escaping @Sendable (SessionKey, SessionSettings, APIManager.Configuration) throws -> any CallTransport
     ) {
         self.name = name
         self.schemes = schemes
+        self.keepsCookies = keepsCookies
         self.make = make
     }
 
-    /// A factory of HTTP transports for `http` and `https` URLs. What `make` throws fails the
-    /// call that needed the transport (a `TLSFailure` as `APIError.Reason.tls`).
+    /// A factory of HTTP transports for `http` and `https` URLs, whose calls keep cookies as the
+    /// manager's configuration says when `keepsCookies`. What `make` throws fails the call that
+    /// needed the transport (a `TLSFailure` as `APIError.Reason.tls`).
     public static func http(
-        name: String,
+        name: String, keepsCookies: Bool = false,
         _ make: @escaping @Sendable (SessionKey, SessionSettings) throws -> any HTTPTransport
     ) -> TransportFactory {
-        TransportFactory(name: name, schemes: ["http", "https"]) { key, settings, configuration in
+        TransportFactory(name: name, schemes: ["http", "https"], keepsCookies: keepsCookies) { key, settings, configuration in
             HTTPCallTransport(
                 try make(key, settings), maxResponseBytes: configuration.maxResponseBytes,
                 limits: ReplyLimits(maxDownloadBytes: configuration.maxDownloadBytes, maxLineBytes: configuration.maxStreamLineBytes),
-                redirects: configuration.redirects, tls: settings.tls, tlsByHost: TLSSettings.byHost(configuration.tls)
+                redirects: configuration.redirects, tls: settings.tls, tlsByHost: TLSSettings.byHost(configuration.tls),
+                cookies: keepsCookies ? settings.cookies : nil
             )
         }
     }
 
-    /// URLSession (FoundationNetworking on Linux): the default for HTTP calls.
+    /// URLSession (FoundationNetworking on Linux): the default for HTTP calls. Its calls keep
+    /// cookies as the manager's configuration says.
     ///
     /// On Apple platforms it honours every `TLSSettings` (a client identity as PKCS #12). Linux's
     /// URLSession offers no hook for TLS, so there a host with settings other than `.standard`
     /// fails with `TLSFailure.Kind.unsupported` rather than connecting without them.
     public static var urlSession: TransportFactory {
-        .http(name: "urlsession") { key, settings in
+        .http(name: "urlsession", keepsCookies: true) { key, settings in
             #if !canImport(Darwin)
             guard settings.tls == .standard else {
                 throw TLSFailure(

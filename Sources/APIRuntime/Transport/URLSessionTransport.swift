@@ -8,8 +8,8 @@ import NIOConcurrencyHelpers
 
 /// The default HTTP transport: one `URLSession` per host, so that calls get the system's proxy
 /// settings and, on Apple platforms, cellular and VPN on demand. On Linux it is
-/// FoundationNetworking's URLSession. Its cookies are its manager's (`SessionSettings.cookies`),
-/// and it answers nothing from a URL cache.
+/// FoundationNetworking's URLSession. It keeps no cookies itself: the manager adds its own to each
+/// request and keeps what replies set (`CookieJar`). It answers nothing from a URL cache.
 ///
 /// A response's body streams: its chunks reach the reader as URLSession delivers them. On Apple
 /// platforms the task is suspended while more than a megabyte waits unread, so that a slow reader
@@ -30,16 +30,17 @@ public final class URLSessionTransport: HTTPTransport {
     /// Where streamed request bodies are written before they are uploaded.
     private let temporaryDirectory: URL
 
-    /// A session of its own with `URLSessionConfiguration.default`, the settings' connection cap
-    /// and cookie jar, and no URL cache; streamed request bodies are written to
-    /// `temporaryDirectory` before they are uploaded.
+    /// A session of its own with `URLSessionConfiguration.default`, the settings' connection cap,
+    /// no cookie storage (the manager keeps the cookies) and no URL cache; streamed request bodies
+    /// are written to `temporaryDirectory` before they are uploaded.
     public convenience init(settings: SessionSettings, temporaryDirectory: URL = FileManager.default.temporaryDirectory) {
         let configuration = URLSessionConfiguration.default
         configuration.httpMaximumConnectionsPerHost = settings.maxConnectionsPerHost
-        let cookies = settings.cookies.storage
-        configuration.httpCookieStorage = cookies
-        configuration.httpShouldSetCookies = cookies != nil
-        if cookies == nil { configuration.httpCookieAcceptPolicy = .never }
+        // The manager keeps and sends the cookies (`CookieJar`), so that a request is keyed as it
+        // is sent: the session has none of its own.
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
         // URLCache keys a reply by its URL alone: it could answer one account's call with
         // another's reply, and it knows nothing of the manager's deadlines or coalescing.
         configuration.urlCache = nil
@@ -70,6 +71,9 @@ public final class URLSessionTransport: HTTPTransport {
         guard let url = request.url else { throw URLError(.badURL) }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method.rawValue
+        // The request's own `Cookie` field goes as it is, and a reply's `Set-Cookie` is the
+        // manager's to keep, whatever a configuration given to `init(configuration:)` says.
+        urlRequest.httpShouldHandleCookies = false
         // Field by field, as the values are: HTTPTypesFoundation's conversion would re-encode
         // values that are not ASCII as Latin-1.
         for field in request.headerFields {

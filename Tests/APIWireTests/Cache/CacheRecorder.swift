@@ -10,16 +10,10 @@ struct CacheRecorder: APIInterceptor {
 
     var seen: [String] { events.withLockedValue { $0 } }
 
-    func intercept(
-        _ request: APIRequest, context: APICallContext, next: (APIRequest) async throws(APIError) -> APIResponse
-    ) async throws(APIError) -> APIResponse {
+    func adapt(_ request: APIRequest, context: APICallContext) async throws(APIError) -> APIRequest {
         var request = request
         if let token = token.withLockedValue({ $0 }) { request.headerFields[.authorization] = "Bearer " + token }
-        return try await next(request)
-    }
-
-    func credential(for request: APIRequest, context: APICallContext) async throws(APIError) -> String? {
-        token.withLockedValue { $0 }
+        return request
     }
 
     func observe(_ event: CacheEvent, context: APICallContext) {

@@ -13,7 +13,7 @@ import WireTestSupport
 
 /// The response cache on disk: what a restart keeps, what a damaged file does, who may read it,
 /// and its bound.
-@Suite("The response cache on disk")
+@Suite("The response cache on disk", .serialized)
 struct DiskCacheTests {
     /// A folder of its own for each test, removed afterwards.
     static func withFolder(_ body: (URL) async throws -> Void) async throws {
@@ -32,7 +32,24 @@ struct DiskCacheTests {
         configuration.httpTransport = testHTTPTransport
         configuration.interceptors = [recorder]
         configuration.cache = .disk(at: url, maxBytes: maxBytes, logger: Logger(label: "cache") { _ in log })
-        try await withManager(configuration) { manager in try await body(manager) }
+        // Opening the file may wait for another connection's lock: not on the cooperative pool.
+        let manager = try await onThreadOfItsOwn { [configuration] in APIManager(configuration: configuration) }
+        do {
+            try await body(manager)
+        } catch {
+            await manager.shutdown(gracePeriod: .zero)
+            throw error
+        }
+        await manager.shutdown(gracePeriod: .zero)
+    }
+
+    /// `replies.sqlite` in `folder`, holding the reply of one call to `server`.
+    static func fileWithOneReply(in folder: URL, from server: LoopbackServer) async throws -> URL {
+        let url = folder.appendingPathComponent("replies.sqlite")
+        try await withDiskManager(url) { (manager: APIManager) async throws in
+            _ = try await profile(server).using(manager).start()
+        }
+        return url
     }
 
     static func profile(_ server: LoopbackServer, id: Int = 7) -> BaseAPI<String> {
@@ -52,13 +69,12 @@ struct DiskCacheTests {
                 #expect(try await Self.profile(server).using(manager).start() == "for Bearer ann")
                 #expect(try await Self.profile(server, id: 8).using(manager).start() == "for Bearer ann")
             }
-            // The file keeps a digest of the credential, never the token.
-            let rows = try DatabaseQueue(path: url.path).read { db in try Row.fetchAll(db, sql: "SELECT key, scope FROM reply") }
+            // The file keeps digests of the call and of its account, never the token.
+            let rows = try DatabaseQueue(path: url.path).read { db in try Row.fetchAll(db, sql: "SELECT key, account FROM reply") }
             #expect(rows.count == 2)
             for row in rows {
-                let key: String = row["key"], scope: String = row["scope"]
-                #expect(scope.count == 64 && scope.allSatisfy(\.isHexDigit) && key.hasSuffix(scope))
-                #expect(!key.contains("ann"))
+                let key: String = row["key"], account: String = row["account"]
+                #expect(account.count == 64 && account.allSatisfy(\.isHexDigit) && key == key.prefix(64) + "#" + account)
             }
             try await Self.withDiskManager(url, recorder: recorder) { (manager: APIManager) async throws in
                 let reply = try await Self.profile(server).using(manager).startWithMetadata()
@@ -116,6 +132,178 @@ struct DiskCacheTests {
             #expect(log.entries.contains { $0.level == .warning && $0.message.description.contains("cannot be read") })
             try await Self.withDiskManager(url) { (manager: APIManager) async throws in
                 #expect(try await Self.profile(server).using(manager).startWithMetadata().source.isFromCache)
+            }
+        }
+    }
+
+    @Test("No token, cookie, key or header value reaches the file: the call's credentials, query and Vary'd values are digests, Set-Cookie is not kept")
+    func nothingInClear() async throws {
+        let secrets = ["tok-A-secret", "QKEY-secret", "COOKIE-secret", "TENANT-secret"]
+        let server = try await LoopbackServer.start { _ in
+            ResponseCacheTests.reply("hello", [
+                ("Cache-Control", "max-age=600"), ("Vary", "Authorization, X-Tenant"), ("Set-Cookie", "sid=COOKIE-secret; Path=/"),
+            ])
+        }
+        try await Self.withFolder { (folder: URL) async throws in
+            let url = folder.appendingPathComponent("replies.sqlite")
+            try await Self.withDiskManager(url) { (manager: APIManager) async throws in
+                let definition = APIDefinition(
+                    name: "GetUser", wire: .http(.get, path: "/users/{id}"), cache: CacheSettings(ttl: 600),
+                    defaults: APIDefaults(baseURL: server.baseURL)
+                )
+                let api = BaseAPI(definition: definition, response: .text, request: RequestBuilder().path("id", 7).query("api_key", "QKEY-secret"))
+                api.headers = [("Authorization", "Bearer tok-A-secret"), ("X-Tenant", "TENANT-secret")]
+                #expect(try await api.using(manager).start() == "hello")
+                // Over a transport that keeps cookies, the cookie the reply set makes the next call
+                // another account's, stored apart.
+                _ = try await api.using(manager).start()
+                #expect(try await api.using(manager).startWithMetadata().source.isFromCache)
+                #expect(manager.cache.count == (testHTTPTransport.keepsCookies ? 2 : 1))
+            }
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(files.contains("replies.sqlite"))
+            for file in files {
+                let bytes = try Data(contentsOf: folder.appendingPathComponent(file))
+                for secret in secrets {
+                    #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(file) holds \(secret)")
+                }
+            }
+        }
+    }
+
+    @Test("A file of the first schema, whose keys held tokens in clear, keeps nothing of them once opened")
+    func upgradeLeavesNoToken() async throws {
+        try await Self.withFolder { (folder: URL) async throws in
+            let url = folder.appendingPathComponent("replies.sqlite")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let old = try DatabaseQueue(path: url.path)
+            try await old.write { db in
+                try db.execute(sql: """
+                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                    INSERT INTO grdb_migrations VALUES ('replies');
+                    CREATE TABLE reply (key TEXT PRIMARY KEY NOT NULL, scope TEXT, reply BLOB NOT NULL, body BLOB NOT NULL, cost INTEGER NOT NULL, used REAL NOT NULL);
+                    CREATE TABLE reply_tag (tag TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (tag, key));
+                    CREATE TABLE setting (name TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL);
+                    """)
+                for index in 0..<200 {
+                    try db.execute(
+                        sql: "INSERT INTO reply VALUES (?, NULL, x'7b7d', x'00', 10, 0)",
+                        arguments: ["GET /users/\(index) authorization:Bearer OLD-SECRET-TOKEN"]
+                    )
+                }
+            }
+            try old.close()
+            try await Self.withDiskManager(url) { (manager: APIManager) async throws in
+                #expect(manager.cache.count == 0)
+            }
+            for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+                let bytes = try Data(contentsOf: folder.appendingPathComponent(file))
+                #expect(bytes.range(of: Data("OLD-SECRET-TOKEN".utf8)) == nil, "\(file) still holds the old token")
+            }
+        }
+    }
+
+    @Test("A file another connection is writing is waited for, and never discarded: held briefly, then past the wait")
+    func busyFileIsKept() async throws {
+        let server = try await LoopbackServer.start { _ in ResponseCacheTests.reply("ann") }
+        try await Self.withFolder { (folder: URL) async throws in
+            let url = try await Self.fileWithOneReply(in: folder, from: server)
+            let inode = try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int
+            var configuration = Configuration()
+            configuration.allowsUnsafeTransactions = true
+            let holder = try DatabaseQueue(path: url.path, configuration: configuration)
+
+            // Held for a moment: the new manager waits for it, and finds the stored reply.
+            try await holder.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+            // Released from a thread of its own, which a busy cooperative pool cannot hold up.
+            let released = OnceResult<Void>()
+            Thread.detachNewThread {
+                Thread.sleep(forTimeInterval: 0.3)
+                released.resolve(Result { try holder.writeWithoutTransaction { db in try db.execute(sql: "COMMIT") } })
+            }
+            try await Self.withDiskManager(url) { (manager: APIManager) async throws in
+                #expect(try await Self.profile(server).using(manager).startWithMetadata().source.isFromCache)
+            }
+            try await released.value
+
+            // Held past the wait: the manager goes on without the file, which it leaves as it is.
+            try await holder.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+            let log = InMemoryLogHandler()
+            try await Self.withDiskManager(url, log: log) { (manager: APIManager) async throws in
+                #expect(try await Self.profile(server).using(manager).start() == "ann")
+            }
+            try await holder.writeWithoutTransaction { db in try db.execute(sql: "COMMIT") }
+            #expect(!log.entries.contains { $0.message.description.contains("discarded") })
+            #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int == inode)
+            try await Self.withDiskManager(url) { (manager: APIManager) async throws in
+                #expect(try await Self.profile(server).using(manager).startWithMetadata().source.isFromCache)
+            }
+        }
+    }
+
+    @Test("Two managers on one file keep one byte bound between them, and neither total goes below zero")
+    func oneBoundPerFile() async throws {
+        let body = String(repeating: "x", count: 2_000)
+        let server = try await LoopbackServer.start { _ in ResponseCacheTests.reply(body) }
+        try await Self.withFolder { (folder: URL) async throws in
+            let url = folder.appendingPathComponent("replies.sqlite")
+            try await Self.withDiskManager(url, maxBytes: 12_000) { (first: APIManager) async throws in
+                try await Self.withDiskManager(url, maxBytes: 12_000) { (second: APIManager) async throws in
+                    for id in 1...10 {
+                        _ = try await Self.profile(server, id: id).using(first).start()
+                        _ = try await Self.profile(server, id: 100 + id).using(second).start()
+                    }
+                    let stored = try await DatabaseQueue(path: url.path).read { db in try Int.fetchOne(db, sql: "SELECT SUM(cost) FROM reply") ?? 0 }
+                    #expect(stored <= 12_000)
+                    #expect(first.cache.bytes == stored && second.cache.bytes == stored)
+                    first.cache.removeAll()
+                    #expect(first.cache.bytes == 0 && second.cache.bytes == 0 && second.cache.count == 0)
+                    _ = try await Self.profile(server, id: 1).using(second).start()
+                    #expect(first.cache.bytes > 0 && first.cache.bytes == second.cache.bytes)
+                }
+            }
+        }
+    }
+
+    @Test("The digest key lives beside the database, the user's alone; replies digested under a lost key are removed")
+    func digestKeyFile() async throws {
+        let server = try await LoopbackServer.start { _ in ResponseCacheTests.reply("ann") }
+        try await Self.withFolder { (folder: URL) async throws in
+            let url = try await Self.fileWithOneReply(in: folder, from: server)
+            let keyFile = url.appendingPathExtension("key")
+            #expect(try Data(contentsOf: keyFile).count == 32)
+            #expect(try FileManager.default.attributesOfItem(atPath: keyFile.path)[.posixPermissions] as? Int == 0o600)
+            try FileManager.default.removeItem(at: keyFile)
+            let log = InMemoryLogHandler()
+            try await Self.withDiskManager(url, log: log) { (manager: APIManager) async throws in
+                #expect(manager.cache.count == 0)
+                #expect(try await !Self.profile(server).using(manager).startWithMetadata().source.isFromCache)
+            }
+            #expect(log.entries.contains { $0.level == .warning && $0.message.description.contains("another key") })
+        }
+    }
+
+    @Test("Two stores that make a new file at the same moment share it: what one stores, the other reads")
+    func twoStoresOpeningAtOnce() async throws {
+        let reply = CachedReply(
+            status: .http(.ok), body: Data("x".utf8), headers: [:],
+            freshness: HTTPFreshness(lifetime: 60, staleWhileRevalidate: nil, staleIfError: nil, server: CacheControl(), receivedAt: Date()),
+            variants: [:], tags: [], account: nil, call: "call"
+        )
+        for round in 0..<20 {
+            try await Self.withFolder { (folder: URL) async throws in
+                let url = folder.appendingPathComponent("replies.sqlite")
+                let stores = NIOLockedValueBox<[DiskResponseStore]>([])
+                try await onThreadOfItsOwn {
+                    DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                        let store = DiskResponseStore(url: url, maxBytes: 1 << 20, logger: Logger(label: "race"))
+                        stores.withLockedValue { $0.append(store) }
+                    }
+                }
+                let (first, second) = stores.withLockedValue { ($0[0], $0[1]) }
+                let key = CacheKey(identity: first.digest("call"), account: nil)
+                #expect(first.store(reply, for: key))
+                #expect(second.reply(for: key) != nil, "round \(round): the stores opened different files")
             }
         }
     }

@@ -10,8 +10,8 @@ enum APIRuntimeCallPathSamples {
         let user = try await GetUserAPI(id: 7).start()
     }
 
-    // Sources/APIRuntime/APIRuntime.docc/CallPath.md:102
-    static func sample102() async throws {
+    // Sources/APIRuntime/APIRuntime.docc/CallPath.md:113
+    static func sample113() async throws {
         let reply = try await GetUserAPI(id: 7).startWithMetadata()
         print(reply.value.name, reply.headerFields[.contentType] ?? "")
     }

@@ -61,8 +61,8 @@ enum CallingSamples {
         }
     }
 
-    // docs/calling.md:113
-    static func sample113() async throws {
+    // docs/calling.md:119
+    static func sample119() async throws {
         // Where a value came from:
         let reply = try await GetProfileAPI().startWithMetadata()
         switch reply.source {
@@ -80,7 +80,8 @@ enum CallingSamples {
         // The stored value at once, then the network's.
         for try await update in GetProfileAPI().cacheThenNetwork() { print(update.value.name, update.source.isFromCache) }
 
-        // Removing replies: one call's, a tag's, a signed-out account's, everything.
+        // Removing replies: one call's, a tag's, a signed-out account's (by its token, before or after a
+        // refresh, or its session cookie), everything.
         let manager = APIManager.shared
         try manager.cache.remove(GetUserAPI(id: 7))
         manager.cache.removeAll(tagged: "users")
@@ -88,13 +89,13 @@ enum CallingSamples {
         manager.cache.removeAll()
     }
 
-    // docs/calling.md:143
-    static func sample143() async throws {
+    // docs/calling.md:150
+    static func sample150() async throws {
         APIManager.bootstrap { $0.cache = .disk(maxBytes: 64 << 20) }   // Library/Caches/apigen-responses.sqlite
     }
 
-    // docs/calling.md:165
-    static func sample165() async throws {
+    // docs/calling.md:191
+    static func sample191() async throws {
         let manager = APIManager()
         manager.stub(GetUserAPI.self, delay: .milliseconds(300)) { api in
             User(id: api.id, name: "Ada", role: .member, tags: [], createdAt: .now)
@@ -114,8 +115,8 @@ enum CallingSamples {
         manager.stub(SumAPI.self, reply: { _ in StubResponse(json: #"{"jsonrpc":"2.0","result":6,"id":1}"#) })
     }
 
-    // docs/calling.md:214
-    static func sample214() async throws {
+    // docs/calling.md:240
+    static func sample240() async throws {
         let fixture = URL(fileURLWithPath: "Tests/Fixtures/users.json")
 
         // Once, against the real server:
@@ -128,19 +129,22 @@ enum CallingSamples {
         replaying.grpcTransport = replaying.httpTransport
     }
 
-    // docs/calling.md:257
-    static func sample257() async throws {
+    // docs/calling.md:287
+    static func sample287() async throws {
         APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
     }
 
-    // docs/calling.md:286
-    static func sample286() async throws {
+    // docs/calling.md:317
+    static func sample317() async throws {
         var configuration = APIManager.Configuration()
         configuration.interceptors = [
             LoggingInterceptor(logger: logger),                                // swift-log, secrets redacted
             MetricsInterceptor(),                                              // swift-metrics, per API
             AuthenticationInterceptor(provider: tokens),                       // refresh once on 401, then a new attempt
         ]
+        // An interceptor of your own changes the request in `adapt(_:context:)`, before the cache and the
+        // duplicate gate read it (a tenant header, a signature), and observes or answers the call in
+        // `intercept(_:context:next:)`.
         // The token goes only to the origin of the workspace's default base URL (after baseURLOverrides),
         // and to APIs elsewhere whose manifest says `authenticated: true`; never to a base URL set at run
         // time elsewhere. `hosts: .declared`, `.named([...])` or `.any` widen that.
@@ -152,8 +156,8 @@ enum CallingSamples {
         let batch = APIBatch(policy: .failFast)                                // any kinds at once
     }
 
-    // docs/calling.md:306
-    static func sample306() async throws {
+    // docs/calling.md:340
+    static func sample340() async throws {
         var configuration = APIManager.Configuration()
         configuration.baseURLOverrides = ["https://api.example.com/v1": "http://127.0.0.1:8080/v1"]
         let manager = APIManager(configuration: configuration)

@@ -1,0 +1,89 @@
+import Crypto
+import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+#if canImport(Security)
+import Security
+#endif
+
+/// The key of a disk store's digests, kept apart from its database, so that a copy of the file
+/// alone gives nothing to guess credentials against: in the Keychain on Apple platforms (in a
+/// file beside the database if the Keychain cannot be used, as for a tool without entitlements),
+/// and elsewhere in a file beside the database (`<name>.sqlite.key`, mode 0600).
+enum DigestKey {
+    /// The key for the database at `url`, made at random the first time. Two stores that open the
+    /// same database at once get the same key.
+    static func load(for url: URL) throws -> SymmetricKey {
+        let file = url.appendingPathExtension("key")
+        #if canImport(Security)
+        // A key once kept in a file (the Keychain could not be used then) stays the key: were it
+        // to change, every reply would have to go.
+        if try readKey(at: file) == nil, let key = try? keychainKey(for: url) { return key }
+        #endif
+        return try fileKey(at: file)
+    }
+
+    /// The key in `file`, or a new one written there. A new key is written to a file of its own
+    /// and then linked to `file`, which fails if another process linked its key first: the key is
+    /// never read half-written, and the first one made wins.
+    static func fileKey(at file: URL) throws -> SymmetricKey {
+        if let key = try readKey(at: file) { return key }
+        let made = SymmetricKey(size: .bits256)
+        let draft = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
+        let bytes = made.withUnsafeBytes { Data($0) }
+        guard FileManager.default.createFile(atPath: draft.path, contents: bytes, attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: draft.path])
+        }
+        defer { unlink(draft.path) }
+        if link(draft.path, file.path) == 0 { return made }
+        guard errno == EEXIST, let key = try readKey(at: file) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
+        }
+        return key
+    }
+
+    private static func readKey(at file: URL) throws -> SymmetricKey? {
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        let bytes = try Data(contentsOf: file)
+        guard bytes.count == 32 else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: file.path])
+        }
+        return SymmetricKey(data: bytes)
+    }
+
+    #if canImport(Security)
+    /// The key in the Keychain, as a generic password named after the database's file (not its
+    /// path, which an app's update moves), readable after the device's first unlock and never
+    /// synced; made if there is none.
+    private static func keychainKey(for url: URL) throws -> SymmetricKey {
+        let item: [CFString: Any] = [
+            kSecClass: kSecClassGenericPassword,
+            kSecAttrService: "apigen.response-cache",
+            kSecAttrAccount: url.lastPathComponent,
+        ]
+        var query = item
+        query[kSecReturnData] = true
+        var found: CFTypeRef?
+        let read = SecItemCopyMatching(query as CFDictionary, &found)
+        if read == errSecSuccess, let bytes = found as? Data, bytes.count == 32 { return SymmetricKey(data: bytes) }
+        guard read == errSecItemNotFound else { throw KeychainFailure(status: read) }
+        let made = SymmetricKey(size: .bits256)
+        var added = item
+        added[kSecValueData] = made.withUnsafeBytes { Data($0) }
+        added[kSecAttrAccessible] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+        let status = SecItemAdd(added as CFDictionary, nil)
+        if status == errSecDuplicateItem { return try keychainKey(for: url) }
+        guard status == errSecSuccess else { throw KeychainFailure(status: status) }
+        return made
+    }
+
+    private struct KeychainFailure: Error {
+        let status: OSStatus
+    }
+    #endif
+}

@@ -1,0 +1,41 @@
+import HTTPTypes
+
+/// One attempt's request as it goes on the wire, and what the stages that key, match or record
+/// a call read of it. The plan's request, wrapped by its protocol, gets the manager's cookies and
+/// is adapted by every interceptor (`Preparation`); nothing changes it after that. The response
+/// cache keys and matches this value, the duplicate gate compares it, the interceptors see it and
+/// the transport sends it.
+struct OutgoingRequest: Sendable {
+    /// The request as it is sent.
+    let request: APIRequest
+    /// What the call asks, credentials aside (`CallIdentity`); empty when no stage compares the
+    /// call with another (its frequency allows duplicates, and it has no cache).
+    let identity: String
+    /// The credentials it carries; nil when none.
+    let credentials: Credentials?
+    /// A stored reply's validators (`If-None-Match`, `If-Modified-Since`), already among the
+    /// request's fields, when the cache asks the server to confirm that reply; else empty.
+    let validators: HTTPFields
+
+    /// Whether the request asks the server to confirm a cached reply, so that a
+    /// `304 Not Modified` is handed back as it is rather than failing as a status.
+    var isRevalidation: Bool { !validators.isEmpty }
+
+    /// What the duplicate gate compares calls by: the identity, the account and the credentials,
+    /// and whether the call revalidates (so that only revalidations share a `304`).
+    var duplicateKey: String {
+        identity + "\u{0}" + (request.account ?? "") + "\u{0}" + (credentials?.text ?? "") + (isRevalidation ? "\u{0}revalidation" : "")
+    }
+
+    /// Whether `other` is made for the same caller: the same account and credentials.
+    func isSameCaller(as other: OutgoingRequest) -> Bool {
+        request.account == other.request.account && credentials == other.credentials
+    }
+
+    /// This request with `validators` among its fields.
+    func revalidating(with validators: HTTPFields) -> OutgoingRequest {
+        var request = request
+        for field in validators { request.headerFields[field.name] = field.value }
+        return OutgoingRequest(request: request, identity: identity, credentials: credentials, validators: validators)
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import HTTPTypes
+
+/// The stage that makes each attempt's request what goes on the wire (`OutgoingRequest`): the
+/// plan's request adapted by every interceptor, then with the manager's cookies for the URL it
+/// goes to. It runs before the cache and the duplicate gate read the call, and again for each later
+/// attempt, so that a refreshed token or a cookie a reply set goes with it.
+struct Preparation: Sendable {
+    let interceptors: InterceptorChain
+
+    /// The request of an attempt of `plan` whose context is `context`, asking the server to confirm
+    /// a stored reply when `validators` are given.
+    func prepare(_ plan: CallPlan, context: APICallContext, validators: HTTPFields = [:]) async throws(APIError) -> OutgoingRequest {
+        var request = try await interceptors.adapt(plan.request, context: context)
+        // After the interceptors, so that the cookies are those of where the request goes, and a
+        // `Cookie` field an interceptor set is left as it is.
+        if plan.carriesCookies { plan.sessionSettings.cookies.attach(to: &request) }
+        // A call no stage compares with another needs no identity, which takes a few microseconds.
+        guard plan.isCompared else {
+            return OutgoingRequest(request: request, identity: "", credentials: nil, validators: [:])
+        }
+        let identity = CallIdentity.key(for: request, body: parameters(of: request, plan), definition: plan.definition, kind: plan.definition.kind.description)
+        let outgoing = OutgoingRequest(request: request, identity: identity, credentials: Credentials(request.headerFields), validators: [:])
+        return validators.isEmpty ? outgoing : outgoing.revalidating(with: validators)
+    }
+
+    /// The body a call's identity reads: an RPC call's parameters, not the envelope whose id
+    /// differs on every call; but when an interceptor changed the envelope (a session put in it),
+    /// the envelope as sent, a JSON-RPC one without its id.
+    private func parameters(of request: APIRequest, _ plan: CallPlan) -> Data? {
+        guard plan.delegate != nil, request.body != plan.request.body else { return plan.delegate == nil ? request.body : plan.unwrappedBody }
+        guard plan.delegate is JSONRPC, let body = request.body, case .object(var members)? = JSONValue.parse(body) else { return request.body }
+        members["id"] = nil
+        return JSONValue.object(members).data
+    }
+}

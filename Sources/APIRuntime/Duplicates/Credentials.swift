@@ -1,0 +1,86 @@
+import HTTPTypes
+
+/// The credentials a request carries as sent: the values of its credential headers
+/// (`Authorization`, `Proxy-Authorization`, `Cookie`, and every header whose name the standard
+/// secret names mark, such as `X-API-Key` or `X-Auth-Token`). Requests with other credentials are
+/// other callers: the duplicate gate never merges them, and the response cache keeps their
+/// replies apart, under the account these credentials belong to.
+struct Credentials: Sendable, Equatable {
+    /// One `name:value` line for each credential field, sorted by name (a name's values keep
+    /// their order; a `Cookie` field's cookies in order of name): what the duplicate gate
+    /// compares, and the cache's account is first made from.
+    let text: String
+    /// The lowercased names of the credential fields, in order.
+    let fieldNames: [String]
+    /// What a log-out may name these credentials by (`ResponseCache.removeAll(credential:)`):
+    /// each whole value, the token after an authorization scheme (`t` of `Bearer t`), and each
+    /// cookie whose name is a secret (`sid=…` of a `Cookie` line).
+    let names: [String]
+
+    /// The credentials among `fields`; nil when there are none.
+    init?(_ fields: HTTPFields) {
+        // A server may send one cookie before another or after it: the same cookies are the same.
+        let credentials = fields
+            .filter { Self.isCredential($0.name.canonicalName) }
+            .map { field in HTTPField(name: field.name, value: field.name == .cookie ? Self.cookiesInOrder(field.value) : field.value) }
+            .filter { $0.name != .cookie || !$0.value.isEmpty }
+        guard !credentials.isEmpty else { return nil }
+        let sorted = credentials.sorted { $0.name.canonicalName < $1.name.canonicalName }
+        text = sorted.map { $0.name.canonicalName + ":" + $0.value }.joined(separator: "\n")
+        fieldNames = sorted.map(\.name.canonicalName)
+        var names: [String] = []
+        for field in sorted {
+            names.append(field.value)
+            switch field.name {
+            case .authorization, .proxyAuthorization:
+                // RFC 9110, section 11.4: an auth-scheme, a space, and the token.
+                if let space = field.value.firstIndex(of: " ") {
+                    let token = field.value[field.value.index(after: space)...].drop { $0 == " " }
+                    if !token.isEmpty { names.append(String(token)) }
+                }
+            case .cookie:
+                for pair in field.value.split(separator: ";") {
+                    let pair = pair.drop { $0 == " " }
+                    let name = pair.prefix { $0 != "=" }
+                    if SecretNames.standard.contains(String(name)) { names.append(String(pair)) }
+                }
+            default:
+                break
+            }
+        }
+        self.names = names
+    }
+
+    /// Whether these credentials replace `earlier` as a refreshed token does: other values in the
+    /// same fields. Credentials added to or taken from a request (a token sent only after a
+    /// challenge) are not a replacement.
+    func replace(_ earlier: Credentials) -> Bool {
+        fieldNames == earlier.fieldNames && text != earlier.text
+    }
+
+    /// A `Cookie` field's cookies in order of name (a name's cookies in theirs), without those a
+    /// load balancer or a bot filter sets (`volatileCookies`), which say nothing of who calls and
+    /// which some renew on every reply.
+    private static func cookiesInOrder(_ value: String) -> String {
+        let pairs = value.split(separator: ";").map { $0.drop { $0 == " " } }.filter { pair in
+            let name = pair.prefix { $0 != "=" }.lowercased()
+            return !volatileCookies.contains(name) && !name.hasPrefix("bigipserver")
+        }
+        let sorted = pairs.enumerated().sorted { a, b in
+            let nameA = a.element.prefix { $0 != "=" }, nameB = b.element.prefix { $0 != "=" }
+            return nameA != nameB ? nameA < nameB : a.offset < b.offset
+        }
+        return sorted.map { String($0.element) }.joined(separator: "; ")
+    }
+
+    /// Cookies of load balancers and bot filters (AWS, F5, HAProxy, Cloudflare, Akamai), by
+    /// lowercased name; F5's are named `BIGipServer` and its pool.
+    static let volatileCookies: Set<String> = [
+        "awsalb", "awsalbcors", "awsalbtg", "awsalbtgcors", "awselb", "awselbcors", "serverid", "routeid", "__cf_bm", "_cfuvid", "ak_bmsc", "bm_sv",
+    ]
+
+    /// Whether a header of this name (lowercased) carries a credential.
+    static func isCredential(_ name: String) -> Bool {
+        SecretNames.standard.containsHeader(name)
+    }
+}

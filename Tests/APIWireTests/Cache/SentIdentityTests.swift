@@ -1,0 +1,73 @@
+@testable import APIRuntime
+import APITestSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOConcurrencyHelpers
+import NIOCore
+import Testing
+import WireTestSupport
+
+/// Puts `Caller.token` in the JSON-RPC envelope (`"auth"`), as Zabbix, Odoo and many JSON-RPC
+/// services want their session: the credential travels in the body, not in a header.
+struct EnvelopeSession: APIInterceptor {
+    func adapt(_ request: APIRequest, context: APICallContext) async throws(APIError) -> APIRequest {
+        guard let token = Caller.token, let body = request.body,
+              var envelope = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        else { return request }
+        envelope["auth"] = token
+        var request = request
+        request.body = try? JSONSerialization.data(withJSONObject: envelope, options: [.sortedKeys])
+        return request
+    }
+}
+
+/// Stamps each request with an id of its own, as request-id and tracing interceptors do.
+struct RequestIDStamp: APIInterceptor {
+    func adapt(_ request: APIRequest, context: APICallContext) async throws(APIError) -> APIRequest {
+        var request = request
+        request.headerFields[HTTPField.Name("X-Request-ID")!] = UUID().uuidString
+        return request
+    }
+}
+
+@Suite("What the identity of a request as sent reads")
+struct SentIdentityTests {
+    /// Answers `data.get` with the `auth` its envelope carried.
+    static func rpc(_ request: WireTestSupport.RecordedRequest) async throws -> Response {
+        let envelope = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any] ?? [:]
+        let reply: [String: Any] = [
+            "jsonrpc": "2.0", "result": "data of " + ((envelope["auth"] as? String) ?? "nobody"), "id": envelope["id"] ?? NSNull(),
+        ]
+        let bytes = try JSONSerialization.data(withJSONObject: reply)
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    @Test("A JSON-RPC session an interceptor puts in the envelope keeps two users' cached replies apart")
+    func credentialInEnvelope() async throws {
+        try await withServer(configure: { $0.interceptors = [EnvelopeSession()]; $0.cache = .memory() }, Self.rpc) {
+            (server: LoopbackServer, manager: APIManager) async throws in
+            func data() -> BaseAPI<String> {
+                let definition = APIDefinition(
+                    name: "GetData", wire: .jsonRPC(JSONRPCMethod("data.get", path: "/rpc")), safe: true, cache: CacheSettings(ttl: 60),
+                    defaults: APIDefaults(baseURL: server.baseURL)
+                )
+                return BaseAPI(definition: definition, response: .json, request: RequestBuilder().positional(1))
+            }
+            #expect(try await Caller.$token.withValue("ann") { try await data().using(manager).start() } == "data of ann")
+            #expect(try await Caller.$token.withValue("bob") { try await data().using(manager).start() } == "data of bob")
+            #expect(server.requests.count == 2)
+        }
+    }
+
+    @Test("A header an interceptor stamps on every request (a request id, a trace) does not turn the cache off")
+    func volatileHeaderKeepsCaching() async throws {
+        try await withServer(configure: { $0.interceptors = [RequestIDStamp()]; $0.cache = .memory() }, { _ in ResponseCacheTests.reply("profile") }) {
+            (server: LoopbackServer, manager: APIManager) async throws in
+            _ = try await CallerSeparationTests.me(server).using(manager).start()
+            let again = try await CallerSeparationTests.me(server).using(manager).startWithMetadata()
+            #expect(again.source.isFromCache)
+            #expect(server.requests.count == 1)
+        }
+    }
+}
