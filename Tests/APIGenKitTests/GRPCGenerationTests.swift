@@ -235,7 +235,7 @@ struct GRPCGenerationTests {
         defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
         let changed = try apigen([], ["PATH": "/nonexistent", "PROTOC": nil, "PROTOC_GEN_SWIFT": nil], executable: copy)
         #expect(changed.status == 1)
-        #expect(changed.stderr.contains("error: gRPC APIs need protoc (the protos or their messages are no longer as Protos/.protoc-record.json in the output folder records them), which is not on this machine"), "\(changed.stderr)")
+        #expect(changed.stderr.contains("error: gRPC APIs need protoc (Protos/.protoc-record.json in the output folder no longer stands in for it: common/money.proto is not as it records), which is not on this machine"), "\(changed.stderr)")
         #expect(workspace.snapshot().mapValues(\.contents) == before.mapValues(\.contents))
         try workspace.write("apis/protos/common/money.proto", Self.money)
         try settle("apis/protos/common/money.proto")
@@ -248,14 +248,106 @@ struct GRPCGenerationTests {
 
         // A record that is not one apigen can read (cut short, say): as if there were none.
         try workspace.write("Generated/Protos/.protoc-record.json", String(record.prefix(200)))
-        #expect(try apigen(["check"], none).status == 1)
+        let unreadable = try apigen(["check"], none)
+        #expect(unreadable.status == 1)
+        #expect(unreadable.stderr.contains("no longer stands in for it: it is not a record this apigen reads"), "\(unreadable.stderr)")
         #expect(try apigen([], tools).status == 0)
         #expect(workspace.read("Generated/Protos/.protoc-record.json") == record)
+
+        // One byte of the descriptors edited (a streaming flag, say), or an import left out of the
+        // inputs: never used as it is. Without protoc, an error says which; with it, the record is
+        // made again.
+        for (edit, reason) in [
+            (Self.editingDescriptors, "its descriptors are not the ones it recorded"),
+            (Self.droppingInput("common/money.proto"), "it does not list common/money.proto"),
+        ] {
+            try workspace.write("Generated/Protos/.protoc-record.json", try edit(record))
+            for arguments in [["check"], [], ["lint"]] {
+                let run = try apigen(arguments, none)
+                #expect(run.status == 1, "apigen \(arguments)")
+                #expect(run.stderr.contains(reason), "\(run.stderr)")
+            }
+            let checked = try apigen(["check"], tools)
+            #expect(checked.status == 1)
+            #expect(checked.stderr.contains("Protos/.protoc-record.json: stale"), "\(checked.stderr)")
+            #expect(try apigen([], tools).status == 0)
+            #expect(workspace.read("Generated/Protos/.protoc-record.json") == record)
+        }
 
         // A workspace without gRPC any more: the record goes with the messages.
         try FileManager.default.removeItem(at: workspace.root.appendingPathComponent("apis/shop.yaml"))
         #expect(try apigen([], none).status == 0)
         #expect(workspace.read("Generated/Protos/.protoc-record.json") == nil)
+    }
+
+    @Test("A record merged from two branches, descriptors and fingerprint from one, inputs from the other: not trusted, and nothing streams that the proto says does not")
+    func mergedRecord() throws {
+        let workspace = try GRPCGenerationTests.workspace(api: GRPCGenerationTests.shopAPI)
+        defer { workspace.remove() }
+        let cache = workspace.root.appendingPathComponent("cache").path
+        var tools: [String: String?] = ["APIGEN_CACHE_DIR": cache]
+        if let plugin = GRPCGenerationTests.builtPlugin { tools["PROTOC_GEN_SWIFT"] = plugin }
+        let none: [String: String?] = ["PROTOC": "/nonexistent/protoc", "PROTOC_GEN_SWIFT": "/nonexistent/protoc-gen-swift", "APIGEN_CACHE_DIR": cache]
+        func apigen(_ arguments: [String], _ environment: [String: String?]) throws -> APIGenBinary.Result {
+            try APIGenBinary.run(arguments + ["--workspace", "apis/workspace.yaml"], in: workspace.root, environment: environment)
+        }
+        func settle(_ proto: String) throws {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: workspace.root.appendingPathComponent(proto).path)
+        }
+        for proto in ["apis/protos/shop.proto", "apis/protos/common/money.proto"] { try settle(proto) }
+        #expect(try apigen([], tools).status == 0)
+        let before = try #require(workspace.read("Generated/Protos/.protoc-record.json"))
+
+        // The other branch: WatchItems no longer streams. Its messages do not change.
+        try workspace.write("apis/protos/shop.proto", GRPCGenerationTests.proto.replacingOccurrences(of: "returns (stream Item);", with: "returns (Item);"))
+        try settle("apis/protos/shop.proto")
+        #expect(try apigen([], tools).status == 0)
+        let after = try #require(workspace.read("Generated/Protos/.protoc-record.json"))
+
+        let beforeObject = try JSONSerialization.jsonObject(with: Data(before.utf8))
+        let afterObject = try JSONSerialization.jsonObject(with: Data(after.utf8))
+        let parsedBefore = try #require(beforeObject as? [String: Any])
+        var merged = try #require(afterObject as? [String: Any])
+        var entries = try #require(merged["entries"] as? [[String: Any]])
+        let old = try #require((parsedBefore["entries"] as? [[String: Any]])?.first)
+        entries[0]["descriptors"] = old["descriptors"]
+        entries[0]["fingerprint"] = old["fingerprint"]
+        merged["entries"] = entries
+        try workspace.write("Generated/Protos/.protoc-record.json", String(decoding: try JSONSerialization.data(withJSONObject: merged, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
+
+        let generate = try apigen([], none)
+        #expect(generate.status == 1)
+        #expect(generate.stderr.contains("its descriptors are not the ones it recorded with its inputs"), "\(generate.stderr)")
+        let streams = workspace.snapshot().contains { $0.key.contains("WatchItems") && String(decoding: $0.value.contents, as: UTF8.self).contains("GRPCResponseStream") }
+        #expect(!streams, "WatchItems streams though its proto says it does not")
+    }
+
+    /// The record with one byte of its first entry's descriptors changed.
+    static func editingDescriptors(_ record: String) throws -> String {
+        try editingFirstEntry(record) { entry in
+            let text = try #require(entry["descriptors"] as? String)
+            var bytes = try #require(Data(base64Encoded: text))
+            bytes[bytes.count / 2] ^= 0x01
+            entry["descriptors"] = bytes.base64EncodedString()
+        }
+    }
+
+    /// The record without `name` among its first entry's inputs.
+    static func droppingInput(_ name: String) -> (String) throws -> String {
+        { record in
+            try editingFirstEntry(record) { entry in
+                entry["inputs"] = (entry["inputs"] as? [[String: Any]])?.filter { $0["name"] as? String != name }
+            }
+        }
+    }
+
+    private static func editingFirstEntry(_ record: String, _ edit: (inout [String: Any]) throws -> Void) throws -> String {
+        let parsed = try JSONSerialization.jsonObject(with: Data(record.utf8))
+        var object = try #require(parsed as? [String: Any])
+        var entries = try #require(object["entries"] as? [[String: Any]])
+        try edit(&entries[0])
+        object["entries"] = entries
+        return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self)
     }
 
     /// A copy of apigen alone in a folder: run with an empty PATH, it finds no protoc beside it.

@@ -46,6 +46,8 @@ struct ProtoCompiler {
         let files = workspace.files.filter { $0.grpc != nil }
         guard !files.isEmpty else { return output }
         let record = recordFolder.flatMap(ProtoRecord.load(from:))
+        // A record file apigen cannot read (an older format, or cut short) stands in for nothing.
+        let unreadable = record == nil && recordFolder.map { FileManager.default.fileExists(atPath: $0.appendingPathComponent(ProtoRecord.path).path) } == true
         // Found when a manifest's protos are not as recorded; .some(nil) once that failed.
         var tools: ProtoTools??
         var sources: [String: (contents: String, from: String)] = [:]
@@ -58,8 +60,9 @@ struct ProtoCompiler {
                 protos: settings.protos.map(\.value), access: access.rawValue
             )
             let recorded = record?.entry(for: key)
-            let needsTools = { (diagnostics: inout Diagnostics) -> ProtoTools? in
-                if tools == nil { tools = .some(findTools(at: settings.location, recorded: recorded != nil, into: &diagnostics)) }
+            let needsTools = { (diagnostics: inout Diagnostics, mismatch: String?) -> ProtoTools? in
+                let why = mismatch ?? (unreadable ? "it is not a record this apigen reads: an older format, or cut short" : nil)
+                if tools == nil { tools = .some(findTools(at: settings.location, recordMismatch: why, into: &diagnostics)) }
                 return tools!
             }
             guard let compiled = compile(file: file.file, settings, key: key, recorded: recorded, tools: needsTools, into: &diagnostics) else { continue }
@@ -82,10 +85,10 @@ struct ProtoCompiler {
     }
 
     /// protoc, and protoc-gen-swift when sources are generated, with their versions when a record
-    /// is written; nil after saying which is missing (and, when the output folder's record has an
-    /// entry for these protos, that they or their messages changed since).
-    private func findTools(at location: SourceLocation, recorded: Bool, into diagnostics: inout Diagnostics) -> ProtoTools? {
-        let stale = recorded ? " (the protos or their messages are no longer as \(ProtoRecord.path) in the output folder records them)" : ""
+    /// is written; nil after saying which is missing (and, when the output folder's record no
+    /// longer stands in for protoc, why: `recordMismatch`).
+    private func findTools(at location: SourceLocation, recordMismatch: String?, into diagnostics: inout Diagnostics) -> ProtoTools? {
+        let stale = recordMismatch.map { " (\(ProtoRecord.path) in the output folder no longer stands in for it: \($0))" } ?? ""
         guard let protoc = ProtoTools.findProtoc() else {
             diagnostics.error("gRPC APIs need protoc\(stale), which is not on this machine: \(ProtoTools.protocHelp)", at: location)
             return nil
@@ -101,7 +104,8 @@ struct ProtoCompiler {
         // Only a path from PROTOC or PROTOC_GEN_SWIFT can name something that is not a program.
         for (tool, variable) in [(tools.protoc, "PROTOC"), (tools.swiftPlugin, "PROTOC_GEN_SWIFT")] {
             if let tool, !FileManager.default.isExecutableFile(atPath: tool.path) {
-                diagnostics.error("\(variable) names '\(tool.path)', which is not an executable file", at: location)
+                let why = recordMismatch.map { ", and it is needed: \(ProtoRecord.path) in the output folder no longer stands in for it: \($0)" } ?? ""
+                diagnostics.error("\(variable) names '\(tool.path)', which is not an executable file\(why)", at: location)
                 return nil
             }
         }
@@ -113,7 +117,7 @@ struct ProtoCompiler {
     /// else from the proto cache or protoc.
     private func compile(
         file: String, _ settings: GRPCSettings, key: ProtoRecord.Key, recorded: ProtoRecord.Entry?,
-        tools findTools: (inout Diagnostics) -> ProtoTools?, into diagnostics: inout Diagnostics
+        tools findTools: (inout Diagnostics, _ recordMismatch: String?) -> ProtoTools?, into diagnostics: inout Diagnostics
     ) -> Compiled? {
         let manifestFolder = (file as NSString).deletingLastPathComponent
         let importPaths = settings.importPaths.isEmpty
@@ -131,11 +135,20 @@ struct ProtoCompiler {
         do {
             let compiled: ProtoCache.Compiled
             var entry: ProtoRecord.Entry?
-            if let recorded, let folder = recordFolder, let fromRecord = recorded.compiled(importPaths: paths, outputFolder: folder) {
+            var mismatch: String?
+            var fromRecord: ProtoCache.Compiled?
+            if let recorded, let folder = recordFolder {
+                do throws(ProtoRecord.Mismatch) {
+                    fromRecord = try recorded.compiled(importPaths: paths, outputFolder: folder)
+                } catch {
+                    mismatch = error.description
+                }
+            }
+            if let recorded, let fromRecord {
                 compiled = fromRecord
                 entry = recorded
             } else {
-                guard let tools = findTools(&diagnostics) else { return nil }
+                guard let tools = findTools(&diagnostics, mismatch) else { return nil }
                 let cache = cachesOutput ? ProtoCache(tools: tools, importPaths: paths, protos: settings.protos.map(\.value), access: access) : nil
                 var settled = true
                 if let cached = cache?.load() {

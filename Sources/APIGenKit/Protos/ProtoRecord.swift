@@ -4,11 +4,12 @@ import SwiftProtobuf
 /// What the `.pb.swift` files of an output folder were made from, written beside them as
 /// `Protos/.protoc-record.json` and committed with them: for each manifest with a `grpc:` block,
 /// the protos protoc read (by their bytes' fingerprints), the protoc-gen-swift that wrote the
-/// messages, the messages' fingerprints, and protoc's descriptors.
+/// messages, the messages' fingerprints, and protoc's descriptors with their fingerprint.
 ///
-/// While every proto and message file is as recorded and the recorded protoc-gen-swift is the one
-/// apigen's own package builds (the swift-protobuf version apigen links), apigen takes the
-/// descriptors from here and the messages as they are: generating, checking or linting a
+/// While every proto and message file is as recorded, the descriptors are the ones recorded and
+/// name no proto the record does not list, and the recorded protoc-gen-swift is the one apigen's
+/// own package builds (the swift-protobuf version apigen links), apigen takes the descriptors from
+/// here and the messages as they are: generating, checking or linting a
 /// workspace whose protos did not change needs no protoc, so a fresh clone never compiles
 /// protoc's C++. A changed proto, an edited message file or another swift-protobuf version makes
 /// apigen run protoc again. protoc's own version is recorded for the reader and not compared:
@@ -18,7 +19,7 @@ import SwiftProtobuf
 /// the file-per-API layout (`apigen`'s own, whose output is committed) writes and reads it.
 struct ProtoRecord: Codable, Equatable, Sendable {
     static let path = GeneratedPaths.protoMessages(".protoc-record.json")
-    static let currentFormat = "apigen protoc record 1"
+    static let currentFormat = "apigen protoc record 2"
     /// The version of the protoc-gen-swift that apigen's package builds: the swift-protobuf
     /// apigen links.
     static let expectedPlugin = SwiftProtobuf.Version.versionString
@@ -43,22 +44,41 @@ struct ProtoRecord: Codable, Equatable, Sendable {
         var messages: [Message]
         /// The serialized `FileDescriptorSet` (imports and source info included), base64 in JSON.
         var descriptors: Data
+        /// The fingerprint of `descriptors` with the inputs, the messages and the plugin they
+        /// were made with and from: a hand edit changes it, and so does a merge of two records
+        /// that takes one's descriptors and the other's inputs.
+        var fingerprint: String
 
         var key: Key { Key(manifest: manifest, importPaths: importPaths, protos: protos, access: access) }
 
-        /// What protoc made, when the entry still describes the files: every proto it read
-        /// resolves, through `importPaths` (the manifest's, resolved), to the same bytes, the
+        /// What protoc made, when the entry still describes the files: its descriptors are the
+        /// ones it recorded, every proto they hold is among its inputs (an import's too), every
+        /// input resolves, through `importPaths` (the manifest's, resolved), to the same bytes, the
         /// messages in `outputFolder` are as written, and they were written by the
-        /// protoc-gen-swift apigen's package builds. nil when any of that is not so, and protoc
-        /// must run.
-        func compiled(importPaths: [String], outputFolder: URL) -> ProtoCache.Compiled? {
-            guard protocGenSwift == ProtoRecord.expectedPlugin else { return nil }
+        /// protoc-gen-swift apigen's package builds. Throws why not, and protoc must run.
+        func compiled(importPaths: [String], outputFolder: URL) throws(Mismatch) -> ProtoCache.Compiled {
+            guard protocGenSwift == ProtoRecord.expectedPlugin else {
+                throw Mismatch("its messages are protoc-gen-swift \(protocGenSwift)'s, and apigen's is \(ProtoRecord.expectedPlugin)")
+            }
+            guard let set = try? Google_Protobuf_FileDescriptorSet(serializedBytes: descriptors) else {
+                throw Mismatch("its descriptors cannot be read")
+            }
+            let listed = Set(inputs.map(\.name))
+            for file in set.file {
+                guard listed.contains(file.name) else { throw Mismatch("it does not list \(file.name), whose descriptor it holds") }
+                for dependency in file.dependency where !listed.contains(dependency) {
+                    throw Mismatch("it does not list \(dependency), which \(file.name) imports")
+                }
+            }
+            guard ProtoRecord.fingerprint(of: self) == fingerprint else {
+                throw Mismatch("its descriptors are not the ones it recorded with its inputs (edited, or merged from two records)")
+            }
             var current: [ProtoCache.Input] = []
             for recorded in inputs {
                 let input = ProtoCache.input(recorded.name, in: importPaths)
                 guard input.fingerprint == recorded.fingerprint,
                       input.path == recorded.importPath.flatMap({ $0 < importPaths.count ? importPaths[$0] + "/" + recorded.name : nil })
-                else { return nil }
+                else { throw Mismatch("\(recorded.name) is not as it records") }
                 current.append(input)
             }
             var swiftFiles: [ProtoCache.SwiftFile] = []
@@ -66,12 +86,23 @@ struct ProtoRecord: Codable, Equatable, Sendable {
                 let file = outputFolder.appendingPathComponent(GeneratedPaths.protoMessages(message.file))
                 guard let text = try? String(contentsOf: file, encoding: .utf8),
                       let firstLineEnd = text.firstIndex(of: "\n")
-                else { return nil }
+                else { throw Mismatch("\(GeneratedPaths.protoMessages(message.file)) is missing") }
                 let contents = String(text[text.index(after: firstLineEnd)...])
-                guard ProtoRecord.fingerprint(contents) == message.fingerprint else { return nil }
+                guard ProtoRecord.fingerprint(contents) == message.fingerprint else {
+                    throw Mismatch("\(GeneratedPaths.protoMessages(message.file)) is not as it records")
+                }
                 swiftFiles.append(ProtoCache.SwiftFile(name: message.file, contents: contents))
             }
             return ProtoCache.Compiled(descriptors: descriptors, swiftFiles: swiftFiles, inputs: current)
+        }
+    }
+
+    /// Why a record's entry no longer describes what it recorded.
+    struct Mismatch: Error, CustomStringConvertible {
+        let description: String
+
+        init(_ description: String) {
+            self.description = description
         }
     }
 
@@ -114,15 +145,18 @@ struct ProtoRecord: Codable, Equatable, Sendable {
 
     /// An entry for what protoc made, with the tools' versions.
     static func entry(for key: Key, _ compiled: ProtoCache.Compiled, importPaths: [String], versions: ProtoTools.Versions) -> Entry {
-        Entry(
+        var entry = Entry(
             manifest: key.manifest, importPaths: key.importPaths, protos: key.protos, access: key.access,
             protoc: versions.protoc, protocGenSwift: versions.protocGenSwift,
             inputs: compiled.inputs.map { input in
                 Input(name: input.name, importPath: input.path.flatMap { path in importPaths.firstIndex { $0 + "/" + input.name == path } }, fingerprint: input.fingerprint)
             },
             messages: compiled.swiftFiles.map { Message(file: $0.name, fingerprint: fingerprint($0.contents)) },
-            descriptors: compiled.descriptors
+            descriptors: compiled.descriptors,
+            fingerprint: ""
         )
+        entry.fingerprint = fingerprint(of: entry)
+        return entry
     }
 
     /// The record as a generated file: entries in manifest order, keys sorted, one run's bytes
@@ -139,6 +173,23 @@ struct ProtoRecord: Codable, Equatable, Sendable {
     fileprivate static func fingerprint(_ text: String) -> String {
         var fingerprint = Fingerprint()
         fingerprint.add(text)
+        return fingerprint.description
+    }
+
+    /// The fingerprint of an entry's descriptors, with its inputs, messages and plugin version.
+    fileprivate static func fingerprint(of entry: Entry) -> String {
+        var fingerprint = Fingerprint()
+        fingerprint.add(entry.descriptors)
+        fingerprint.add(entry.protocGenSwift)
+        for input in entry.inputs {
+            fingerprint.add(input.name)
+            fingerprint.add(input.importPath.map(String.init) ?? "")
+            fingerprint.add(input.fingerprint ?? "")
+        }
+        for message in entry.messages {
+            fingerprint.add(message.file)
+            fingerprint.add(message.fingerprint)
+        }
         return fingerprint.description
     }
 }
