@@ -7,7 +7,7 @@ extension OperationTranslator {
         of operation: OpenAPIKit.OpenAPI.Operation, pathItem: OpenAPIKit.OpenAPI.PathItem, into api: inout ImportedAPI, names: inout NameBook, at pointer: JSONPointer
     ) {
         // The operation's parameters replace the path item's of the same name and location.
-        var resolved: [(OpenAPIKit.OpenAPI.Parameter, JSONPointer)] = []
+        var resolved: [(OpenAPIKit.OpenAPI.Parameter, JSONPointer, definedAt: JSONPointer)] = []
         let sources = [(pathItem.parameters, JSONPointer(Array(pointer.tokens.dropLast())).appending("parameters")), (operation.parameters, pointer.appending("parameters"))]
         for (parameters, base) in sources {
             for (index, either) in parameters.enumerated() {
@@ -16,17 +16,20 @@ extension OperationTranslator {
                     continue
                 }
                 resolved.removeAll { $0.0.name == parameter.name && $0.0.location == parameter.location }
-                resolved.append((parameter, base.appending(index)))
+                // Where the parameter is written: in `components` when the operation refers to it.
+                var definedAt = base.appending(index)
+                if case .a(let reference) = either, let name = reference.name { definedAt = JSONPointer(["components", "parameters", name]) }
+                resolved.append((parameter, base.appending(index), definedAt))
             }
         }
         // Path parameters first, so that they keep their names.
         let ordered = resolved.filter { $0.0.location == .path } + resolved.filter { $0.0.location != .path }
-        for (parameter, parameterPointer) in ordered {
+        for (parameter, parameterPointer, definedAt) in ordered {
             if parameter.location == .path, !api.path.contains("{\(parameter.name)}") {
                 schemas.report.warning("path parameter '\(parameter.name)' is not in the path '\(api.path)'; it is left out", at: parameterPointer)
                 continue
             }
-            guard let imported = translate(parameter, api: api.name, names: &names, at: parameterPointer) else { continue }
+            guard let imported = translate(parameter, api: api.name, names: &names, at: parameterPointer, definedAt: definedAt) else { continue }
             if parameter.location == .path, imported.name != parameter.name {
                 api.path = api.path.replacingOccurrences(of: "{\(parameter.name)}", with: "{\(imported.name)}")
             }
@@ -34,7 +37,11 @@ extension OperationTranslator {
         }
     }
 
-    mutating func translate(_ parameter: OpenAPIKit.OpenAPI.Parameter, api: String, names: inout NameBook, at pointer: JSONPointer) -> ImportedParameter? {
+    /// The parameter as a manifest says it; `pointer` is where the operation lists it, for
+    /// messages, and `definedAt` where it is written (the same, or its entry in `components`).
+    mutating func translate(
+        _ parameter: OpenAPIKit.OpenAPI.Parameter, api: String, names: inout NameBook, at pointer: JSONPointer, definedAt: JSONPointer
+    ) -> ImportedParameter? {
         let location: String
         switch parameter.context {
         case .path: location = "path"
@@ -59,7 +66,7 @@ extension OperationTranslator {
             let described: JSONSchema = switch context.schema {
             case .a(let reference):
                 // A default beside the reference is the parameter's (FastAPI's `level: Priority = 3`).
-                schemas.report.sourceMap.defaultBesideReference(at: pointer.appending("schema")).map {
+                schemas.report.sourceMap.defaultBesideReference(at: definedAt.appending("schema")).map {
                     JSONSchema.reference(reference.jsonReference).with(defaultValue: $0)
                 } ?? .reference(reference.jsonReference)
             case .b(let schema): schema

@@ -49,6 +49,7 @@ struct SourceMap {
             return nil
         }
         guard scalar.style == .plain else { return AnyCodable(scalar.string) }
+        if ["null", "Null", "NULL", "~", ""].contains(scalar.string) { return nil }
         if let number = Int(scalar.string) { return AnyCodable(number) }
         if let number = Double(scalar.string), number.isFinite { return AnyCodable(number) }
         if scalar.string == "true" || scalar.string == "false" { return AnyCodable(scalar.string == "true") }

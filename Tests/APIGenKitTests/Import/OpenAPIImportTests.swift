@@ -22,6 +22,13 @@ struct OpenAPIImportTests {
         return (manifest, result.diagnostics.all)
     }
 
+    /// The manifest a JSON `document` imports to, which validates.
+    static func imported(_ document: String) throws -> String {
+        let workspace = try TemporaryWorkspace(files: ["document.json": document])
+        defer { workspace.remove() }
+        return try importAndLint(workspace.root.appendingPathComponent("document.json").path).manifest
+    }
+
     @Test("Published documents (OpenAPI 3.0 and 3.1) import without warnings into manifests that validate",
           arguments: ["petstore.yaml", "petstore-3.1.yaml", "read-only-write-only.yaml"])
     func publishedDocuments(_ name: String) throws {
@@ -107,15 +114,19 @@ struct OpenAPIImportTests {
         #expect(manifest.contains("      owner: String\n"), "\(manifest)")
     }
 
-    @Test("A default beside a $ref (FastAPI's `priority: Priority = 5`, pydantic 2's form and pydantic 1's allOf) is kept, the field no longer optional")
+    @Test("A default beside a $ref (FastAPI's `priority: Priority = 5`, pydantic 2's form and pydantic 1's allOf, a parameter of components too) is kept, the field no longer optional; a null one is none")
     func referenceDefaults() throws {
         let document = #"""
         {"openapi": "3.1.0", "info": {"title": "FastAPI", "version": "0.1.0"},
          "paths": {"/tasks/": {"post": {"operationId": "create_task", "parameters": [
-           {"name": "level", "in": "query", "required": false, "schema": {"$ref": "#/components/schemas/Priority", "default": 3}}],
+           {"name": "level", "in": "query", "required": false, "schema": {"$ref": "#/components/schemas/Priority", "default": 3}},
+           {"$ref": "#/components/parameters/Urgency"},
+           {"name": "owner", "in": "query", "required": false, "schema": {"$ref": "#/components/schemas/Color", "default": null}}],
            "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Task"}}}},
            "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Task"}}}}}}}},
-         "components": {"schemas": {
+         "components": {
+          "parameters": {"Urgency": {"name": "urgency", "in": "query", "required": false, "schema": {"$ref": "#/components/schemas/Priority", "default": 4}}},
+          "schemas": {
            "Priority": {"type": "integer", "enum": [1, 2, 3, 4, 5], "title": "Priority"},
            "Color": {"type": "string", "enum": ["red", "blue"], "title": "Color"},
            "Task": {"type": "object", "required": ["title"], "properties": {
@@ -124,15 +135,15 @@ struct OpenAPIImportTests {
              "color": {"allOf": [{"$ref": "#/components/schemas/Color"}], "default": "blue"},
              "weight": {"$ref": "#/components/schemas/Priority", "default": 9}}}}}}
         """#
-        let workspace = try TemporaryWorkspace(files: ["fastapi.json": document])
-        defer { workspace.remove() }
-        let (manifest, _) = try Self.importAndLint(workspace.root.appendingPathComponent("fastapi.json").path)
+        let manifest = try Self.imported(document)
         // An enum's default is its raw value, written as text.
         #expect(manifest.contains("      priority:\n        type: Priority\n        default: \"5\"\n"), "\(manifest)")
         #expect(manifest.contains("      color:\n        type: Color\n        default: blue\n"), "\(manifest)")
         // A default that is not one of the enum's values is not kept.
         #expect(manifest.contains("      weight: Priority?\n"), "\(manifest)")
         #expect(manifest.contains("      level:\n        type: Priority\n        default: \"3\"\n"), "\(manifest)")
+        #expect(manifest.contains("      urgency:\n        type: Priority\n        default: \"4\"\n"), "\(manifest)")
+        #expect(manifest.contains("      owner: Color?\n"), "\(manifest)")
     }
 
     @Test("Decimal numbers: a number of format decimal is a Decimal; one written as text (format decimal, or a pattern of digits and one point) is a String with a warning at its pointer")
