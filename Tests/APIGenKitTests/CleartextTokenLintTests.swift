@@ -28,6 +28,7 @@ struct CleartextTokenLintTests {
     func cleartext() throws {
         #expect(try warnings(baseURL: "http://api.example.com") == [
             "apis/api.yaml:5:20: warning: 'authenticated: true' sends the token in clear text to http://api.example.com, which anyone on the way can read: use https (or 'tls: true' for gRPC)",
+            "apis/workspace.yaml:4:12: warning: baseURL http://api.example.com is clear text to another machine: the authentication interceptor sends no token there (its calls fail) but to APIs that say 'authenticated: true'; use https",
         ])
         #expect(try warnings(baseURL: "https://api.example.com", apiBaseURL: "http://maps.example.com").count == 1)
     }

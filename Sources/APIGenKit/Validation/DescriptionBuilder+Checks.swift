@@ -34,6 +34,17 @@ extension DescriptionBuilder {
         }
     }
 
+    /// Warns where the workspace's default base URL is clear text to another machine: the
+    /// authentication interceptor refuses to send its token there (the calls that would carry
+    /// it fail), but to APIs that say `authenticated: true`.
+    mutating func warnIfClearTextDefault(_ baseURL: Located<String>) {
+        guard let url = URL(string: baseURL.value), Self.isCleartext(scheme: url.scheme, host: url.host) else { return }
+        diagnostics.warning(
+            "baseURL \(url.scheme ?? "")://\(url.host ?? "") is clear text to another machine: the authentication interceptor sends no token there (its calls fail) but to APIs that say 'authenticated: true'; use https",
+            at: baseURL.location
+        )
+    }
+
     /// Warns where a manifest sends the authentication interceptor's token in clear text: an API
     /// that says `authenticated: true` and goes over plain `http` or plaintext gRPC to a host other
     /// than this machine (the runtime refuses that unless the manifest says so).
@@ -54,7 +65,7 @@ extension DescriptionBuilder {
         guard var host = host?.lowercased() else { return true }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         while host.hasSuffix(".") { host.removeLast() }
-        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return false }
+        if host == "localhost" || host == "::1" { return false }
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)
         return !(octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil })
     }

@@ -35,7 +35,10 @@ public struct DescriptionBuilder {
         if let prefix = manifest.prefix, !prefix.value.isEmpty, !SwiftIdentifier.isValid(prefix.value) {
             diagnostics.error("prefix '\(prefix.value)' must be letters, digits and '_', starting with a letter", at: prefix.location)
         }
-        if let baseURL = manifest.defaults.baseURL { checkBaseURL(baseURL) }
+        if let baseURL = manifest.defaults.baseURL {
+            checkBaseURL(baseURL)
+            warnIfClearTextDefault(baseURL)
+        }
         manifest.defaults.headers.forEach { checkHeader($0) }
         checkOutputFolder()
         checkGRPCSettings()
