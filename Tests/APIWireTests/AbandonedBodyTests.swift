@@ -26,8 +26,24 @@ struct AbandonedBodyTests {
             endless(ByteBuffer(repeating: 120, count: 64 << 10), status: status, headers: [.contentLength: "\(1 << 30)", .contentType: "application/json"])
         }
 
-        /// `chunk` again and again until the client lets go (after `first`, when given).
-        func endless(_ chunk: ByteBuffer, first: ByteBuffer? = nil, status: HTTPResponse.Status = .ok, headers: HTTPFields) -> Response {
+        /// `chunk` again and again until the client lets go (after `first`, when given), a
+        /// millisecond apart, or as fast as the connection takes them when `flat out`.
+        func endless(
+            _ chunk: ByteBuffer, first: ByteBuffer? = nil, status: HTTPResponse.Status = .ok, headers: HTTPFields, flatOut: Bool = false
+        ) -> Response {
+            if flatOut {
+                return Response(status: status, headers: headers, body: .init { [made, abandoned] writer in
+                    do {
+                        while true {
+                            try await writer.write(chunk)
+                            made.withLockedValue { $0 += chunk.readableBytes }
+                        }
+                    } catch {
+                        abandoned.withLockedValue { $0 = true }
+                        throw error
+                    }
+                })
+            }
             let (chunks, continuation) = AsyncStream.makeStream(of: ByteBuffer.self, bufferingPolicy: .bufferingNewest(4))
             continuation.onTermination = { [abandoned] _ in abandoned.withLockedValue { $0 = true } }
             Task { [made] in
@@ -122,6 +138,43 @@ struct AbandonedBodyTests {
             let error = await expectAPIError { try await CountUsersAPI().using(manager).start() }
             #expect(error?.reason == .invalidResponse(message: "the body is larger than 67108864 bytes"))
             try await producer.expectAbandoned()
+        }
+    }
+
+    @Test(
+        "A reply sent flat out past maxResponseBytes, with its length or without: the call fails, the connection closes within a second, and memory stays within the bound",
+        .timeLimit(.minutes(2)), arguments: [false, true]
+    )
+    func tooLargeFlatOut(announced: Bool) async throws {
+        let producer = Producer()
+        let chunk = ByteBuffer(repeating: 120, count: 256 << 10)
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if announced { headers[.contentLength] = "\(2 << 30)" }
+        try await withServer(configure: { $0.maxResponseBytes = 8 << 20 }, { [headers] _ in
+            producer.endless(chunk, headers: headers, flatOut: true)
+        }) { server, manager in
+            // Resident memory, read every 10 ms while the reply arrives and until the server lets go.
+            let before = try #require(MemoryReading.resident)
+            let peak = NIOLockedValueBox(before)
+            let sampling = Task {
+                while !Task.isCancelled {
+                    if let reading = MemoryReading.resident { peak.withLockedValue { $0 = max($0, reading) } }
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
+            }
+            let error = await expectAPIError { try await CountUsersAPI().using(manager).start() }
+            #expect(error?.reason == .invalidResponse(message: "the body is larger than 8388608 bytes"))
+            let failed = ContinuousClock.now
+            try await waitUntil { producer.abandoned.withLockedValue { $0 } }
+            sampling.cancel()
+            #expect(ContinuousClock.now - failed < .seconds(1), "the connection stayed open after the call failed")
+            // Over loopback the server writes gigabytes a second, and FoundationNetworking takes what
+            // arrives until the cancelled transfer stops: the server may have written a few
+            // hundred megabytes, but what the process holds stays far below that (the whole test
+            // process is measured, other suites running beside it: the bound leaves them room,
+            // and still catches a reply read to its end).
+            #expect(producer.made.withLockedValue { $0 } < 1 << 30, "the server sent \(mebibytes(producer.made.withLockedValue { $0 }))")
+            #expect(peak.withLockedValue { $0 } - before < 256 << 20, "resident memory grew by \(mebibytes(peak.withLockedValue { $0 } - before))")
         }
     }
 

@@ -139,7 +139,8 @@ struct ManagerPolicyTests {
 
     @Test("cancel(tag:) cancels the calls of a group; cancelAll() the rest")
     func cancelByTag() async throws {
-        try await withServer(Self.slow(.seconds(3)) { _ in .json("1") }) { server, manager in
+        // Slow enough that on a loaded machine every call is still waiting when it is cancelled.
+        try await withServer(Self.slow(.seconds(10)) { _ in .json("1") }) { server, manager in
             let user = Task { try await GetUserAPI(id: 1).using(manager).start() }
             let list = Task { try await ListUsersAPI().using(manager).start() }
             let count = Task { try await CountUsersAPI().using(manager).start() }

@@ -35,8 +35,8 @@ extension TokenProvider {
 ///
 /// The token never travels in clear text (plain `http`, plaintext gRPC) to anything but this
 /// machine (`localhost`, 127.0.0.0/8, `::1`): such a call fails with `.invalidRequest` rather than
-/// go out with it or without it, unless its API's manifest says `authenticated: true`, which
-/// `apigen lint` warns about.
+/// go out with it or without it, unless its API's manifest itself declares that clear-text base
+/// URL and says `authenticated: true`, which `apigen lint` warns about.
 ///
 /// A call whose request cannot be sent again (an upload streamed from a sequence, a gRPC client
 /// stream) is not: after the refresh it fails with `.unauthorized`, and the app starts it again
@@ -108,6 +108,16 @@ public struct AuthenticationInterceptor: APIInterceptor {
         }
     }
 
+    /// Whether the API's manifest itself sends the token where `request` goes in clear text: it
+    /// says `authenticated: true`, and the base URL it declares is that origin. A base URL a
+    /// manager's `baseURLOverrides` or an instance moved there is not the manifest's say.
+    static func manifestSendsInClearText(_ request: APIRequest, _ definition: APIDefinition) -> Bool {
+        guard definition.authenticated == true, let declared = (definition.baseURL ?? definition.defaults.baseURL).flatMap(URL.init(string:)) else {
+            return false
+        }
+        return Origin(declared) != nil && Origin(declared) == request.url.flatMap(Origin.init)
+    }
+
     /// How many times the provider has been asked for a new token.
     public var refreshCount: Int {
         get async { await tokens.refreshes }
@@ -125,9 +135,9 @@ public struct AuthenticationInterceptor: APIInterceptor {
     /// have to be sent.
     public func adapt(_ request: APIRequest, context: APICallContext) async throws(APIError) -> APIRequest {
         guard trusts(request, context: context) else { return request }
-        if HostName.isCleartext(scheme: request.head.scheme, host: request.url?.host), context.definition.authenticated != true {
+        if HostName.isCleartext(scheme: request.head.scheme, host: request.url?.host), !Self.manifestSendsInClearText(request, context.definition) {
             throw APIError(api: request.api, reason: .invalidRequest(
-                message: "the token is not sent in clear text to \(request.head.scheme ?? "")://\(request.url?.host ?? ""), which is neither TLS nor this machine: use https (or gRPC over TLS), or say 'authenticated: true' in the API's manifest to send it anyway"
+                message: "the token is not sent in clear text to \(request.head.scheme ?? "")://\(request.url?.host ?? ""), which is neither TLS nor this machine: use https (or gRPC over TLS), or declare that base URL in the API's manifest with 'authenticated: true' to send it anyway"
             ))
         }
         var authorized = request

@@ -3,10 +3,11 @@ import HTTPTypes
 import Logging
 
 /// Logs every call through swift-log: the request as it leaves, the outcome as it returns.
-/// Secrets never reach the log: the values of headers, gRPC metadata, query items and JSON
-/// fields whose names `secrets` holds (`Authorization`, `X-API-Key`, `?token=`, `access_token`,
-/// `password`, … by default) are written as `<redacted>`, and so are `Authorization`, `Cookie`,
-/// `Set-Cookie` and `Proxy-Authorization` whatever `secrets` says.
+/// Secrets never reach the log: the values of headers, gRPC metadata, query items, form fields
+/// and JSON members whose names `secrets` holds (`Authorization`, `X-API-Key`, `?token=`,
+/// `access_token`, `password`, … by default) are written as `<redacted>`, and so are
+/// `Authorization`, `Cookie`, `Set-Cookie` and `Proxy-Authorization` whatever `secrets` says, a
+/// JSON-RPC call's string parameters passed by position, and any value shaped as a token (a JWT).
 public struct LoggingInterceptor: APIInterceptor {
     /// Where the lines go: each request and each 2xx reply at `.debug`, other statuses and errors
     /// at `.notice`.
@@ -44,7 +45,7 @@ public struct LoggingInterceptor: APIInterceptor {
             "attempt": "\(context.attempt)",
             "headers": .dictionary(redacted(request.headerFields)),
         ]
-        if logsBodies, let body = request.body { metadata["body"] = "\(redacted(body))" }
+        if logsBodies, let body = request.body { metadata["body"] = "\(redacted(body, contentType: request.headerFields[.contentType], kind: context.kind))" }
         if logsBodies, let streamed = request.streamedBody {
             // Its bytes are read once, by the transport; the log says how many there are.
             metadata["body"] = if case .known(let count) = streamed.length { "(\(count) bytes, streamed)" } else { "(streamed)" }
@@ -61,7 +62,7 @@ public struct LoggingInterceptor: APIInterceptor {
                 "duration": "\(clock.now - start)",
                 "headers": .dictionary(redacted(response.headerFields)),
             ]
-            if logsBodies { result["body"] = "\(redacted(response.body))" }
+            if logsBodies { result["body"] = "\(redacted(response.body, contentType: response.headerFields[.contentType], kind: context.kind))" }
             logger.log(level: response.isSuccess ? .debug : .notice, "← \(response.statusSummary) \(request.api)", metadata: result)
             return response
         } catch {
@@ -85,9 +86,14 @@ public struct LoggingInterceptor: APIInterceptor {
         secrets.redacted(url, template: template)
     }
 
-    /// The body as text, with secret JSON fields redacted; non-JSON bodies by size only.
-    func redacted(_ body: Data) -> String {
-        guard let value = JSONValue.parse(body) else { return "<\(body.count) bytes>" }
-        return String(decoding: secrets.redacted(value).data, as: UTF8.self)
+    /// A JSON or form body with its secrets redacted (`SecretNames.redacted(body:contentType:)`);
+    /// any other body by size only: a gRPC message, whose field names the bytes do not carry, or
+    /// text, in which no name says where a secret is.
+    func redacted(_ body: Data, contentType: String?, kind: CallKind) -> String {
+        let isForm = contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
+        guard kind != .grpc, isForm || JSONSlices(body).kind != nil, let text = secrets.redacted(body: body, contentType: contentType) else {
+            return "<\(body.count) bytes>"
+        }
+        return text
     }
 }

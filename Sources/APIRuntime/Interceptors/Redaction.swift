@@ -2,13 +2,16 @@ import Foundation
 import HTTPTypes
 
 /// Redaction by secret names, shared by the logging interceptor and the exchange recorder: the
-/// values of secret headers, query items, path parameters and JSON fields become `<redacted>`.
+/// values of secret headers, query items, path parameters and JSON fields become `<redacted>`,
+/// and so does any value shaped as a token (`BodyRedaction.swift`).
 extension SecretNames {
-    /// `fields` with the values of credential and secret headers redacted.
+    /// `fields` with the values of credential and secret headers, and token-shaped values,
+    /// redacted.
     func redacted(_ fields: HTTPFields) -> HTTPFields {
         var redacted = HTTPFields()
         for field in fields {
-            redacted.append(HTTPField(name: field.name, value: containsHeader(field.name.canonicalName) ? "<redacted>" : field.value))
+            let secret = containsHeader(field.name.canonicalName) || Self.containsToken(field.value)
+            redacted.append(HTTPField(name: field.name, value: secret ? "<redacted>" : field.value))
         }
         return redacted
     }
@@ -20,9 +23,16 @@ extension SecretNames {
         if let template {
             components.percentEncodedPath = redacted(path: components.percentEncodedPath, template: template)
         }
+        // A token in a segment, whatever the placeholder it fills is named.
+        let segments = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false)
+        if segments.contains(where: { Self.containsToken(String($0).removingPercentEncoding ?? String($0)) }) {
+            components.percentEncodedPath = segments.map { Self.containsToken(String($0).removingPercentEncoding ?? String($0)) ? "%3Credacted%3E" : String($0) }
+                .joined(separator: "/")
+        }
         if let items = components.percentEncodedQueryItems {
             components.percentEncodedQueryItems = items.map { item in
-                contains(item.name.removingPercentEncoding ?? item.name) ? URLQueryItem(name: item.name, value: "%3Credacted%3E") : item
+                let secret = contains(item.name.removingPercentEncoding ?? item.name) || Self.containsToken(item.value?.removingPercentEncoding ?? "")
+                return secret ? URLQueryItem(name: item.name, value: "%3Credacted%3E") : item
             }
         }
         return components.string ?? "<unreadable URL>"
@@ -59,34 +69,15 @@ extension SecretNames {
         return String(rest) + pieces.reversed().joined()
     }
 
-    /// A form body (`grant_type=password&password=…`) with the values of secret fields redacted.
+    /// A form body (`grant_type=password&password=…`, or a token endpoint's reply) with the values
+    /// of secret fields, and token-shaped values, redacted.
     func redacted(form: String) -> String {
         form.split(separator: "&", omittingEmptySubsequences: false).map { pair in
-            let name = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-            return contains(name.removingPercentEncoding ?? name) ? name + "=%3Credacted%3E" : String(pair)
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            let name = parts.first.map(String.init) ?? ""
+            let value = parts.count > 1 ? String(parts[1]) : ""
+            let secret = contains(name.removingPercentEncoding ?? name) || Self.containsToken(value.removingPercentEncoding ?? value)
+            return secret ? name + "=%3Credacted%3E" : String(pair)
         }.joined(separator: "&")
-    }
-
-    /// `value` with the values of secret object members redacted, at any depth.
-    func redacted(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .object(let members):
-            return .object(Dictionary(uniqueKeysWithValues: members.map { key, member in
-                (key, contains(key) ? .string("<redacted>") : redacted(member))
-            }))
-        case .array(let items):
-            return .array(items.map(redacted))
-        default:
-            return value
-        }
-    }
-
-    /// Whether `value` has a secret object member at any depth.
-    func hasSecret(_ value: JSONValue) -> Bool {
-        switch value {
-        case .object(let members): members.contains { contains($0.key) || hasSecret($0.value) }
-        case .array(let items): items.contains(where: hasSecret)
-        default: false
-        }
     }
 }

@@ -16,13 +16,19 @@ public struct SecretNames: Sendable, Equatable {
     public static let standardWords: Set<String> = [
         "token", "password", "passwd", "passphrase", "secret", "signature", "sig", "key", "apikey",
         "authorization", "auth", "cookie", "credential", "credentials", "session", "sessionid", "sessid", "sid", "otp", "pin",
+        "jwt", "bearer", "pwd", "passcode", "verifier", "authentication",
     ]
 
-    /// Every name with one of `standardWords` in it.
-    public static let standard = SecretNames(words: standardWords)
+    /// Whole names of the standard set: words too common to be secret in every name
+    /// (`access_level`, `country_code`), which are as a name of their own (an OAuth `code`, a
+    /// token pair's `access` and `refresh`).
+    public static let standardNames: Set<String> = ["access", "refresh", "code"]
+
+    /// Every name with one of `standardWords` in it, and `standardNames`.
+    public static let standard = SecretNames()
 
     /// Names holding one of `words`, and the whole `names`; both compared without regard to case.
-    public init(words: Set<String> = SecretNames.standardWords, names: Set<String> = []) {
+    public init(words: Set<String> = SecretNames.standardWords, names: Set<String> = SecretNames.standardNames) {
         self.words = Set(words.map { $0.lowercased() })
         self.names = Set(names.map { $0.lowercased() })
     }
@@ -44,24 +50,29 @@ public struct SecretNames: Sendable, Equatable {
         }
     }
 
-    /// `X-API-Key` → `x`, `api`, `key`; `refreshToken` → `refresh`, `token`.
+    /// `X-API-Key` → `x`, `api`, `key`; `refreshToken` → `refresh`, `token`; `password2` →
+    /// `password`, `2` (Django's second password field).
     static func words(of name: String) -> [String] {
         var words: [String] = []
         var current = ""
         var previousIsLower = false
+        var previousIsDigit = false
         for character in name {
             if character == "-" || character == "_" || character == "." || character == " " {
                 if !current.isEmpty { words.append(current) }
                 current = ""
                 previousIsLower = false
+                previousIsDigit = false
                 continue
             }
-            if character.isUppercase, previousIsLower, !current.isEmpty {
+            let startsWord = (character.isUppercase && previousIsLower) || (character.isNumber != previousIsDigit)
+            if startsWord, !current.isEmpty {
                 words.append(current)
                 current = ""
             }
             current += character.lowercased()
-            previousIsLower = character.isLowercase || character.isNumber
+            previousIsLower = character.isLowercase
+            previousIsDigit = character.isNumber
         }
         if !current.isEmpty { words.append(current) }
         return words

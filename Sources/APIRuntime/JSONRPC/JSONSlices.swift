@@ -39,6 +39,13 @@ struct JSONSlices {
         return kind
     }
 
+    /// The kind of the value the bytes start with, from its first byte, without reading it
+    /// whole; nil for none.
+    var firstKind: Kind? {
+        var scanner = Scanner(bytes: bytes)
+        return scanner.peekKind()
+    }
+
     /// The bytes of `range`.
     subscript(range: Range<Int>) -> Data {
         bytes.subdata(in: range)
@@ -71,9 +78,98 @@ struct JSONSlices {
         return elements
     }
 
+    /// What `ranges(from:_:)` does with a value.
+    enum WalkAction<Context> {
+        /// Go into the object or array, its values judged with this context.
+        case descend(Context)
+        /// Take the whole value's range.
+        case take
+        /// Leave the value as it is.
+        case leave
+    }
+
+    /// The ranges of the values `judge` takes, found in one pass over the bytes (a value is
+    /// scanned once, however deep it lies). `judge` is asked of each value it reaches, with the key
+    /// it is under (nil for an array's element and the top), its kind, its text when it is a
+    /// string (decoded only when asked for), and the context its container was entered with.
+    func ranges<Context>(
+        from context: Context, _ judge: (_ key: String?, _ kind: Kind, _ text: () -> String?, _ context: Context) -> WalkAction<Context>
+    ) throws(SyntaxError) -> [Range<Int>] {
+        var scanner = Scanner(bytes: bytes)
+        var taken: [Range<Int>] = []
+        try scanner.walk(key: nil, context: context, depth: 0, judge: judge, into: &taken)
+        guard scanner.atEnd() else { throw SyntaxError() }
+        return taken
+    }
+
     private struct Scanner {
         let bytes: Data
         var index: Int
+
+        /// One value, judged, and the values within it as the judge says.
+        mutating func walk<Context>(
+            key: String?, context: Context, depth: Int,
+            judge: (_ key: String?, _ kind: Kind, _ text: () -> String?, _ context: Context) -> WalkAction<Context>,
+            into taken: inout [Range<Int>]
+        ) throws(SyntaxError) {
+            guard let kind = peekKind() else { throw SyntaxError() }
+            let start = index
+            switch kind {
+            case .object, .array:
+                switch judge(key, kind, { nil }, context) {
+                case .leave:
+                    try skipValue()
+                case .take:
+                    try skipValue()
+                    taken.append(start..<index)
+                case .descend(let inner):
+                    guard depth < JSONSlices.maxDepth else { throw SyntaxError() }
+                    try walkContents(of: kind, context: inner, depth: depth + 1, judge: judge, into: &taken)
+                }
+            case .string:
+                let escaped = try skipString()
+                let range = start..<index
+                let text = { [bytes] () -> String? in
+                    let raw = bytes[(range.lowerBound + 1)..<(range.upperBound - 1)]
+                    if !escaped, let text = String(validating: raw, as: UTF8.self) { return text }
+                    return try? JSONDecoder().decode(String.self, from: bytes.subdata(in: range))
+                }
+                if case .take = judge(key, kind, text, context) { taken.append(range) }
+            case .number, .boolean, .null:
+                try skipValue()
+                if case .take = judge(key, kind, { nil }, context) { taken.append(start..<index) }
+            }
+        }
+
+        /// The members or elements of the object or array at `index`, each walked.
+        private mutating func walkContents<Context>(
+            of kind: Kind, context: Context, depth: Int,
+            judge: (_ key: String?, _ kind: Kind, _ text: () -> String?, _ context: Context) -> WalkAction<Context>,
+            into taken: inout [Range<Int>]
+        ) throws(SyntaxError) {
+            let isObject = kind == .object
+            let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+            try expect(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+            skipWhitespace()
+            if byte == close {
+                index += 1
+                return
+            }
+            while true {
+                var key: String?
+                if isObject {
+                    key = try string()
+                    try expect(UInt8(ascii: ":"))
+                }
+                skipWhitespace()
+                try walk(key: key, context: context, depth: depth, judge: judge, into: &taken)
+                skipWhitespace()
+                guard let next = byte else { throw SyntaxError() }
+                index += 1
+                if next == close { return }
+                guard next == UInt8(ascii: ",") else { throw SyntaxError() }
+            }
+        }
 
         init(bytes: Data) {
             self.bytes = bytes

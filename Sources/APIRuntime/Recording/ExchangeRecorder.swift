@@ -10,25 +10,34 @@ import NIOConcurrencyHelpers
 /// configuration.interceptors.append(recorder)   // records each request as it goes on the wire
 /// ```
 ///
-/// Secrets are redacted with the logging interceptor's rules (`SecretNames`): the values of
-/// `Authorization`, cookies and secret-named headers, query items, path parameters and JSON
-/// members are written as `<redacted>`, in requests and replies alike. The file is written again
-/// after each exchange, so it is complete whenever a test stops. Replies that stream (downloads,
-/// event streams, gRPC streams) are recorded by their head only.
+/// Secrets are redacted with the logging interceptor's rules (`SecretNames`), in requests and
+/// replies alike: the values of `Authorization`, cookies and secret-named headers, query items,
+/// path parameters, form fields and JSON members, a JSON-RPC call's string parameters passed by
+/// position, and any value shaped as a token (a JWT), in a text reply too, are written as
+/// `<redacted>`; everything else stays byte for byte (a number keeps every digit). A gRPC
+/// message carries no field names to redact by, so it is left out unless `recordsGRPCMessages`
+/// asks for it: its exchange is then replayed by its head and status, and its reply fails on
+/// replay, saying so. The file is written again after each exchange, so it is complete whenever a
+/// test stops. Replies that stream (downloads, event streams, gRPC streams) are recorded by their
+/// head only.
 public final class ExchangeRecorder: APIInterceptor {
     /// The file the recording is written to; replaced, not appended to.
     public let file: URL
     /// The names whose values are redacted.
     public let secrets: SecretNames
+    /// Whether gRPC messages are recorded (in base64, unredacted): for a test whose messages hold
+    /// no secret, and which replays gRPC replies.
+    public let recordsGRPCMessages: Bool
     /// Guards the exchanges recorded so far, and the writing of the file.
     private let recording = NIOLockedValueBox(Recording())
 
-    /// Records into `file`, redacting what `secrets` names. Writes an empty recording there at
-    /// once, so that a folder that does not exist or cannot be written fails here rather than
-    /// lose the run.
-    public init(file: URL, secrets: SecretNames = .standard) throws {
+    /// Records into `file`, redacting what `secrets` names, and gRPC messages only when
+    /// `recordsGRPCMessages`. Writes an empty recording there at once, so that a folder that does
+    /// not exist or cannot be written fails here rather than lose the run.
+    public init(file: URL, secrets: SecretNames = .standard, recordsGRPCMessages: Bool = false) throws {
         self.file = file
         self.secrets = secrets
+        self.recordsGRPCMessages = recordsGRPCMessages
         try Recording().data().write(to: file, options: .atomic)
     }
 
@@ -50,7 +59,7 @@ public final class ExchangeRecorder: APIInterceptor {
         let response = try await next()
         let exchange = Recording.Exchange(
             api: request.api,
-            request: RecordedRequest.make(request, template: context.definition.pathTemplate, secrets: secrets),
+            request: RecordedRequest.make(request, template: context.definition.pathTemplate, secrets: secrets, grpcMessages: recordsGRPCMessages),
             response: recorded(response)
         )
         recording.withLockedValue { recording in
@@ -75,10 +84,8 @@ public final class ExchangeRecorder: APIInterceptor {
             // Nothing to keep.
         } else if response.grpcStatus != nil {
             // A protobuf message: bytes, which may happen to parse as JSON or text.
-            recorded.bodyBase64 = response.body.base64EncodedString()
-        } else if let json = JSONValue.parse(response.body), secrets.hasSecret(json) {
-            recorded.body = String(decoding: secrets.redacted(json).data, as: UTF8.self)
-        } else if let text = String(data: response.body, encoding: .utf8) {
+            if recordsGRPCMessages { recorded.bodyBase64 = response.body.base64EncodedString() } else { recorded.messageLeftOut = true }
+        } else if let text = secrets.redacted(body: response.body, contentType: response.headerFields[.contentType]) {
             recorded.body = text
         } else {
             recorded.bodyBase64 = response.body.base64EncodedString()
@@ -89,34 +96,43 @@ public final class ExchangeRecorder: APIInterceptor {
 
 /// How a request is written in a recording, and compared on replay.
 enum RecordedRequest {
-    static func make(_ request: APIRequest, template: PathTemplate?, secrets: SecretNames) -> Recording.Request {
+    static func make(_ request: APIRequest, template: PathTemplate?, secrets: SecretNames, grpcMessages: Bool) -> Recording.Request {
         Recording.Request(
             method: request.method.rawValue,
             url: request.url.map { secrets.redacted($0, template: template) } ?? "",
             headers: secrets.redacted(request.headerFields).recorded,
-            body: body(of: request, secrets: secrets)
+            body: body(of: request, secrets: secrets, grpcMessages: grpcMessages)
         )
     }
 
-    /// The body as a recording compares it: JSON redacted and re-encoded (keys sorted), without a
-    /// JSON-RPC request's `id`; a form with its secret fields redacted; other text as it is; a
-    /// gRPC message and other bytes in base64; nil when it streamed or when it is a multipart
-    /// form, whose boundary differs on every run.
-    static func body(of request: APIRequest, secrets: SecretNames) -> String? {
+    /// What a gRPC request's body is recorded as when its messages are not.
+    static let messageLeftOut = "<gRPC message, not recorded>"
+
+    /// The body as a recording keeps it: JSON with its secrets redacted, byte for byte otherwise;
+    /// a form with its secret fields redacted; other text with its tokens redacted; a gRPC message
+    /// in base64 when asked for, else `messageLeftOut`; other bytes in base64; nil when it
+    /// streamed or when it is a multipart form, whose boundary differs on every run.
+    static func body(of request: APIRequest, secrets: SecretNames, grpcMessages: Bool) -> String? {
         guard let body = request.body, !body.isEmpty else { return nil }
-        if request.headerFields[.contentType]?.lowercased().hasPrefix("multipart/") == true { return nil }
-        if request.grpcMethod != nil { return body.base64EncodedString() }
-        if var json = JSONValue.parse(body) {
-            if case .object(var members) = json, members["jsonrpc"] != nil {
-                members["id"] = nil
-                json = .object(members)
-            }
-            return String(decoding: secrets.redacted(json).data, as: UTF8.self)
+        let contentType = request.headerFields[.contentType]
+        if contentType?.lowercased().hasPrefix("multipart/") == true { return nil }
+        if request.grpcMethod != nil { return grpcMessages ? body.base64EncodedString() : messageLeftOut }
+        return secrets.redacted(body: body, contentType: contentType) ?? body.base64EncodedString()
+    }
+
+    /// A recorded body as replay compares it: redacted as the recorder redacts now (a recording
+    /// made by an earlier recorder may keep what it no longer does), JSON with its keys sorted and
+    /// a JSON-RPC request's `id`, or each batch member's, left out (each run numbers its calls).
+    static func comparable(_ body: String?, secrets: SecretNames) -> String? {
+        guard let recorded = body else { return nil }
+        let body = recorded == messageLeftOut ? recorded : secrets.redacted(body: Data(recorded.utf8), contentType: nil) ?? recorded
+        guard var json = JSONValue.parse(Data(body.utf8)) else { return body }
+        func withoutID(_ value: JSONValue) -> JSONValue {
+            guard case .object(var members) = value, members["jsonrpc"] != nil else { return value }
+            members["id"] = nil
+            return .object(members)
         }
-        guard let text = String(data: body, encoding: .utf8) else { return body.base64EncodedString() }
-        if request.headerFields[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
-            return secrets.redacted(form: text)
-        }
-        return text
+        if case .array(let items) = json { json = .array(items.map(withoutID)) } else { json = withoutID(json) }
+        return String(decoding: json.data, as: UTF8.self)
     }
 }

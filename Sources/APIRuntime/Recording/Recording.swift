@@ -44,9 +44,10 @@ public struct Recording: Codable, Sendable, Equatable {
         public var url: String
         /// The header fields (a gRPC call's metadata), secret values redacted.
         public var headers: [Field]
-        /// The body as it is compared on replay: JSON with secret members redacted (and a
-        /// JSON-RPC request's `id` left out, as each run numbers its calls), other text as it is,
-        /// bytes in base64; nil when there was none, or when it streamed (a file, a message stream).
+        /// The body, its secrets redacted: JSON byte for byte but for them, a form, other text,
+        /// or bytes in base64; a gRPC message in base64 only when the recorder was asked for it.
+        /// nil when there was none, or when it streamed (a file, a message stream). Replay
+        /// compares it with a JSON-RPC request's `id` left out, as each run numbers its calls.
         public var body: String?
     }
 
@@ -69,6 +70,9 @@ public struct Recording: Codable, Sendable, Equatable {
         /// Whether the reply streamed (a download, an event stream, a gRPC stream): a recording
         /// keeps its head only, and replaying it fails.
         public var streamed: Bool?
+        /// Whether the reply's gRPC message was left out (the recorder was not asked for gRPC
+        /// messages): replaying it fails, saying so.
+        public var messageLeftOut: Bool?
     }
 
     /// A header or trailer field.

@@ -54,8 +54,11 @@ private final class Replay: CallTransport {
         guard exchange.response.streamed != true else {
             throw APIError(api: request.api, reason: .notStubbed(request: "\(exchange.request.method) \(exchange.request.url) in the recording: its reply streamed, and a recording keeps a streamed reply's head only"))
         }
+        guard exchange.response.messageLeftOut != true else {
+            throw APIError(api: request.api, reason: .notStubbed(request: "\(exchange.request.method) \(exchange.request.url) in the recording: its gRPC message was not recorded; record with ExchangeRecorder(file:recordsGRPCMessages: true) to replay it"))
+        }
         var response = exchange.response.apiResponse
-        if let id = Self.jsonRPCID(of: request) { response.body = Self.replacingID(in: response.body, with: id) }
+        response.body = Self.answering(response.body, recorded: exchange.request.body, sent: request.body)
         return response
     }
 
@@ -66,7 +69,10 @@ private final class Replay: CallTransport {
     private func matches(_ exchange: Recording.Exchange, _ request: APIRequest) -> Bool {
         guard exchange.api == request.api, exchange.request.method == request.method.rawValue,
               let url = request.url, Self.url(url, matches: exchange.request.url) else { return false }
-        return exchange.request.body == RecordedRequest.body(of: request, secrets: secrets)
+        let recorded = exchange.request.body
+        if recorded == RecordedRequest.messageLeftOut, request.grpcMethod != nil { return true }
+        let sent = RecordedRequest.body(of: request, secrets: secrets, grpcMessages: true)
+        return RecordedRequest.comparable(recorded, secrets: secrets) == RecordedRequest.comparable(sent, secrets: secrets)
     }
 
     /// Whether `url` is the recorded one, a redacted path segment or query value matching any.
@@ -86,22 +92,52 @@ private final class Replay: CallTransport {
 
     // MARK: JSON-RPC ids
 
-    /// The `id` of a JSON-RPC request object, as it was written.
-    private static func jsonRPCID(of request: APIRequest) -> Data? {
-        guard let body = request.body else { return nil }
-        let slices = JSONSlices(body)
-        guard let members = try? slices.members(), members.contains(where: { $0.key == "jsonrpc" }),
-              let id = members.last(where: { $0.key == "id" }) else { return nil }
-        return slices[id.value]
+    /// `reply` with the JSON-RPC ids of the recorded request replaced by those of the one sent:
+    /// a request object's, or each batch member's in turn (a recording made before the recorder
+    /// kept ids has none: a lone reply then takes the request's id).
+    private static func answering(_ reply: Data, recorded: String?, sent: Data?) -> Data {
+        guard let sent else { return reply }
+        let sentIDs = ids(in: sent)
+        guard !sentIDs.isEmpty else { return reply }
+        let recordedIDs = recorded.map { ids(in: Data($0.utf8)) } ?? []
+        var renamed: [Data: Data] = [:]
+        for (old, new) in zip(recordedIDs, sentIDs) { renamed[old] = new }
+        let slices = JSONSlices(reply)
+        if let elements = (try? slices.elements()) ?? nil {
+            var answered = Data("[".utf8)
+            for (index, element) in elements.enumerated() {
+                if index > 0 { answered.append(Data(",".utf8)) }
+                answered.append(replacingID(in: slices[element]) { renamed[$0] })
+            }
+            answered.append(Data("]".utf8))
+            return answered
+        }
+        return replacingID(in: reply) { renamed[$0] ?? (recordedIDs.isEmpty ? sentIDs.first : nil) }
     }
 
-    /// `body`, a JSON-RPC response object, with its `id` replaced by `id`.
-    private static func replacingID(in body: Data, with id: Data) -> Data {
+    /// The ids of a JSON-RPC request object, or of a batch's members, in order, as written.
+    private static func ids(in body: Data) -> [Data] {
         let slices = JSONSlices(body)
-        guard let members = try? slices.members(), let recorded = members.last(where: { $0.key == "id" }) else { return body }
+        func id(of object: JSONSlices) -> Data? {
+            guard let members = (try? object.members()) ?? nil, members.contains(where: { $0.key == "jsonrpc" }),
+                  let id = members.last(where: { $0.key == "id" }) else { return nil }
+            return object[id.value]
+        }
+        if let elements = (try? slices.elements()) ?? nil {
+            return elements.compactMap { id(of: JSONSlices(slices[$0])) }
+        }
+        return id(of: slices).map { [$0] } ?? []
+    }
+
+    /// `body`, a JSON-RPC response object, with its `id` replaced as `replacement` says (left as
+    /// it is where it says nil).
+    private static func replacingID(in body: Data, _ replacement: (Data) -> Data?) -> Data {
+        let slices = JSONSlices(body)
+        guard let members = (try? slices.members()) ?? nil, let recorded = members.last(where: { $0.key == "id" }),
+              let id = replacement(slices[recorded.value]) else { return body }
         var replaced = Data(slices[0..<recorded.value.lowerBound])
         replaced.append(id)
-        replaced.append(slices[recorded.value.upperBound..<body.count])
+        replaced.append(slices[recorded.value.upperBound..<slices.bytes.count])
         return replaced
     }
 }

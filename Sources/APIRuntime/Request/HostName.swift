@@ -20,11 +20,11 @@ enum HostName {
         return key
     }
 
-    /// Whether `host` is this machine: `localhost` (and a name under it, RFC 6761), an address of
-    /// 127.0.0.0/8, or `::1`.
+    /// Whether `host` is this machine: `localhost`, an address of 127.0.0.0/8, or `::1`. A name
+    /// under `localhost` is not: a resolver may send it elsewhere.
     static func isLoopback(_ host: String) -> Bool {
         let key = key(host)
-        if key == "localhost" || key.hasSuffix(".localhost") || key == "::1" { return true }
+        if key == "localhost" || key == "::1" { return true }
         let octets = key.split(separator: ".", omittingEmptySubsequences: false)
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }

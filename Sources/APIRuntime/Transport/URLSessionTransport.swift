@@ -94,9 +94,18 @@ public final class URLSessionTransport: HTTPTransport {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { head in
                 let task = uploadFile.map { session.uploadTask(with: urlRequest, fromFile: $0) } ?? session.dataTask(with: urlRequest)
-                guard exchange.start(task, awaitingHead: head) else { return }
+                guard exchange.start(task, awaitingHead: head) else {
+                    // Made and never resumed: cancelled, so that the session lets go of it.
+                    task.cancel()
+                    return
+                }
                 exchanges.add(exchange, for: task)
-                task.resume()
+                // A cancel that came in between left the task to this: not resumed, cancelled.
+                guard exchange.resume() else {
+                    exchanges.remove(task)
+                    task.cancel()
+                    return
+                }
             }
         } onCancel: {
             exchange.cancel()
@@ -120,6 +129,8 @@ public final class URLSessionTransport: HTTPTransport {
 private final class Exchange: Sendable {
     private struct State {
         var task: URLSessionTask?
+        /// Whether the task has been resumed: only then is a cancel the task's.
+        var resumed = false
         var head: CheckedContinuation<(HTTPResponse, HTTPBody), any Error>?
         var cancelled = false
         /// Bytes received and not yet read.
@@ -185,11 +196,25 @@ private final class Exchange: Sendable {
         return !cancelled
     }
 
+    /// Resumes the task `start` recorded, unless the call was cancelled since: false then, and the
+    /// task is its starter's to cancel.
+    func resume() -> Bool {
+        let task = state.withLockedValue { state -> URLSessionTask? in
+            guard !state.cancelled else { return nil }
+            state.resumed = true
+            return state.task
+        }
+        task?.resume()
+        return task != nil
+    }
+
+    /// Fails the awaited head, and cancels the task once it has been resumed (before that, the
+    /// starter sees the cancel and does not resume it).
     func cancel() {
         let (task, head) = state.withLockedValue { state in
             state.cancelled = true
             defer { state.head = nil }
-            return (state.task, state.head)
+            return (state.resumed ? state.task : nil, state.head)
         }
         head?.resume(throwing: CancellationError())
         task?.cancel()
@@ -312,6 +337,12 @@ private final class ExchangeTable: NSObject, URLSessionDataDelegate, Sendable {
 
     func add(_ exchange: Exchange, for task: URLSessionTask) {
         exchanges.withLockedValue { $0[task.taskIdentifier] = exchange }
+    }
+
+    /// Forgets the exchange of a task that was never resumed, of which URLSession may report
+    /// nothing.
+    func remove(_ task: URLSessionTask) {
+        exchanges.withLockedValue { _ = $0.removeValue(forKey: task.taskIdentifier) }
     }
 
     /// How many exchanges are in flight: URLSession has not yet reported their end.

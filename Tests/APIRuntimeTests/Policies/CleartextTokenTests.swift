@@ -36,14 +36,14 @@ struct CleartextTokenTests {
     }
 
     @Test("Over https, and over plain http to this machine, the token goes", arguments: [
-        "https://api.example.com", "http://127.0.0.1:8080", "http://localhost:8080", "http://[::1]:8080", "http://api.localhost",
+        "https://api.example.com", "http://127.0.0.1:8080", "http://localhost:8080", "http://[::1]:8080", "http://LOCALHOST.:8080",
     ])
     func sent(baseURL: String) async throws {
         #expect(try await Self.call(baseURL).get() == "Bearer secret-token")
     }
 
     @Test("Over plain http to another machine, the call fails saying why, and nothing is sent", arguments: [
-        "http://api.example.com", "http://10.0.0.7", "http://128.0.0.1", "http://localhost.example.com",
+        "http://api.example.com", "http://10.0.0.7", "http://128.0.0.1", "http://localhost.example.com", "http://api.localhost", "http://0.0.0.0",
     ])
     func refused(baseURL: String) async throws {
         guard case .failure(let error) = try await Self.call(baseURL), case .invalidRequest(let message) = error.reason else {
@@ -53,7 +53,7 @@ struct CleartextTokenTests {
         #expect(message.contains("clear text") && message.contains("authenticated: true"))
     }
 
-    @Test("authenticated: true in the manifest sends it anyway; authenticated: false sends nothing and fails nothing")
+    @Test("A manifest that declares the clear-text base URL and says authenticated: true sends it anyway; authenticated: false sends nothing and fails nothing")
     func manifestSaysSo() async throws {
         #expect(try await Self.call("http://api.example.com", authenticated: true).get() == "Bearer secret-token")
         #expect(try await Self.call("http://api.example.com", authenticated: false).get() == nil)
@@ -67,5 +67,24 @@ struct CleartextTokenTests {
         #expect(HostName.isCleartext(scheme: "HTTP", host: "API.example.com"))
         #expect(!HostName.isCleartext(scheme: "https", host: "api.example.com"))
         #expect(HostName.isLoopback("127.255.0.1") && HostName.isLoopback("LOCALHOST.") && !HostName.isLoopback("127.0.0.1.example.com"))
+        #expect(!HostName.isLoopback("api.localhost") && !HostName.isLoopback("0.0.0.0"))
+    }
+
+    @Test("An API of the app's own (authenticated: true) declared on localhost, as the example's greeter is, and pointed at another machine in clear text by baseURLOverrides: the token does not go")
+    func overriddenToAnotherMachine() async throws {
+        let sent = NIOLockedValueBox<[String?]>([])
+        let authorization: String? = try await withScriptedManager(clock: ManualClock(), configure: {
+            $0.interceptors = [AuthenticationInterceptor(provider: Tokens())]
+            $0.baseURLOverrides = ["http://localhost:50051": "http://greeter.example.com:50051"]
+        }, respond: { request in
+            sent.withLockedValue { $0.append(request.headerFields[.authorization]) }
+            return (.status(.ok), Data())
+        }) { manager in
+            let definition = APIDefinition(name: "SayHello", wire: .http(.post, path: "/hello"), authenticated: true, defaults: APIDefaults(baseURL: "http://localhost:50051"))
+            _ = try? await BaseAPI(definition: definition, response: .noContent).using(manager).start()
+            return sent.withLockedValue { $0.first ?? nil }
+        }
+        #expect(authorization == nil, "the token went in clear text to greeter.example.com")
+        #expect(sent.withLockedValue { $0.isEmpty }, "the call went out")
     }
 }

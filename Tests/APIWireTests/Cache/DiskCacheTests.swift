@@ -203,6 +203,34 @@ struct DiskCacheTests {
         }
     }
 
+    @Test("No integrity scan at start: a damaged page no call reads costs nothing, where a scan would have discarded the file")
+    func noScanAtStart() async throws {
+        let server = try await LoopbackServer.start { _ in ResponseCacheTests.reply("ann") }
+        try await Self.withFolder { (folder: URL) async throws in
+            let url = try await Self.fileWithOneReply(in: folder, from: server)
+            // A table of another's in the same file, one of whose pages is then damaged.
+            let other = try DatabaseQueue(path: url.path)
+            let (page, size) = try await other.write { db -> (Int, Int) in
+                try db.execute(sql: "CREATE TABLE other (value BLOB)")
+                for _ in 0..<8 { try db.execute(sql: "INSERT INTO other VALUES (zeroblob(2000))") }
+                let root = try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE name = 'other'") ?? 0
+                return (root, try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096)
+            }
+            try await other.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            try other.close()
+            let handle = try FileHandle(forWritingTo: url)
+            try handle.seek(toOffset: UInt64((page - 1) * size))
+            try handle.write(contentsOf: Data(repeating: 0xA5, count: size))
+            try handle.close()
+
+            let log = InMemoryLogHandler()
+            try await Self.withDiskManager(url, log: log) { (manager: APIManager) async throws in
+                #expect(try await Self.profile(server).using(manager).startWithMetadata().source.isFromCache)
+            }
+            #expect(!log.entries.contains { $0.message.description.contains("discarded") })
+        }
+    }
+
     @Test("A file another connection is writing is waited for, and never discarded: held briefly, then past the wait")
     func busyFileIsKept() async throws {
         let server = try await LoopbackServer.start { _ in ResponseCacheTests.reply("ann") }

@@ -26,6 +26,9 @@ struct MemoryReading {
         #endif
     }
 
+    /// Resident memory now, without trimming first: cheap enough to sample often.
+    static var resident: Int? { residentBytes() }
+
     /// `VmRSS` in /proc/self/status, in bytes.
     private static func residentBytes() -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),

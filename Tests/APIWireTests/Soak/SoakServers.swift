@@ -59,7 +59,9 @@ func startSoakServer(tokens: SoakTokens) async throws -> LoopbackServer {
             return .text("no such path", status: .notFound)
         }
         guard tokens.admits(request.headers[.authorization]) else { return .text("expired", status: .unauthorized) }
-        let user = #"{"id": \#(id), "name": "Soak", "role": "member", "tags": [], "created_at": "2024-01-01T00:00:00Z"}"#
+        // A call made for one of the soak's users answers with that user's name.
+        let name = request.headers[HTTPField.Name("X-User-Token")!] ?? request.headers[.cookie]?.split(separator: "=").last.map(String.init) ?? "Soak"
+        let user = #"{"id": \#(id), "name": "\#(name)", "role": "member", "tags": [], "created_at": "2024-01-01T00:00:00Z"}"#
         switch SoakFault(rawValue: id / SoakFault.stride) ?? .none {
         case .none:
             return .json(user)
@@ -86,6 +88,25 @@ func startSoakServer(tokens: SoakTokens) async throws -> LoopbackServer {
             }
             return Response(status: .ok, headers: [.contentType: "application/json"], body: body)
         }
+    }
+}
+
+/// Whose call a soak call is: a user known by a token of their own, or by a session cookie.
+enum SoakUser {
+    @TaskLocal static var current: (name: String, byCookie: Bool)?
+}
+
+/// Puts the current soak user's credential on the call: `X-User-Token`, or `Cookie: sid=`.
+struct SoakUserCredential: APIInterceptor {
+    func adapt(_ request: APIRequest, context: APICallContext) async throws(APIError) -> APIRequest {
+        guard let user = SoakUser.current else { return request }
+        var request = request
+        if user.byCookie {
+            request.headerFields[.cookie] = "sid=" + user.name
+        } else {
+            request.headerFields[HTTPField.Name("X-User-Token")!] = user.name
+        }
+        return request
     }
 }
 

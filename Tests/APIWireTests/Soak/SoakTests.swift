@@ -82,7 +82,8 @@ struct SoakServers {
 /// gRPC status and passed deadlines, redirects to a host of other TLS settings; with
 /// cancellations, event streams left early, gzipped downloads, storms of identical calls
 /// (coalesced), cached calls (hits, stale replies refreshed in the background, cache then
-/// network) and a token that expires every 97 requests mixed in.
+/// network), cached calls of eight users at once (each with a token or a session cookie of their
+/// own, whose replies must never cross) and a token that expires every 97 requests mixed in.
 ///
 /// Every call must end exactly once, with the outcome its fault calls for (a timeout is
 /// tolerated for a few, as a loaded machine may cause one); afterwards the manager's in-flight
@@ -117,7 +118,7 @@ struct SoakTests {
             "grpc://localhost:50051": servers.grpc.baseURL,
             "grpc://localhost:50052": servers.grpc.baseURL,
         ]
-        configuration.interceptors = [AuthenticationInterceptor(provider: tokens, maxRefreshes: 3)]
+        configuration.interceptors = [AuthenticationInterceptor(provider: tokens, maxRefreshes: 3), SoakUserCredential()]
         configuration.rateLimit = RateLimit(calls: 5000, per: .seconds(1))
         configuration.maxResponseBytes = Self.maxResponseBytes
         // As many connections as calls at once: stalled replies hold theirs until they time out,
@@ -249,7 +250,7 @@ struct SoakTests {
 
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     static func call(_ index: Int, servers: SoakServers) -> SoakCall {
-        let choice = mix(index, 1) % 23
+        let choice = mix(index, 1) % 25
         let cancelAfter = mix(index, 2) % 16 == 0 ? Duration.microseconds(mix(index, 3) % 3000) : nil
         switch choice {
         case 0..<8:
@@ -324,6 +325,18 @@ struct SoakTests {
                     for try await reply in api.cacheThenNetwork() where reply.value.id != id { throw WrongValue() }
                 } else {
                     guard try await api.start().id == id else { throw WrongValue() }
+                }
+            }
+        case 23, 24:
+            // Eight users call the same cached API at once, each with a token of their own or a
+            // session cookie: every reply must be the caller's, never another user's.
+            let byCookie = choice == 24
+            let user = "user\(mix(index, 8) % 8)"
+            let id = mix(index, 9) % 4
+            return SoakCall(label: byCookie ? "GetUser cached, per session cookie" : "GetUser cached, per user token", expected: [.value], cancelAfter: cancelAfter) { manager in
+                try await SoakUser.$current.withValue((user, byCookie)) {
+                    let reply = try await soakTimeout(cachedUser(id).using(manager)).start()
+                    guard reply.id == id, reply.name == user else { throw WrongValue() }
                 }
             }
         case 20:

@@ -129,13 +129,13 @@ enum CallingSamples {
         replaying.grpcTransport = replaying.httpTransport
     }
 
-    // docs/calling.md:287
-    static func sample287() async throws {
+    // docs/calling.md:298
+    static func sample298() async throws {
         APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
     }
 
-    // docs/calling.md:317
-    static func sample317() async throws {
+    // docs/calling.md:328
+    static func sample328() async throws {
         var configuration = APIManager.Configuration()
         configuration.interceptors = [
             LoggingInterceptor(logger: logger),                                // swift-log, secrets redacted
@@ -156,8 +156,8 @@ enum CallingSamples {
         let batch = APIBatch(policy: .failFast)                                // any kinds at once
     }
 
-    // docs/calling.md:340
-    static func sample340() async throws {
+    // docs/calling.md:351
+    static func sample351() async throws {
         var configuration = APIManager.Configuration()
         configuration.baseURLOverrides = ["https://api.example.com/v1": "http://127.0.0.1:8080/v1"]
         let manager = APIManager(configuration: configuration)
