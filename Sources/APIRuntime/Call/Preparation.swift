@@ -28,8 +28,11 @@ struct Preparation: Sendable {
     /// differs on every call; but when an interceptor changed the envelope (a session put in it),
     /// the envelope as sent, a JSON-RPC one without its id.
     private func parameters(of request: APIRequest, _ plan: CallPlan) -> Data? {
-        guard plan.delegate != nil, request.body != plan.request.body else { return plan.delegate == nil ? request.body : plan.unwrappedBody }
-        guard plan.delegate is JSONRPC, let body = request.body, case .object(var members)? = JSONValue.parse(body) else { return request.body }
+        // Plain HTTP: the body as sent.
+        guard let delegate = plan.delegate else { return request.body }
+        // The envelope as the protocol wrapped it: its parameters.
+        guard request.body != plan.request.body else { return plan.unwrappedBody }
+        guard delegate is JSONRPC, let body = request.body, case .object(var members)? = JSONValue.parse(body) else { return request.body }
         members["id"] = nil
         return JSONValue.object(members).data
     }
