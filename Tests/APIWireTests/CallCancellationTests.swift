@@ -132,10 +132,13 @@ struct CallCancellationTests {
     @Test("cancel() and cancel(tag:) stop gRPC calls, unary and streaming, and the server sees them cancelled")
     func cancelGRPC() async throws {
         try await withGRPCServer { server, manager in
-            let unary = SayHelloAPI { $0.name = "slow:20000" }.using(manager)
+            // Room for a loaded machine: the call is cancelled, not timed out, well before the
+            // server would answer.
+            let unary = SayHelloAPI { $0.name = "slow:40000" }.using(manager)
+            unary.timeout = .seconds(30)
             try await Self.expectCancelled(
                 { try await unary.start() },
-                once: { try await waitUntil { server.calls.withLockedValue { $0.contains("SayHello:slow:20000") } } },
+                once: { try await waitUntil { server.calls.withLockedValue { $0.contains("SayHello:slow:40000") } } },
                 by: { unary.cancel() }
             )
             // The head held back 20 s: the call waits for it inside start().

@@ -62,7 +62,10 @@ struct ErrorDescriptionTests {
     @Test("A gRPC status's message")
     func grpcStatus() async throws {
         try await withGRPCServer { _, manager in
-            let error = try #require(await expectAPIError { try await SayHelloAPI { $0.name = "fail:7:denied for \(Self.secret)" }.using(manager).start() })
+            let api = SayHelloAPI { $0.name = "fail:7:denied for \(Self.secret)" }.using(manager)
+            // Room for a loaded machine, as the other gRPC tests give.
+            api.timeout = .seconds(30)
+            let error = try #require(await expectAPIError { try await api.start() })
             #expect(error.grpcStatus == .permissionDenied)
             #expect(error.description == "SayHello: gRPC status PERMISSION_DENIED (7)")
             Self.expectNoSecret(in: error, detailed: true)

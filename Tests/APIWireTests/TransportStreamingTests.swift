@@ -118,7 +118,7 @@ struct TransportStreamingTests {
     @Test("A body read from a file arrives whole, with its length", arguments: ["URLSession", "AsyncHTTPClient"])
     func fileUpload(transportName: String) async throws {
         let server = try await LoopbackServer.start { request in .json(#"{"bytes": \#(request.body.count)}"#) }
-        let contents = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let contents = RequestBodyTests.randomBytes(3 << 20)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("upload-\(UUID().uuidString)")
         try contents.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
