@@ -23,16 +23,22 @@ enum DigestKey {
         #if canImport(Security)
         // A key once kept in a file (the Keychain could not be used then) stays the key: were it
         // to change, every reply would have to go.
-        if try readKey(at: file) == nil, let key = try? keychainKey(for: url) { return key }
+        if case .missing = readKey(at: file), let key = try? keychainKey(for: url) { return key }
         #endif
         return try fileKey(at: file)
     }
 
     /// The key in `file`, or a new one written there. A new key is written to a file of its own
     /// and then linked to `file`, which fails if another process linked its key first: the key is
-    /// never read half-written, and the first one made wins.
+    /// never read half-written, and the first one made wins. A file that holds no key (cut short,
+    /// a link to nothing) is replaced: the replies digested under the key it held can never be
+    /// found again, and the store removes them when it sees its key changed.
     static func fileKey(at file: URL) throws -> SymmetricKey {
-        if let key = try readKey(at: file) { return key }
+        switch readKey(at: file) {
+        case .key(let key): return key
+        case .damaged: unlink(file.path)
+        case .missing: break
+        }
         let made = SymmetricKey(size: .bits256)
         let draft = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
         let bytes = made.withUnsafeBytes { Data($0) }
@@ -41,19 +47,25 @@ enum DigestKey {
         }
         defer { unlink(draft.path) }
         if link(draft.path, file.path) == 0 { return made }
-        guard errno == EEXIST, let key = try readKey(at: file) else {
+        guard errno == EEXIST, case .key(let key) = readKey(at: file) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
         }
         return key
     }
 
-    private static func readKey(at file: URL) throws -> SymmetricKey? {
-        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
-        let bytes = try Data(contentsOf: file)
-        guard bytes.count == 32 else {
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: file.path])
-        }
-        return SymmetricKey(data: bytes)
+    private enum FileContents {
+        case key(SymmetricKey)
+        /// Nothing at the path, not even a link.
+        case missing
+        /// Something that is not a key: another length, a link to nothing, a file that cannot be read.
+        case damaged
+    }
+
+    private static func readKey(at file: URL) -> FileContents {
+        // Of the path itself, not where a link leads.
+        guard (try? FileManager.default.attributesOfItem(atPath: file.path)) != nil else { return .missing }
+        guard let bytes = try? Data(contentsOf: file), bytes.count == 32 else { return .damaged }
+        return .key(SymmetricKey(data: bytes))
     }
 
     #if canImport(Security)

@@ -51,6 +51,8 @@ final class DiskResponseStore: ResponseStore {
         var failedAt: Date?
         /// The file-system number of the file the database was opened from.
         var file: Int?
+        /// Whether a thread of its own is opening the database again.
+        var isReopening = false
     }
 
     init(url: URL, maxBytes: Int, logger: Logger) {
@@ -120,8 +122,15 @@ final class DiskResponseStore: ResponseStore {
         configuration.foreignKeysEnabled = true
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(Self.busyTimeout)
-        // What is deleted is overwritten, not left readable in free pages: a log-out's replies too.
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
+        configuration.prepareDatabase { db in
+            // What is deleted is overwritten, not left readable in free pages: a log-out's replies too.
+            try db.execute(sql: "PRAGMA secure_delete = ON")
+            // A commit is not flushed to the disk, only a checkpoint is: the store's calls run on
+            // the call's task, where waiting for the disk would hold a thread of the cooperative
+            // pool. In WAL mode the file stays whole through a crash or a power cut, which may
+            // lose the replies stored last: a cache's misses.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
         try Self.protect(url)
         if try Self.makeSchema(in: queue) {
@@ -167,7 +176,7 @@ final class DiskResponseStore: ResponseStore {
     }
 
     /// The schema's version, in SQLite's `user_version`.
-    private static let schemaVersion = 2
+    private static let schemaVersion = 3
 
     /// Makes the tables, in one write transaction that waits for any other connection's, so that
     /// two stores opening a new file at once make them once. A file of an earlier schema (the
@@ -183,6 +192,7 @@ final class DiskResponseStore: ResponseStore {
                 DROP TABLE IF EXISTS setting;
                 DROP TABLE IF EXISTS account_link;
                 DROP TABLE IF EXISTS usage;
+                DROP TABLE IF EXISTS removal;
                 DROP TABLE IF EXISTS grdb_migrations;
                 CREATE TABLE reply (
                     key TEXT PRIMARY KEY NOT NULL,
@@ -204,8 +214,15 @@ final class DiskResponseStore: ResponseStore {
                 CREATE INDEX reply_tag_key ON reply_tag(key);
                 CREATE TABLE account_link (credential TEXT NOT NULL, account TEXT NOT NULL, UNIQUE (credential, account));
                 CREATE INDEX account_link_account ON account_link(account);
-                CREATE TABLE usage (id INTEGER PRIMARY KEY CHECK (id = 1), bytes INTEGER NOT NULL);
-                INSERT INTO usage (id, bytes) VALUES (1, 0);
+                CREATE TABLE usage (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    bytes INTEGER NOT NULL,
+                    removals INTEGER NOT NULL,
+                    forgotten INTEGER NOT NULL
+                );
+                INSERT INTO usage (id, bytes, removals, forgotten) VALUES (1, 0, 0, 0);
+                CREATE TABLE removal (name TEXT PRIMARY KEY NOT NULL, number INTEGER NOT NULL);
+                CREATE INDEX removal_number ON removal(number);
                 CREATE TABLE setting (name TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL);
                 PRAGMA user_version = \(schemaVersion);
                 """)
@@ -213,10 +230,10 @@ final class DiskResponseStore: ResponseStore {
         }
     }
 
-    /// The file and its WAL files are readable by the app's user alone.
+    /// The file, its WAL files and its key's file are readable by the app's user alone.
     private static func protect(_ url: URL) throws {
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
-        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
+        for suffix in ["-wal", "-shm", ".key"] where FileManager.default.fileExists(atPath: url.path + suffix) {
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path + suffix)
         }
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
@@ -251,12 +268,25 @@ final class DiskResponseStore: ResponseStore {
         return discarded
     }
 
-    /// The open database; after a failed opening, opened again once `reopenDelay` has passed.
+    /// The open database. After a failed opening, once `reopenDelay` has passed, it is opened
+    /// again on a thread of its own: opening waits for other connections and may sleep, which a
+    /// call's task must not do on a thread of the cooperative pool. Until then the store holds
+    /// nothing.
     private var database: DatabaseQueue? {
-        let (database, failedAt) = state.withLockedValue { ($0.database, $0.failedAt) }
-        if let database { return database }
-        guard let failedAt, Date().timeIntervalSince(failedAt) > Self.reopenDelay else { return nil }
-        return open()
+        let reopens: Bool = state.withLockedValue { state in
+            guard state.database == nil, !state.isReopening, let failedAt = state.failedAt,
+                Date().timeIntervalSince(failedAt) > Self.reopenDelay
+            else { return false }
+            state.isReopening = true
+            return true
+        }
+        if reopens {
+            Thread.detachNewThread { [self] in
+                open()
+                state.withLockedValue { $0.isReopening = false }
+            }
+        }
+        return state.withLockedValue { $0.database }
     }
 
     /// Runs `work` on the database; a failure is logged, and a database SQLite reports damaged is
@@ -313,8 +343,14 @@ final class DiskResponseStore: ResponseStore {
         }
     }
 
+    var removalMark: Int {
+        withDatabase("read its removals", otherwise: 0) { queue in
+            try queue.read { db in try Int.fetchOne(db, sql: "SELECT removals FROM usage") ?? 0 }
+        }
+    }
+
     @discardableResult
-    func store(_ reply: CachedReply, for key: CacheKey) -> Bool {
+    func store(_ reply: CachedReply, for key: CacheKey, linking credentials: [String], unlessRemovedSince mark: Int) -> Bool {
         let text = key.text
         let cost = reply.cost(key: text)
         guard cost <= maxBytes else {
@@ -324,8 +360,10 @@ final class DiskResponseStore: ResponseStore {
         var described = reply
         described.body = Data()
         guard let encoded = try? JSONEncoder().encode(described) else { return false }
+        let names = RemovalLog.names(call: reply.call, tags: reply.tags, account: key.account, credentials: credentials)
         return withDatabase("store a reply", otherwise: false) { queue in
             try queue.write { db in
+                guard try !Self.removed(since: mark, anyOf: names, in: db) else { return false }
                 try delete(in: db, where: "key = ?", [text])
                 try db.execute(
                     sql: "INSERT INTO reply (key, account, call, reply, body, cost, used) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -344,6 +382,7 @@ final class DiskResponseStore: ResponseStore {
                         if try (Int.fetchOne(db, sql: "SELECT bytes FROM usage") ?? 0) <= maxBytes { break }
                     }
                 }
+                if let account = key.account { try Self.link(credentials, to: account, in: db) }
                 return true
             }
         }
@@ -355,27 +394,58 @@ final class DiskResponseStore: ResponseStore {
 
     @discardableResult
     func removeAll(call: String) -> Int {
-        delete("remove a call's replies", where: "call = ?", [call])
+        withDatabase("remove a call's replies", otherwise: 0) { queue in
+            try queue.write { db in
+                try Self.note(["call:" + call], in: db)
+                return try delete(in: db, where: "call = ?", [call])
+            }
+        }
     }
 
     @discardableResult
     func removeAll(tagged tag: String) -> Int {
-        delete("remove tagged replies", where: "key IN (SELECT key FROM reply_tag WHERE tag = ?)", [tag])
+        withDatabase("remove tagged replies", otherwise: 0) { queue in
+            try queue.write { db in
+                try Self.note(["tag:" + tag], in: db)
+                return try delete(in: db, where: "key IN (SELECT key FROM reply_tag WHERE tag = ?)", [tag])
+            }
+        }
     }
 
     @discardableResult
     func removeAll(account: String) -> Int {
         withDatabase("remove an account's replies", otherwise: 0) { queue in
+            try queue.write { db in try removeAll(accounts: [account], in: db) }
+        }
+    }
+
+    @discardableResult
+    func removeAll(credential: String) -> Int {
+        withDatabase("remove an account's replies", otherwise: 0) { queue in
             try queue.write { db in
-                try db.execute(sql: "DELETE FROM account_link WHERE account = ?", arguments: [account])
-                return try delete(in: db, where: "account = ?", [account])
+                try Self.note(["credential:" + credential], in: db)
+                let linked = try String.fetchAll(db, sql: "SELECT account FROM account_link WHERE credential = ?", arguments: [credential])
+                return try removeAll(accounts: Set(linked).union([credential]), in: db)
             }
         }
+    }
+
+    private func removeAll(accounts: Set<String>, in db: Database) throws -> Int {
+        try Self.note(accounts.map { "account:" + $0 }, in: db)
+        var removed = 0
+        for account in accounts {
+            try db.execute(sql: "DELETE FROM account_link WHERE account = ?", arguments: [account])
+            removed += try delete(in: db, where: "account = ?", [account])
+        }
+        return removed
     }
 
     func removeAll() {
         withDatabase("remove every reply", otherwise: ()) { queue in
             try queue.write { db in
+                // One removal that stands for every name before it.
+                try db.execute(sql: "UPDATE usage SET removals = removals + 1, forgotten = removals + 1")
+                try db.execute(sql: "DELETE FROM removal")
                 try db.execute(sql: "DELETE FROM account_link")
                 try delete(in: db, where: "1", [])
             }
@@ -388,6 +458,41 @@ final class DiskResponseStore: ResponseStore {
         withDatabase(what, otherwise: 0) { queue in
             try queue.write { db in try delete(in: db, where: condition, arguments) }
         }
+    }
+
+    // MARK: Removals
+
+    /// Numbers a removal of every reply kept under one of `names`, in the file, so that a call in
+    /// flight in any store on it (another manager, another process) stores nothing under them
+    /// after it (`RemovalLog` keeps the same rules in memory). Past `RemovalLog.limit` names, the
+    /// older half goes, and their numbers are remembered as one.
+    private static func note(_ names: [String], in db: Database) throws {
+        try db.execute(sql: "UPDATE usage SET removals = removals + 1")
+        let number = try Int.fetchOne(db, sql: "SELECT removals FROM usage") ?? 0
+        for name in names {
+            try db.execute(
+                sql: "INSERT INTO removal (name, number) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET number = excluded.number",
+                arguments: [name, number]
+            )
+        }
+        guard try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM removal") ?? 0) > RemovalLog.limit,
+            let kept = try Int.fetchOne(db, sql: "SELECT number FROM removal ORDER BY number DESC LIMIT 1 OFFSET ?", arguments: [RemovalLog.limit / 2 - 1])
+        else { return }
+        try db.execute(sql: "DELETE FROM removal WHERE number < ?", arguments: [kept])
+        try db.execute(sql: "UPDATE usage SET forgotten = MAX(forgotten, ?)", arguments: [kept - 1])
+    }
+
+    /// Whether a reply kept under any of `names` was removed after `mark`.
+    private static func removed(since mark: Int, anyOf names: [String], in db: Database) throws -> Bool {
+        guard let row = try Row.fetchOne(db, sql: "SELECT removals, forgotten FROM usage") else { return false }
+        let latest: Int = row["removals"], forgotten: Int = row["forgotten"]
+        guard latest > mark else { return false }
+        if forgotten > mark { return true }
+        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        return try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM removal WHERE number > ? AND name IN (\(placeholders)))",
+            arguments: StatementArguments([mark] + names)
+        ) ?? false
     }
 
     /// Deletes the rows `condition` picks and takes their bytes off the file's total; returns how many.
@@ -417,21 +522,15 @@ final class DiskResponseStore: ResponseStore {
         }
     }
 
-    func accounts(of credential: String) -> Set<String> {
-        withDatabase("read accounts", otherwise: [credential]) { queue in
-            try queue.read { db in
-                Set(try String.fetchAll(db, sql: "SELECT account FROM account_link WHERE credential = ?", arguments: [credential])).union([credential])
-            }
+    func link(_ credentials: [String], to account: String) {
+        withDatabase("link an account's credentials", otherwise: ()) { queue in
+            try queue.write { db in try Self.link(credentials, to: account, in: db) }
         }
     }
 
-    func link(_ credentials: [String], to account: String) {
-        withDatabase("link an account's credentials", otherwise: ()) { queue in
-            try queue.write { db in
-                for credential in credentials where credential != account {
-                    try db.execute(sql: "INSERT OR IGNORE INTO account_link (credential, account) VALUES (?, ?)", arguments: [credential, account])
-                }
-            }
+    private static func link(_ credentials: [String], to account: String, in db: Database) throws {
+        for credential in credentials where credential != account {
+            try db.execute(sql: "INSERT OR IGNORE INTO account_link (credential, account) VALUES (?, ?)", arguments: [credential, account])
         }
     }
 }

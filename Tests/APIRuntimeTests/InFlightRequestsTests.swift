@@ -10,16 +10,17 @@ struct InFlightRequestsTests {
     /// manager's do; finishes it, and returns a weak reference to the shared call.
     static func finishedCall(workFinishesFirst: Bool) async -> () -> SharedCall? {
         let table = InFlightRequests()
-        guard case .leader(let shared) = table.admit("call", coalescing: true) else {
+        let call = DuplicateKey(identity: "call", account: nil, credentials: nil, isRevalidation: false)
+        guard case .leader(let shared) = table.admit(call, coalescing: true) else {
             Issue.record("the first call is not the leader")
             return { nil }
         }
         weak let weakShared = shared
         let request = APIRequest(api: "Call", method: .get, url: URL(string: "https://h/a")!, timeout: .seconds(1))
         let answered = AnsweredRequest(response: APIResponse(status: .ok), request: OutgoingRequest(request: request, identity: "", credentials: nil, validators: [:]))
-        let work = Task { table.finish("call", shared, with: .success(answered)) }
+        let work = Task { table.finish(call, shared, with: .success(answered)) }
         if workFinishesFirst { await work.value }
-        shared.cancelWhenAbandoned(work) { [table] in table.abandon("call", shared) }
+        shared.cancelWhenAbandoned(work) { [table] in table.abandon(call, shared) }
         await work.value
         return { weakShared }
     }

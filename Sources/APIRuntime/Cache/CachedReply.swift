@@ -51,7 +51,7 @@ package struct CachedReply: Sendable {
     /// and `Set-Cookie`, which is the cookie jar's and never stored.
     func updated(with notModified: HTTPFields) -> CachedReply {
         var updated = self
-        for name in Set(notModified.map(\.name)) where !name.isFraming && name != .setCookie {
+        for name in Set(Self.storedFields(notModified).map(\.name)) where !name.isFraming {
             updated.headers[values: name] = notModified[values: name]
         }
         return updated
@@ -81,9 +81,12 @@ package struct CachedReply: Sendable {
     }
 
     /// A reply's fields as the cache keeps them: without `Set-Cookie`, whose cookies went to the
-    /// cookie jar when the reply came, and which would set them again on every hit.
+    /// cookie jar when the reply came, and which would set them again on every hit, nor any
+    /// other credential header (a rotated token in `X-Auth-Token`), which would outlive its use
+    /// at rest.
     static func storedFields(_ fields: HTTPFields) -> HTTPFields {
-        fields.contains { $0.name == .setCookie } ? fields.filter { $0.name != .setCookie } : fields
+        let secrets = SecretNames.standard
+        return fields.contains { secrets.containsHeader($0.name.canonicalName) } ? fields.filter { !secrets.containsHeader($0.name.canonicalName) } : fields
     }
 
     /// The headers a reply's `Vary` names, lowercased, with the digests of the request's values

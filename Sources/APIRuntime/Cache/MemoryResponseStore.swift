@@ -6,9 +6,11 @@ final class MemoryResponseStore: ResponseStore {
         var replies: LeastRecentlyUsed<CachedReply>
         /// The accounts each credential was linked to, the first first, by the credential's digest.
         var accounts: [String: [String]] = [:]
+        /// What was removed while calls were in flight.
+        var removals = RemovalLog()
     }
 
-    /// Guards every reply and account link.
+    /// Guards every reply, account link and removal.
     private let state: NIOLockedValueBox<State>
     /// The key of digests: random for each store.
     private let digestKey: (UInt64, UInt64)
@@ -36,12 +38,18 @@ final class MemoryResponseStore: ResponseStore {
         state.withLockedValue { $0.replies.peek(key) }
     }
 
+    var removalMark: Int { state.withLockedValue { $0.removals.latest } }
+
     @discardableResult
-    func store(_ reply: CachedReply, for key: CacheKey) -> Bool {
+    func store(_ reply: CachedReply, for key: CacheKey, linking credentials: [String], unlessRemovedSince mark: Int) -> Bool {
         let text = key.text
         return state.withLockedValue { state in
+            let names = RemovalLog.names(call: reply.call, tags: reply.tags, account: key.account, credentials: credentials)
+            guard !state.removals.removed(since: mark, anyOf: names) else { return false }
             let dropped = state.replies.set(reply, cost: reply.cost(key: text), for: text)
-            return !dropped.contains { $0.key == text }
+            guard !dropped.contains(where: { $0.key == text }) else { return false }
+            if let account = key.account { Self.link(credentials, to: account, in: &state) }
+            return true
         }
     }
 
@@ -51,27 +59,45 @@ final class MemoryResponseStore: ResponseStore {
 
     @discardableResult
     func removeAll(call: String) -> Int {
-        state.withLockedValue { $0.replies.removeAll { _, reply in reply.call == call } }
+        state.withLockedValue { state in
+            state.removals.note(["call:" + call])
+            return state.replies.removeAll { _, reply in reply.call == call }
+        }
     }
 
     @discardableResult
     func removeAll(tagged tag: String) -> Int {
-        state.withLockedValue { $0.replies.removeAll { _, reply in reply.tags.contains(tag) } }
+        state.withLockedValue { state in
+            state.removals.note(["tag:" + tag])
+            return state.replies.removeAll { _, reply in reply.tags.contains(tag) }
+        }
     }
 
     @discardableResult
     func removeAll(account: String) -> Int {
+        state.withLockedValue { state in Self.removeAll(accounts: [account], in: &state) }
+    }
+
+    @discardableResult
+    func removeAll(credential: String) -> Int {
         state.withLockedValue { state in
-            state.accounts = state.accounts.compactMapValues { accounts in
-                let kept = accounts.filter { $0 != account }
-                return kept.isEmpty ? nil : kept
-            }
-            return state.replies.removeAll { _, reply in reply.account == account }
+            state.removals.note(["credential:" + credential])
+            return Self.removeAll(accounts: Set(state.accounts[credential] ?? []).union([credential]), in: &state)
         }
+    }
+
+    private static func removeAll(accounts: Set<String>, in state: inout State) -> Int {
+        state.removals.note(accounts.map { "account:" + $0 })
+        state.accounts = state.accounts.compactMapValues { linked in
+            let kept = linked.filter { !accounts.contains($0) }
+            return kept.isEmpty ? nil : kept
+        }
+        return state.replies.removeAll { _, reply in reply.account.map(accounts.contains) == true }
     }
 
     func removeAll() {
         state.withLockedValue { state in
+            state.removals.noteEverything()
             state.replies = LeastRecentlyUsed(maxCost: state.replies.maxCost)
             state.accounts = [:]
         }
@@ -94,22 +120,20 @@ final class MemoryResponseStore: ResponseStore {
         state.withLockedValue { $0.accounts[credential]?.first } ?? credential
     }
 
-    func accounts(of credential: String) -> Set<String> {
-        Set(state.withLockedValue { $0.accounts[credential] ?? [] }).union([credential])
+    func link(_ credentials: [String], to account: String) {
+        state.withLockedValue { state in Self.link(credentials, to: account, in: &state) }
     }
 
-    func link(_ credentials: [String], to account: String) {
-        state.withLockedValue { state in
-            for credential in credentials where credential != account && state.accounts[credential]?.contains(account) != true {
-                state.accounts[credential, default: []].append(account)
-            }
-            guard state.accounts.count > Self.linkLimit else { return }
-            var live = Set<String>()
-            state.replies.forEach { _, reply in if let account = reply.account { live.insert(account) } }
-            state.accounts = state.accounts.compactMapValues { accounts in
-                let kept = accounts.filter(live.contains)
-                return kept.isEmpty ? nil : kept
-            }
+    private static func link(_ credentials: [String], to account: String, in state: inout State) {
+        for credential in credentials where credential != account && state.accounts[credential]?.contains(account) != true {
+            state.accounts[credential, default: []].append(account)
+        }
+        guard state.accounts.count > linkLimit else { return }
+        var live = Set<String>()
+        state.replies.forEach { _, reply in if let account = reply.account { live.insert(account) } }
+        state.accounts = state.accounts.compactMapValues { accounts in
+            let kept = accounts.filter(live.contains)
+            return kept.isEmpty ? nil : kept
         }
     }
 }

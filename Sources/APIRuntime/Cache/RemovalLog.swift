@@ -1,56 +1,48 @@
-import NIOConcurrencyHelpers
+/// What a store has removed while calls were in flight: a read that began before a mutation's
+/// `invalidates:`, a log-out or a `remove` took replies away must not store its older reply
+/// after it. Each removal is numbered; a call notes the latest number (its mark) before it sends,
+/// and its reply is stored only if nothing it would be kept under (its call, a tag, its account,
+/// one of its credentials, or everything) was removed after that number.
+///
+/// The log keeps the names of the latest `limit` removals. A mark older than the removals it has
+/// forgotten counts as removed: such a call's reply is not stored, which costs a miss later and
+/// never brings back what was removed.
+package struct RemovalLog: Sendable {
+    /// The number of the latest removal.
+    private(set) var latest = 0
+    /// When each name was last removed: `tag:`, `account:`, `credential:` and `call:` names.
+    private var removed: [String: Int] = [:]
+    /// The latest removal whose names were forgotten, or of everything.
+    private var forgotten = 0
+    package static let limit = 1024
 
-/// What a manager's cache has removed while calls were in flight: a read that began before a
-/// mutation's `invalidates:`, a log-out or a `remove` took replies away must not store its
-/// older reply after it. Each removal is numbered; a call notes the number before it sends, and
-/// stores its reply only if nothing it would be kept under (a tag, its account or one of its
-/// credentials, its call, or everything) was removed after that number.
-final class Invalidations: Sendable {
-    private struct State {
-        var count = 0
-        /// When each tag (`tag:`), account (`account:`), credential (`credential:`) and call
-        /// (`call:`) was last removed.
-        var removed: [String: Int] = [:]
-        /// When everything was last removed.
-        var everything = 0
+    /// A removal of every reply kept under one of `names`.
+    mutating func note(_ names: [String]) {
+        latest += 1
+        for name in names { removed[name] = latest }
+        guard removed.count > Self.limit else { return }
+        // The older half goes; its numbers are remembered as one.
+        let kept = removed.values.sorted().suffix(Self.limit / 2).first ?? latest
+        forgotten = max(forgotten, kept - 1)
+        removed = removed.filter { $0.value >= kept }
     }
 
-    /// Guards the numbers.
-    private let state = NIOLockedValueBox(State())
-
-    /// The number of the latest removal: what a call notes before it sends.
-    var mark: Int { state.withLockedValue { $0.count } }
-
-    func removed(tag: String) { note("tag:" + tag) }
-    func removed(account: String) { note("account:" + account) }
-    func removed(credential: String) { note("credential:" + credential) }
-    func removed(call: String) { note("call:" + call) }
-
-    func removedEverything() {
-        state.withLockedValue { state in
-            state.count += 1
-            state.everything = state.count
-            // Each entry is older than this: the one number stands for them all.
-            state.removed = [:]
-        }
+    /// A removal of every reply: it stands for every name before it.
+    mutating func noteEverything() {
+        latest += 1
+        forgotten = latest
+        removed = [:]
     }
 
-    /// Whether a reply kept under `tags`, `account` and `call`, for a call that carried
-    /// `credentials` (the digests of what a log-out may name them by), was removed after `mark`.
-    func removedSince(_ mark: Int, tags: some Sequence<String>, account: String?, credentials: [String], call: String) -> Bool {
-        state.withLockedValue { state in
-            guard state.count > mark else { return false }
-            if state.everything > mark { return true }
-            func after(_ key: String) -> Bool { (state.removed[key] ?? 0) > mark }
-            return after("call:" + call) || account.map { after("account:" + $0) } == true
-                || credentials.contains { after("credential:" + $0) } || tags.contains { after("tag:" + $0) }
-        }
+    /// Whether a reply kept under any of `names` was removed after `mark`.
+    func removed(since mark: Int, anyOf names: [String]) -> Bool {
+        guard latest > mark else { return false }
+        if forgotten > mark { return true }
+        return names.contains { (removed[$0] ?? 0) > mark }
     }
 
-    private func note(_ key: String) {
-        state.withLockedValue { state in
-            state.count += 1
-            state.removed[key] = state.count
-        }
+    /// The names a reply is kept under, as removals name them.
+    package static func names(call: String, tags: some Sequence<String>, account: String?, credentials: [String]) -> [String] {
+        ["call:" + call] + tags.map { "tag:" + $0 } + (account.map { ["account:" + $0] } ?? []) + credentials.map { "credential:" + $0 }
     }
 }

@@ -34,8 +34,6 @@ public struct CacheStorage: Sendable {
 public final class ResponseCache: Sendable {
     let store: any ResponseStore
     let baseURLs: BaseURLResolver
-    /// What was removed while calls were in flight, so that none stores an older reply after it.
-    let invalidations = Invalidations()
     private let clock: any APIClock
     /// A wall-clock date and the manager's clock read at the same moment, so that entries are
     /// dated in wall-clock time (which a reply's `Date` and `Expires` speak) that moves as the
@@ -66,16 +64,13 @@ public final class ResponseCache: Sendable {
         let definition = api.definition, options = api.options
         let (base, _) = try baseURLs.baseURL(of: definition, options: options)
         let request = try api.parameters.makeRequest(for: definition, at: base, headers: options.headers, timeout: .zero, deadline: clock.now)
-        let call = store.digest(Self.identity(of: request, definition: definition))
-        invalidations.removed(call: call)
-        return store.removeAll(call: call)
+        return store.removeAll(call: store.digest(Self.identity(of: request, definition: definition)))
     }
 
     /// Removes every reply tagged `tag` (the manifest's `tags:`); returns how many.
     @discardableResult
     public func removeAll(tagged tag: String) -> Int {
-        invalidations.removed(tag: tag)
-        return store.removeAll(tagged: tag)
+        store.removeAll(tagged: tag)
     }
 
     /// Removes every reply of the account that sent `credential` (what a log-out discards), and
@@ -85,20 +80,11 @@ public final class ResponseCache: Sendable {
     /// Returns how many replies went.
     @discardableResult
     public func removeAll(credential: String) -> Int {
-        let digest = store.digest(credential)
-        // A call of this account in flight may not have linked this credential to it yet.
-        invalidations.removed(credential: digest)
-        var removed = 0
-        for account in store.accounts(of: digest) {
-            invalidations.removed(account: account)
-            removed += store.removeAll(account: account)
-        }
-        return removed
+        store.removeAll(credential: store.digest(credential))
     }
 
     /// Removes every reply.
     public func removeAll() {
-        invalidations.removedEverything()
         store.removeAll()
     }
 
@@ -118,7 +104,12 @@ public final class ResponseCache: Sendable {
     /// its credentials belong to; nil for a request with neither.
     func account(of request: OutgoingRequest) -> String? {
         if let named = request.request.account { return store.digest(named) }
-        return request.credentials.map { store.account(of: store.digest($0.text)) }
+        return request.credentials.map(account(of:))
+    }
+
+    /// The account `credentials` belong to: the one they were linked to, else their own.
+    func account(of credentials: Credentials) -> String {
+        store.account(of: store.digest(credentials.text))
     }
 
     /// The digests of `credentials` and of every name a log-out may give them.

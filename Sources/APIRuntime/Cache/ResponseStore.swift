@@ -18,10 +18,20 @@ package protocol ResponseStore: Sendable {
 
     /// The reply stored for `key`, which becomes the most recently used.
     func reply(for key: CacheKey) -> CachedReply?
-    /// Stores `reply` for `key`, replacing what was there; returns whether it was kept (a reply
-    /// larger than the whole bound is not).
+    /// Stores `reply` for `key`, replacing what was there, and links `credentials` (the digests of
+    /// the credentials the call carried, and of the names a log-out may give them) to the key's
+    /// account; unless a removal numbered after `mark` (`removalMark`, read before the call was
+    /// sent) took away the reply's call, one of its tags, its account or one of those credentials:
+    /// the reply is older than that removal. Returns whether it was kept (a reply larger than the
+    /// whole bound is not).
+    ///
+    /// The removals are those of every store on the same storage: on disk, those another manager
+    /// or process made too.
     @discardableResult
-    func store(_ reply: CachedReply, for key: CacheKey) -> Bool
+    func store(_ reply: CachedReply, for key: CacheKey, linking credentials: [String], unlessRemovedSince mark: Int) -> Bool
+    /// The number of the latest removal.
+    var removalMark: Int { get }
+    /// Removes one reply (one that no longer decodes); not a removal calls in flight are kept from.
     func remove(_ key: CacheKey)
     /// Removes every reply of one call (`CachedReply.call`), for every account; returns how many.
     @discardableResult
@@ -33,6 +43,11 @@ package protocol ResponseStore: Sendable {
     /// replies.
     @discardableResult
     func removeAll(account: String) -> Int
+    /// Removes every reply of each account the credential with digest `credential` names (those
+    /// it was linked to, and its own), and their linked credentials; returns how many replies. A
+    /// call of the credential in flight stores nothing after it, linked yet or not.
+    @discardableResult
+    func removeAll(credential: String) -> Int
     func removeAll()
 
     /// A digest of `text` that says nothing of it outside this store: what a credential, an
@@ -42,13 +57,17 @@ package protocol ResponseStore: Sendable {
     /// The account the credential with digest `credential` belongs to: the first account it was
     /// linked to, else the digest itself (a credential first seen starts an account of its own).
     func account(of credential: String) -> String
-    /// Every account the credential with digest `credential` names: those it was linked to (a
-    /// session cookie sent in several `Cookie` lines names each of their accounts), and the digest
-    /// itself.
-    func accounts(of credential: String) -> Set<String>
     /// Records that the credentials with digests `credentials` belong to `account` too: a token
     /// refreshed from one of the account's, and the names a log-out may give them.
     func link(_ credentials: [String], to account: String)
+}
+
+extension ResponseStore {
+    /// Stores `reply` for `key`, whatever was removed before: for tests and tools.
+    @discardableResult
+    package func store(_ reply: CachedReply, for key: CacheKey) -> Bool {
+        store(reply, for: key, linking: [], unlessRemovedSince: removalMark)
+    }
 }
 
 /// Where the cache keeps one reply: the digest of the call's identity (`CallIdentity`,

@@ -44,7 +44,7 @@ struct CacheStage: Sendable {
         switch (caching.policy, stored) {
         case (.reload, _):
             // The network, though a stored reply's validators may spare the body.
-            return try await fetchAndStore(plan, request, caching, keys: keys, stored: stored?.reply, fetch: fetch)
+            return try await fetchAndStore(plan, request, caching, keys: keys, stored: stored?.reply, mark: cache.store.removalMark, fetch: fetch)
         case (.cacheOnly, nil):
             throw APIError(api: plan.request.api, reason: .notCached)
         case (.cacheOnly, let (key, reply)?):
@@ -65,20 +65,24 @@ struct CacheStage: Sendable {
             }
             if reply.freshness.mayServeWhileRevalidating(at: now) {
                 observe(.servedStale(age: age, reason: .revalidating), plan)
+                // Now, not when the refresh starts: a log-out right after this reply is served keeps
+                // the refresh, sent with the credentials of before, from storing its reply.
+                let mark = cache.store.removalMark
                 refreshInBackground { [self] () async throws(APIError) in
-                    _ = try await fetchAndStore(plan, request, caching, keys: keys, stored: reply, fetch: fetch)
+                    _ = try await fetchAndStore(plan, request, caching, keys: keys, stored: reply, mark: mark, fetch: fetch)
                 }
                 return Outcome(response: reply.response, source: .stale(age: age, reason: .revalidating), key: key)
             }
             observe(.miss, plan)
         }
         do {
-            return try await fetchAndStore(plan, request, caching, keys: keys, stored: stored?.reply, fetch: fetch)
+            return try await fetchAndStore(plan, request, caching, keys: keys, stored: stored?.reply, mark: cache.store.removalMark, fetch: fetch)
         } catch {
             // A token that could not be had (offline) is a failure to reach the server, as a
             // transport's is; the account is known by the name its provider gave.
-            let mayServeStale = error.allowsStaleReply || request.request.missingCredential != nil
-            guard let (key, reply) = stored, mayServeStale, reply.freshness.mayServeOnError(at: cache.now) else { throw error }
+            guard let (key, reply) = stored, error.allowsStaleReply || error.lacksCredential, reply.freshness.mayServeOnError(at: cache.now) else {
+                throw error
+            }
             let age = reply.freshness.age(at: cache.now)
             observe(.servedStale(age: age, reason: .error(error)), plan)
             return Outcome(response: reply.response, source: .stale(age: age, reason: .error(error)), key: key)
@@ -110,13 +114,14 @@ struct CacheStage: Sendable {
     /// Sends the call (asking the server to confirm `stored` when it can), stores what comes back,
     /// and returns it, or `stored` refreshed when the server says it has not changed. What comes
     /// back is kept under the request that got it: the last attempt's, whose credentials may not be
-    /// the first's (a token added after a challenge, or refreshed).
+    /// the first's (a token added after a challenge, or refreshed); unless a removal after `mark`
+    /// took away what it would be kept under.
     private func fetchAndStore(
-        _ plan: CallPlan, _ request: OutgoingRequest, _ caching: CallPlan.Caching, keys asked: Keys, stored: CachedReply?, fetch: Fetch
+        _ plan: CallPlan, _ request: OutgoingRequest, _ caching: CallPlan.Caching, keys asked: Keys, stored: CachedReply?, mark: Int,
+        fetch: Fetch
     ) async throws(APIError) -> Outcome {
         let validators = caching.settings.revalidate && plan.definition.kind == .rest ? stored?.validators ?? [:] : [:]
         let sent = validators.isEmpty ? request : request.revalidating(with: validators)
-        let mark = cache.invalidations.mark
         let requestedAt = cache.now
         let exchange = try await fetch(plan, sent)
         let receivedAt = cache.now
@@ -127,11 +132,8 @@ struct CacheStage: Sendable {
             refreshed.freshness = freshness(of: refreshed.headers, status: 200, caching, requestedAt: requestedAt, receivedAt: receivedAt)
             let key = storageKey(keys, control: refreshed.freshness.control)
             refreshed.account = key.account
-            let removed = cache.invalidations.removedSince(
-                mark, tags: refreshed.tags, account: key.account, credentials: cache.digests(of: answered.credentials), call: refreshed.call
-            )
-            if !removed {
-                cache.store.store(refreshed, for: key)
+            if !response.redirectChangedCredentials {
+                cache.store.store(refreshed, for: key, linking: credentialDigests(answered, key), unlessRemovedSince: mark)
             }
             observe(.revalidated, plan)
             return Outcome(response: refreshed.response, source: .revalidated, key: key)
@@ -157,7 +159,7 @@ struct CacheStage: Sendable {
         requestedAt: Date, receivedAt: Date, mark: Int
     ) {
         let status = response.httpStatus?.code ?? 200
-        guard response.streamedBody == nil, response.stream == nil, response.status.isSuccess,
+        guard response.streamedBody == nil, response.stream == nil, response.status.isSuccess, !response.redirectChangedCredentials,
             HTTPFreshness.isStorable(status: status, headers: response.headerFields)
         else { return }
         let digest = cache.store.digest
@@ -172,13 +174,14 @@ struct CacheStage: Sendable {
         guard reply.freshness.lifetime > 0 || !reply.validators.isEmpty || control.staleIfError != nil || control.staleWhileRevalidate != nil else {
             return
         }
-        let credentials = key.account == nil ? [] : cache.digests(of: request.credentials)
-        guard !cache.invalidations.removedSince(mark, tags: reply.tags, account: key.account, credentials: credentials, call: reply.call),
-            cache.store.store(reply, for: key)
-        else { return }
-        // The names a log-out may give the account's credentials find it from now on.
-        if let account = key.account { cache.store.link(credentials, to: account) }
+        guard cache.store.store(reply, for: key, linking: credentialDigests(request, key), unlessRemovedSince: mark) else { return }
         observe(.stored(bytes: reply.cost(key: key.text), totalBytes: cache.bytes), plan)
+    }
+
+    /// The digests of the credentials `request` carried and of the names a log-out may give them,
+    /// which find the account of a reply kept under `key` from now on; none for a shared reply.
+    private func credentialDigests(_ request: OutgoingRequest, _ key: CacheKey) -> [String] {
+        key.account == nil ? [] : cache.digests(of: request.credentials)
     }
 
     /// A reply's freshness: the manifest's `ttl` when it sets one, else the server's headers;

@@ -21,10 +21,9 @@ struct OutgoingRequest: Sendable {
     /// `304 Not Modified` is handed back as it is rather than failing as a status.
     var isRevalidation: Bool { !validators.isEmpty }
 
-    /// What the duplicate gate compares calls by: the identity, the account and the credentials,
-    /// and whether the call revalidates (so that only revalidations share a `304`).
-    var duplicateKey: String {
-        identity + "\u{0}" + (request.account ?? "") + "\u{0}" + (credentials?.text ?? "") + (isRevalidation ? "\u{0}revalidation" : "")
+    /// What the duplicate gate compares calls by.
+    var duplicateKey: DuplicateKey {
+        DuplicateKey(identity: identity, account: request.account, credentials: credentials?.text, isRevalidation: isRevalidation)
     }
 
     /// Whether `other` is made for the same caller: the same account and credentials.
@@ -38,4 +37,14 @@ struct OutgoingRequest: Sendable {
         for field in validators { request.headerFields[field.name] = field.value }
         return OutgoingRequest(request: request, identity: identity, credentials: credentials, validators: validators)
     }
+}
+
+/// What makes two calls duplicates of each other for the duplicate gate: the same identity, made
+/// for the same account with the same credentials; and both revalidations or neither, so that only
+/// revalidations share a `304`.
+struct DuplicateKey: Hashable, Sendable {
+    let identity: String
+    let account: String?
+    let credentials: String?
+    let isRevalidation: Bool
 }

@@ -20,7 +20,7 @@ struct Preparation: Sendable {
             return OutgoingRequest(request: request, identity: "", credentials: nil, validators: [:])
         }
         let identity = CallIdentity.key(for: request, body: parameters(of: request, plan), definition: plan.definition, kind: plan.definition.kind.description)
-        let outgoing = OutgoingRequest(request: request, identity: identity, credentials: Credentials(request.headerFields), validators: [:])
+        let outgoing = OutgoingRequest(request: request, identity: identity, credentials: Credentials(request.head), validators: [:])
         return validators.isEmpty ? outgoing : outgoing.revalidating(with: validators)
     }
 
@@ -32,8 +32,16 @@ struct Preparation: Sendable {
         guard let delegate = plan.delegate else { return request.body }
         // The envelope as the protocol wrapped it: its parameters.
         guard request.body != plan.request.body else { return plan.unwrappedBody }
-        guard delegate is JSONRPC, let body = request.body, case .object(var members)? = JSONValue.parse(body) else { return request.body }
-        members["id"] = nil
-        return JSONValue.object(members).data
+        guard delegate is JSONRPC, let body = request.body else { return request.body }
+        let envelope = JSONSlices(body)
+        guard let members = try? envelope.members() else { return body }
+        // Each member but the id, in order of name, its value byte for byte: numbers keep every digit.
+        var parameters = Data()
+        for member in members.sorted(by: { $0.key < $1.key }) where member.key != "id" {
+            parameters.append(contentsOf: Data("\(member.key.utf8.count):\(member.key)=".utf8))
+            parameters.append(contentsOf: envelope.bytes[member.value])
+            parameters.append(UInt8(ascii: "\n"))
+        }
+        return parameters
     }
 }

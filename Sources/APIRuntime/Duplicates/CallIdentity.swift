@@ -9,7 +9,7 @@ import Foundation
 /// those an API names in `significantHeaders`. Credential headers are not part of it: they are the
 /// call's `Credentials`, which the duplicate gate compares besides the identity, and the cache keeps
 /// replies apart by, whatever `significantHeaders` says. Nor are the headers that tell one
-/// request from another of the same call (`volatileHeaders`: a trace, a request id, a date),
+/// request from another of the same call (`VolatileFields.headers`: a trace, a request id, a date),
 /// which an interceptor stamps on every request: counted, they would make every call a new one.
 ///
 /// The identity is the full canonical text, each part length-prefixed, never a hash of it, so
@@ -36,19 +36,12 @@ enum CallIdentity {
         } else {
             // Sorted by name; a name's values keep their order.
             let fields = head.headerFields
-                .filter { !volatileHeaders.contains($0.name.canonicalName) && !Credentials.isCredential($0.name.canonicalName) }
+                .filter { !VolatileFields.headers.contains($0.name.canonicalName) && !Credentials.isCredential($0.name.canonicalName) }
                 .sorted { $0.name.canonicalName < $1.name.canonicalName }
             for field in fields { parts.append(field.name.canonicalName + ":" + field.value) }
         }
         return lengthPrefixed(parts)
     }
-
-    /// Headers whose values differ on every request of one call: W3C Trace Context and baggage,
-    /// B3, AWS's and Google's trace headers, request and correlation ids, and the request's date.
-    static let volatileHeaders: Set<String> = [
-        "traceparent", "tracestate", "baggage", "b3", "x-b3-traceid", "x-b3-spanid", "x-b3-parentspanid", "x-b3-sampled", "x-b3-flags",
-        "uber-trace-id", "x-amzn-trace-id", "x-cloud-trace-context", "sentry-trace", "x-request-id", "request-id", "x-correlation-id", "date",
-    ]
 
     /// The path with its query items in order of name, each kept as it was encoded; items of one
     /// name stay in the order they came, which the server may read as meaningful (a sort order).
@@ -85,31 +78,16 @@ enum CallIdentity {
         return item[..<equals]
     }
 
-    /// The parts one after another, each as its UTF-8 length, `:` and the part, written into a
-    /// string allocated once at its full size, rather than appended piece by piece: every append
-    /// checks the string's capacity and uniqueness and recomputes its flags.
+    /// The parts one after another, each as its UTF-8 length, `:` and the part: no part can run
+    /// into the next.
     static func lengthPrefixed(_ parts: [String]) -> String {
-        // 20 digits hold any length, and 1 byte the colon.
-        let capacity = parts.reduce(0) { $0 + $1.utf8.count + 21 }
-        return String(unsafeUninitializedCapacity: capacity) { buffer in
-            var end = 0
-            for var part in parts {
-                part.withUTF8 { bytes in
-                    var digits = bytes.count
-                    let start = end
-                    repeat {
-                        buffer[end] = UInt8(ascii: "0") + UInt8(digits % 10)
-                        end += 1
-                        digits /= 10
-                    } while digits > 0
-                    buffer[start..<end].reverse()
-                    buffer[end] = UInt8(ascii: ":")
-                    end += 1
-                    _ = UnsafeMutableBufferPointer(rebasing: buffer[end..<(end + bytes.count)]).initialize(fromContentsOf: bytes)
-                    end += bytes.count
-                }
-            }
-            return end
+        var text = ""
+        text.reserveCapacity(parts.reduce(0) { $0 + $1.utf8.count + 8 })
+        for part in parts {
+            text += String(part.utf8.count)
+            text += ":"
+            text += part
         }
+        return text
     }
 }

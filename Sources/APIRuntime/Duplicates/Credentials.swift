@@ -2,9 +2,10 @@ import HTTPTypes
 
 /// The credentials a request carries as sent: the values of its credential headers
 /// (`Authorization`, `Proxy-Authorization`, `Cookie`, and every header whose name the standard
-/// secret names mark, such as `X-API-Key` or `X-Auth-Token`). Requests with other credentials are
-/// other callers: the duplicate gate never merges them, and the response cache keeps their
-/// replies apart, under the account these credentials belong to.
+/// secret names mark, such as `X-API-Key` or `X-Auth-Token`), and of its secret-named query items
+/// (`?api_key=…`, `?access_token=…`). Requests with other credentials are other callers: the
+/// duplicate gate never merges them, and the response cache keeps their replies apart, under the
+/// account these credentials belong to.
 struct Credentials: Sendable, Equatable {
     /// One `name:value` line for each credential field, sorted by name (a name's values keep
     /// their order; a `Cookie` field's cookies in order of name): what the duplicate gate
@@ -13,22 +14,35 @@ struct Credentials: Sendable, Equatable {
     /// The lowercased names of the credential fields, in order.
     let fieldNames: [String]
     /// What a log-out may name these credentials by (`ResponseCache.removeAll(credential:)`):
-    /// each whole value, the token after an authorization scheme (`t` of `Bearer t`), and each
-    /// cookie whose name is a secret (`sid=…` of a `Cookie` line).
+    /// each whole value, the token after an authorization scheme (`t` of `Bearer t`), each
+    /// cookie whose name is a secret (`sid=…` of a `Cookie` line), and each secret query item's
+    /// value, decoded.
     let names: [String]
 
-    /// The credentials among `fields`; nil when there are none.
-    init?(_ fields: HTTPFields) {
+    /// The credentials `head` carries, in its fields and its query; nil when there are none.
+    init?(_ head: HTTPRequest) {
+        self.init(head.headerFields, query: Self.secretQueryItems(in: head.path ?? ""))
+    }
+
+    /// The credentials among `fields`, and among the secret query items `query` (name and value
+    /// as encoded); nil when there are none.
+    init?(_ fields: HTTPFields, query: [(name: Substring, value: Substring)] = []) {
         // A server may send one cookie before another or after it: the same cookies are the same.
         let credentials = fields
             .filter { Self.isCredential($0.name.canonicalName) }
             .map { field in HTTPField(name: field.name, value: field.name == .cookie ? Self.cookiesInOrder(field.value) : field.value) }
             .filter { $0.name != .cookie || !$0.value.isEmpty }
-        guard !credentials.isEmpty else { return nil }
+        guard !credentials.isEmpty || !query.isEmpty else { return nil }
         let sorted = credentials.sorted { $0.name.canonicalName < $1.name.canonicalName }
-        text = sorted.map { $0.name.canonicalName + ":" + $0.value }.joined(separator: "\n")
-        fieldNames = sorted.map(\.name.canonicalName)
-        var names: [String] = []
+        // A query item's line starts with `?`, which no field name does.
+        let lines = sorted.map { $0.name.canonicalName + ":" + $0.value } + query.map { "?" + $0.name + ":" + $0.value }
+        text = lines.joined(separator: "\n")
+        fieldNames = sorted.map(\.name.canonicalName) + query.map { "?" + $0.name }
+        var names: [String] = query.flatMap { item in
+            let value = String(item.value)
+            let decoded = value.removingPercentEncoding ?? value
+            return decoded == value ? [value] : [value, decoded]
+        }
         for field in sorted {
             names.append(field.value)
             switch field.name {
@@ -59,12 +73,12 @@ struct Credentials: Sendable, Equatable {
     }
 
     /// A `Cookie` field's cookies in order of name (a name's cookies in theirs), without those a
-    /// load balancer or a bot filter sets (`volatileCookies`), which say nothing of who calls and
+    /// load balancer or a bot filter sets (`VolatileFields.cookies`), which say nothing of who calls and
     /// which some renew on every reply.
     private static func cookiesInOrder(_ value: String) -> String {
         let pairs = value.split(separator: ";").map { $0.drop { $0 == " " } }.filter { pair in
             let name = pair.prefix { $0 != "=" }.lowercased()
-            return !volatileCookies.contains(name) && !name.hasPrefix("bigipserver")
+            return !VolatileFields.isVolatileCookie(name)
         }
         let sorted = pairs.enumerated().sorted { a, b in
             let nameA = a.element.prefix { $0 != "=" }, nameB = b.element.prefix { $0 != "=" }
@@ -73,14 +87,20 @@ struct Credentials: Sendable, Equatable {
         return sorted.map { String($0.element) }.joined(separator: "; ")
     }
 
-    /// Cookies of load balancers and bot filters (AWS, F5, HAProxy, Cloudflare, Akamai), by
-    /// lowercased name; F5's are named `BIGipServer` and its pool.
-    static let volatileCookies: Set<String> = [
-        "awsalb", "awsalbcors", "awsalbtg", "awsalbtgcors", "awselb", "awselbcors", "serverid", "routeid", "__cf_bm", "_cfuvid", "ak_bmsc", "bm_sv",
-    ]
-
     /// Whether a header of this name (lowercased) carries a credential.
     static func isCredential(_ name: String) -> Bool {
         SecretNames.standard.containsHeader(name)
+    }
+
+    /// The items of `path`'s query whose names are secret (`api_key`, `access_token`), as
+    /// encoded, in the order they came.
+    static func secretQueryItems(in path: String) -> [(name: Substring, value: Substring)] {
+        guard let mark = path.firstIndex(of: "?") else { return [] }
+        let query = path[path.index(after: mark)...].prefix { $0 != "#" }
+        return query.split(separator: "&").compactMap { item in
+            let name = item.prefix { $0 != "=" }
+            guard name.count < item.count, SecretNames.standard.contains(name.removingPercentEncoding ?? String(name)) else { return nil }
+            return (name, item[item.index(after: name.endIndex)...])
+        }
     }
 }

@@ -42,7 +42,7 @@ struct DuplicateGate: Sendable {
     /// does not cancel the others waiting for it. It has no deadline of its own: each waiter waits
     /// within its own, and once the last has gone (the one with the latest deadline, at the
     /// latest) the call is cancelled as abandoned. Every waiter's progress handler hears it.
-    private func lead(_ shared: SharedCall, identity: String, plan: CallPlan, first: OutgoingRequest, exchange: @escaping Send) {
+    private func lead(_ shared: SharedCall, identity: DuplicateKey, plan: CallPlan, first: OutgoingRequest, exchange: @escaping Send) {
         let work = Task { [inFlight] in
             let outcome = await ProgressReporter.$current.withValue(ProgressReporter(shared.report)) {
                 await Result { () async throws(APIError) in try await exchange(plan, first) }

@@ -6,7 +6,7 @@ import NIOConcurrencyHelpers
 /// Entries live in a plain dictionary, not an evictable cache: an entry leaves only when its
 /// call ends, whatever the outcome (success, error, timeout, cancellation).
 final class InFlightRequests: Sendable {
-    private let calls = NIOLockedValueBox<[String: SharedCall]>([:])
+    private let calls = NIOLockedValueBox<[DuplicateKey: SharedCall]>([:])
 
     enum Admission {
         /// No identical call is in flight: this one goes out, and `finish` must follow.
@@ -17,7 +17,7 @@ final class InFlightRequests: Sendable {
         case rejected
     }
 
-    func admit(_ identity: String, coalescing: Bool) -> Admission {
+    func admit(_ identity: DuplicateKey, coalescing: Bool) -> Admission {
         calls.withLockedValue { calls in
             if let existing = calls[identity] {
                 return coalescing ? .follower(existing) : .rejected
@@ -30,14 +30,14 @@ final class InFlightRequests: Sendable {
 
     /// Removes the entry of a call nobody waits for any more, so that the table holds only calls
     /// someone still wants; the call itself ends in the background.
-    func abandon(_ identity: String, _ call: SharedCall) {
+    func abandon(_ identity: DuplicateKey, _ call: SharedCall) {
         calls.withLockedValue { calls in
             if calls[identity] === call { calls[identity] = nil }
         }
     }
 
     /// Ends the leader's call: its outcome goes to every follower, and the entry leaves.
-    func finish(_ identity: String, _ call: SharedCall, with outcome: Result<AnsweredRequest, APIError>) {
+    func finish(_ identity: DuplicateKey, _ call: SharedCall, with outcome: Result<AnsweredRequest, APIError>) {
         calls.withLockedValue { calls in
             if calls[identity] === call { calls[identity] = nil }
         }

@@ -11,6 +11,9 @@ public struct APIError: Error, CustomStringConvertible {
     /// The reply's body decoded into the type the manifest declares for its status
     /// (`responses: { 422: ValidationErrors }`); nil for undeclared statuses and other failures.
     public var serverError: (any Error)?
+    /// Whether the call failed before it was sent, for want of a credential that could not be
+    /// had (a token, offline): a stored reply may stand in for it, as for a network failure.
+    var lacksCredential = false
 
     /// What failed.
     public enum Reason: Sendable, Equatable {

@@ -123,6 +123,9 @@ public struct APICallContext: Sendable {
     /// app's own server is, the one the authentication interceptor trusts by default. nil when
     /// the workspace declares none.
     public var workspaceBaseURL: String?
+    /// Whether the response cache looks for a stored reply before the request is sent: a
+    /// credential of a named account that is not at hand is then fetched only if it must be sent.
+    var cacheLooksFirst = false
 
     /// A context for an attempt of the call `definition` describes, for interceptors tested on their own.
     public init(

@@ -132,7 +132,9 @@ public struct AuthenticationInterceptor: APIInterceptor {
     ///
     /// A token that cannot be had fails the call, unless the provider names the account: the call
     /// may then still be answered from the cache for that account, and fails only when it would
-    /// have to be sent.
+    /// have to be sent. For such an account the cache looks first, without waiting for a token
+    /// that is not at hand (an `initialToken()` that needs the network); the token is waited for
+    /// only if the call must be sent.
     public func adapt(_ request: APIRequest, context: APICallContext) async throws(APIError) -> APIRequest {
         guard trusts(request, context: context) else { return request }
         if HostName.isCleartext(scheme: request.head.scheme, host: request.url?.host), !Self.manifestSendsInClearText(request, context.definition) {
@@ -142,6 +144,14 @@ public struct AuthenticationInterceptor: APIInterceptor {
         }
         var authorized = request
         authorized.account = await tokens.provider.account()
+        if authorized.account != nil, context.cacheLooksFirst {
+            guard let token = await tokens.tokenAtHand() else {
+                authorized.credentialIsPending = true
+                return authorized
+            }
+            authorized.headerFields[headerName] = scheme.isEmpty ? token : "\(scheme) \(token)"
+            return authorized
+        }
         do {
             let token = try await tokens.current(for: request.api)
             authorized.headerFields[headerName] = scheme.isEmpty ? token : "\(scheme) \(token)"
@@ -217,6 +227,14 @@ actor TokenStore {
     func current(for api: String) async throws(APIError) -> String {
         if let token { return token }
         return try await value(of: pending ?? fetch { try await $0.initialToken() }, api: api)
+    }
+
+    /// The current token, when there is one; else nil, with the first token's fetch started, so
+    /// that a call which must be sent after all waits less for it.
+    func tokenAtHand() -> String? {
+        if let token { return token }
+        if pending == nil { _ = fetch { try await $0.initialToken() } }
+        return nil
     }
 
     /// A token newer than `rejected`: the one another call already got, the refresh in flight,

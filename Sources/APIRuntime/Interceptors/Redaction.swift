@@ -6,12 +6,16 @@ import HTTPTypes
 /// and so does any value shaped as a token (`BodyRedaction.swift`).
 extension SecretNames {
     /// `fields` with the values of credential and secret headers, and token-shaped values,
-    /// redacted.
+    /// redacted; in other values, a secret-named `name=value` (the query of a URL in `Location`,
+    /// `Link` or `Referer`) has its value redacted.
     func redacted(_ fields: HTTPFields) -> HTTPFields {
         var redacted = HTTPFields()
         for field in fields {
-            let secret = containsHeader(field.name.canonicalName) || Self.containsToken(field.value)
-            redacted.append(HTTPField(name: field.name, value: secret ? "<redacted>" : field.value))
+            if containsHeader(field.name.canonicalName) || Self.containsToken(field.value) {
+                redacted.append(HTTPField(name: field.name, value: "<redacted>"))
+            } else {
+                redacted.append(HTTPField(name: field.name, value: field.value.contains("=") ? self.redacted(text: field.value) : field.value))
+            }
         }
         return redacted
     }

@@ -191,7 +191,9 @@ public final class APIManager: Sendable {
         try await deadlines.enforce(plan.deadline, timeout: plan.timeout, api: plan.request.api, on: task) { () async throws(APIError) in
             // The deadline covers reading a streamed body too (a download), so that a server that
             // stops sending mid-body cannot hold the call forever.
-            let request = try await preparation.prepare(plan, context: plan.context)
+            var context = plan.context
+            context.cacheLooksFirst = plan.cache != nil
+            let request = try await preparation.prepare(plan, context: context)
             guard let caching = plan.cache else {
                 let response = try await send(plan, request).response
                 invalidate(after: plan.definition)
@@ -217,7 +219,12 @@ public final class APIManager: Sendable {
 
     /// The duplicate gate and what follows it, for a call whose first attempt sends `first`.
     private func send(_ plan: CallPlan, _ first: OutgoingRequest) async throws(APIError) -> AnsweredRequest {
-        if let missing = first.request.missingCredential { throw missing }
+        // A credential the cache did not wait for is waited for now.
+        let first = first.request.credentialIsPending ? try await preparation.prepare(plan, context: plan.context, validators: first.validators) : first
+        if var missing = first.request.missingCredential {
+            missing.lacksCredential = true
+            throw missing
+        }
         return try await duplicates.run(plan, first) { [self] plan, first async throws(APIError) in try await exchange(plan, first) }
     }
 
@@ -258,11 +265,7 @@ public final class APIManager: Sendable {
         var exchange = try await attempts.run(plan, first: first) { [self] previous, context, askedByInterceptor async throws(APIError) in
             let next = try await preparation.prepare(plan, context: context, validators: first.validators)
             if let missing = next.request.missingCredential { throw missing }
-            if plan.cache != nil, askedByInterceptor, next.request.account == nil, let before = previous.credentials,
-                let after = next.credentials, after.replace(before), let account = cache.account(of: previous)
-            {
-                cache.link(after, to: account)
-            }
+            if askedByInterceptor, next.request.account == nil { linkRefreshedCredentials(of: next, to: previous) }
             return next
         } attempt: { [self] request, context async throws(APIError) in
             try await rateLimiter.admit(plan)
@@ -274,6 +277,18 @@ public final class APIManager: Sendable {
         guard plan.unwrapsReply, !(exchange.request.isRevalidation && exchange.response.httpStatus?.code == 304) else { return exchange }
         exchange.response = try plan.unwrap(exchange.response)
         return exchange
+    }
+
+    /// Joins the credentials of `next`, sent again at an interceptor's request, to the account of
+    /// those of `previous` when they replace them (a refreshed token). Whatever the API: a token
+    /// refreshed on a call the cache does not see is the account's next token all the same, and a
+    /// log-out by it must find the replies stored under the ones before. A call no stage compares
+    /// has no credentials worked out; they are read from its fields here, on this rare path.
+    private func linkRefreshedCredentials(of next: OutgoingRequest, to previous: OutgoingRequest) {
+        guard let before = previous.credentials ?? Credentials(previous.request.head),
+            let after = next.credentials ?? Credentials(next.request.head), after.replace(before)
+        else { return }
+        cache.link(after, to: cache.account(of: before))
     }
 
     /// Runs `work` in a task of its own, registered under `tags` until it ends, so that

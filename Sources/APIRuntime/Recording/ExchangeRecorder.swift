@@ -74,7 +74,7 @@ public final class ExchangeRecorder: APIInterceptor {
 
     private func recorded(_ response: APIResponse) -> Recording.Response {
         var recorded = Recording.Response(
-            status: response.httpStatus?.code, grpcStatus: response.grpcStatus?.rawValue, grpcMessage: response.grpcMessage,
+            status: response.httpStatus?.code, grpcStatus: response.grpcStatus?.rawValue, grpcMessage: response.grpcMessage.map(secrets.redacted(text:)),
             headers: secrets.redacted(response.headerFields).recorded,
             trailers: response.trailerFields.isEmpty ? nil : secrets.redacted(response.trailerFields).recorded
         )

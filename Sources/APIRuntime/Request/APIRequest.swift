@@ -45,6 +45,10 @@ public struct APIRequest: Sendable {
     /// call may still be answered from the cache for its named `account`, and fails with this
     /// when it would have to be sent.
     var missingCredential: APIError?
+    /// Whether the credential of its named `account` is still being fetched: the cache looks for
+    /// the account's reply first, and the request is made again, waiting for the credential,
+    /// only if it must be sent.
+    var credentialIsPending = false
 
     /// A request for `url`, due `timeout` from now on the system clock: for transports and
     /// interceptors tested on their own. The manager makes its requests from the parts it keeps.
@@ -122,6 +126,10 @@ public struct APIResponse: Sendable {
     package var stream: (any ReplyStream)?
     /// How much of `streamedBody` its reader may take (from the manager's configuration).
     package var limits = ReplyLimits()
+    /// Whether a redirect the transport followed carried credentials the call's own request did
+    /// not (the cookie jar's for another host): no request as sent says whose reply this is, so
+    /// the response cache does not keep it.
+    package var redirectChangedCredentials = false
 
     /// An HTTP reply.
     public init(status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: Data = Data()) {

@@ -20,8 +20,8 @@ public enum CookiePolicy: Sendable, Hashable {
 
 /// The cookies one manager's calls share. The manager adds them to each request of a transport
 /// that keeps cookies (`TransportFactory.keepsCookies`: URLSession's; AsyncHTTPClient's keeps
-/// none) before the cache and the interceptors read it, so that a request is keyed as it is sent,
-/// and keeps what each reply sets.
+/// none) once the interceptors have adapted it and before the cache and the duplicate gate read
+/// it, so that a request is keyed as it is sent, and keeps what each reply sets.
 public final class CookieJar: @unchecked Sendable {
     /// Which cookies the jar keeps: the manager's own, the system's, or none.
     public let policy: CookiePolicy

@@ -62,6 +62,7 @@ struct HTTPCallTransport: CallTransport {
                 keepCookies(of: response, from: head)
                 followed += 1
             }
+            let changedCredentials = followed > 0 && Credentials(head) != Credentials(request.head)
             // A body with a content coding reaches its reader decoded (both transports decode
             // gzip), and its Content-Length counts the encoded bytes, not what the reader gets.
             if let coding = response.headerFields[.contentEncoding], coding.lowercased() != "identity", case .known = body.length {
@@ -74,10 +75,13 @@ struct HTTPCallTransport: CallTransport {
                 var reply = APIResponse(status: response.status, headerFields: response.headerFields)
                 reply.streamedBody = body
                 reply.limits = limits
+                reply.redirectChangedCredentials = changedCredentials
                 return reply
             }
             let bytes = try await body.collect(upTo: maxResponseBytes)
-            return APIResponse(status: response.status, headerFields: response.headerFields, body: bytes)
+            var reply = APIResponse(status: response.status, headerFields: response.headerFields, body: bytes)
+            reply.redirectChangedCredentials = changedCredentials
+            return reply
         } catch let error as HTTPBody.TooLarge {
             throw APIError(api: request.api, reason: .invalidResponse(message: error.description), underlying: error)
         } catch let error as APIError {

@@ -71,6 +71,21 @@ struct GRPCRecordingTests {
             }
         }
     }
+
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    @Test("A token a gRPC server quotes in its status message (a JWT) is redacted in the recording, as it is in a text reply")
+    func statusMessageToken() async throws {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbm4ifQ.c2lnbmF0dXJlLXNlY3JldA"
+        try await withTemporaryFolder { (folder: URL) async throws in
+            let file = folder.appendingPathComponent("grpc.json")
+            let recorder = try ExchangeRecorder(file: file)
+            try await withGRPCServer(configure: { $0.interceptors = [recorder] }) { _, manager in
+                _ = await expectAPIError { try await SayHelloAPI { $0.name = "fail:16:token \(jwt) has expired" }.using(manager).start() }
+                let text = try String(contentsOf: file, encoding: .utf8)
+                #expect(!text.contains(jwt), "the recording holds the token: \(text)")
+            }
+        }
+    }
 }
 
 extension APIError.Reason {

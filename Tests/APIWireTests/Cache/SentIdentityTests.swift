@@ -70,4 +70,27 @@ struct SentIdentityTests {
             #expect(server.requests.count == 1)
         }
     }
+
+    @Test("Two JSON-RPC calls whose parameters differ past a Double's digits are two calls, when an interceptor put a session in the envelope")
+    func envelopeIdentityPrecision() async throws {
+        try await withServer(configure: { $0.interceptors = [EnvelopeSession()]; $0.cache = .memory() }, { request in
+            let envelope = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any] ?? [:]
+            let raw = String(decoding: request.body, as: UTF8.self)
+            let reply: [String: Any] = ["jsonrpc": "2.0", "result": raw.contains("12345678901234567891") ? "account 891" : "account 890", "id": envelope["id"] ?? NSNull()]
+            let bytes = try JSONSerialization.data(withJSONObject: reply)
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        }) { (server: LoopbackServer, manager: APIManager) async throws in
+            func balance(_ account: UInt64) -> BaseAPI<String> {
+                let definition = APIDefinition(
+                    name: "GetBalance", wire: .jsonRPC(JSONRPCMethod("balance.get", path: "/rpc")), safe: true, cache: CacheSettings(ttl: 60),
+                    defaults: APIDefaults(baseURL: server.baseURL)
+                )
+                return BaseAPI(definition: definition, response: .json, request: RequestBuilder().positional(account))
+            }
+            let first = try await Caller.$token.withValue("ann") { try await balance(12_345_678_901_234_567_890).using(manager).start() }
+            let second = try await Caller.$token.withValue("ann") { try await balance(12_345_678_901_234_567_891).using(manager).start() }
+            #expect(first == "account 890")
+            #expect(second == "account 891", "answered with another call's cached reply")
+        }
+    }
 }

@@ -117,4 +117,50 @@ struct RecordingSecretsTests {
             }
         }
     }
+
+    @Test("A JSON reply with one byte that is not UTF-8 keeps its token out of the recording")
+    func recorderNonUTF8JSON() async throws {
+        var built = Data(#"{"token":"RECORDED-SECRET-1","name":"caf"#.utf8)
+        built.append(0xE9)
+        built.append(contentsOf: Data(#""}"#.utf8))
+        let body = built
+        try await withTemporaryFolder { (folder: URL) async throws in
+            let file = folder.appendingPathComponent("rec.json")
+            let recorder = try ExchangeRecorder(file: file)
+            try await withServer(configure: { $0.interceptors = [recorder] }, { _ in
+                Response(status: .ok, headers: [.contentType: "application/json; charset=iso-8859-1"], body: .init(byteBuffer: ByteBuffer(bytes: [UInt8](body))))
+            }) { (server: LoopbackServer, manager: APIManager) async throws in
+                let definition = APIDefinition(name: "Login", wire: .http(.get, path: "/login"), defaults: APIDefaults(baseURL: server.baseURL))
+                _ = try? await BaseAPI(definition: definition, response: .text).using(manager).start()
+                try Self.expectAbsent("RECORDED-SECRET-1", from: file)
+            }
+        }
+    }
+
+    @Test("A secret query item inside a reply's Location header is redacted")
+    func recorderLocationHeader() async throws {
+        try await withTemporaryFolder { (folder: URL) async throws in
+            let file = folder.appendingPathComponent("rec.json")
+            let recorder = try ExchangeRecorder(file: file)
+            try await withServer(configure: { $0.interceptors = [recorder] }, { _ in
+                Response(status: .created, headers: [.location: "/files/1?access_token=LOCATION-SECRET-2&x=1", .contentType: "text/plain"])
+            }) { (server: LoopbackServer, manager: APIManager) async throws in
+                let definition = APIDefinition(name: "Upload", wire: .http(.post, path: "/files"), defaults: APIDefaults(baseURL: server.baseURL))
+                _ = try? await BaseAPI(definition: definition, response: .text).using(manager).start()
+                try Self.expectAbsent("LOCATION-SECRET-2", from: file)
+            }
+        }
+    }
+
+    /// Fails when `secret` is in `file`, as text or in any base64 body it holds.
+    static func expectAbsent(_ secret: String, from file: URL) throws {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(!text.contains(secret), "the recording holds \(secret) in clear")
+        let recording = try Recording(contentsOf: file)
+        for exchange in recording.exchanges {
+            if let base64 = exchange.response.bodyBase64, let bytes = Data(base64Encoded: base64) {
+                #expect(bytes.range(of: Data(secret.utf8)) == nil, "the recording holds \(secret) in a base64 body")
+            }
+        }
+    }
 }
