@@ -23,49 +23,66 @@ enum DigestKey {
         #if canImport(Security)
         // A key once kept in a file (the Keychain could not be used then) stays the key: were it
         // to change, every reply would have to go.
-        if case .missing = readKey(at: file), let key = try? keychainKey(for: url) { return key }
+        if case .missing? = try? readKey(at: file), let key = try? keychainKey(for: url) { return key }
         #endif
         return try fileKey(at: file)
     }
 
-    /// The key in `file`, or a new one written there. A new key is written to a file of its own
-    /// and then linked to `file`, which fails if another process linked its key first: the key is
-    /// never read half-written, and the first one made wins. A file that holds no key (cut short,
-    /// a link to nothing) is replaced: the replies digested under the key it held can never be
-    /// found again, and the store removes them when it sees its key changed.
+    /// The key in `file`, or a new one written there, under a lock beside it that every store of
+    /// every process takes, so that two stores never make two keys. A new key is written to a
+    /// file of its own and then linked to `file`, so that it is never read half-written. A file
+    /// that holds no key (cut short, a link to nothing) is replaced: the replies digested under
+    /// the key it held can never be found again, and the store removes them when it sees its key
+    /// changed. A file that cannot be read for now (too many open files) fails the opening, which
+    /// the store tries again later.
     static func fileKey(at file: URL) throws -> SymmetricKey {
-        switch readKey(at: file) {
-        case .key(let key): return key
-        case .damaged: unlink(file.path)
-        case .missing: break
+        try withLock(URL(fileURLWithPath: file.path + ".lock")) {
+            switch try readKey(at: file) {
+            case .key(let key): return key
+            case .damaged: unlink(file.path)
+            case .missing: break
+            }
+            let made = SymmetricKey(size: .bits256)
+            let draft = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
+            let bytes = made.withUnsafeBytes { Data($0) }
+            guard FileManager.default.createFile(atPath: draft.path, contents: bytes, attributes: [.posixPermissions: 0o600]) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: draft.path])
+            }
+            defer { unlink(draft.path) }
+            guard link(draft.path, file.path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
+            }
+            return made
         }
-        let made = SymmetricKey(size: .bits256)
-        let draft = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
-        let bytes = made.withUnsafeBytes { Data($0) }
-        guard FileManager.default.createFile(atPath: draft.path, contents: bytes, attributes: [.posixPermissions: 0o600]) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: draft.path])
+    }
+
+    /// Runs `work` holding an exclusive `flock` on the file at `url` (made, mode 0600, if missing).
+    private static func withLock<T>(_ url: URL, _ work: () throws -> T) throws -> T {
+        let descriptor = open(url.path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw CocoaError(.fileLocking, userInfo: [NSFilePathErrorKey: url.path]) }
         }
-        defer { unlink(draft.path) }
-        if link(draft.path, file.path) == 0 { return made }
-        guard errno == EEXIST, case .key(let key) = readKey(at: file) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
-        }
-        return key
+        defer { flock(descriptor, LOCK_UN) }
+        return try work()
     }
 
     private enum FileContents {
         case key(SymmetricKey)
         /// Nothing at the path, not even a link.
         case missing
-        /// Something that is not a key: another length, a link to nothing, a file that cannot be read.
+        /// Something that holds no key: bytes of another length, a link to nothing.
         case damaged
     }
 
-    private static func readKey(at file: URL) -> FileContents {
+    private static func readKey(at file: URL) throws -> FileContents {
         // Of the path itself, not where a link leads.
         guard (try? FileManager.default.attributesOfItem(atPath: file.path)) != nil else { return .missing }
-        guard let bytes = try? Data(contentsOf: file), bytes.count == 32 else { return .damaged }
-        return .key(SymmetricKey(data: bytes))
+        // A link whose file is gone.
+        guard FileManager.default.fileExists(atPath: file.path) else { return .damaged }
+        let bytes = try Data(contentsOf: file)
+        return bytes.count == 32 ? .key(SymmetricKey(data: bytes)) : .damaged
     }
 
     #if canImport(Security)

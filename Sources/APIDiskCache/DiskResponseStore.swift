@@ -2,6 +2,7 @@ import APIRuntime
 import Crypto
 import Foundation
 import GRDB
+import HTTPTypes
 import Logging
 import NIOConcurrencyHelpers
 #if canImport(Darwin)
@@ -53,6 +54,17 @@ final class DiskResponseStore: ResponseStore {
         var file: Int?
         /// Whether a thread of its own is opening the database again.
         var isReopening = false
+        /// Removals asked for while the database could not be opened, made once it is.
+        var pendingRemovals: [Removal] = []
+    }
+
+    /// A removal, as a log-out, an invalidation or a test asks for it.
+    private enum Removal {
+        case call(String)
+        case tagged(String)
+        case account(String)
+        case credential(String)
+        case everything
     }
 
     init(url: URL, maxBytes: Int, logger: Logger) {
@@ -102,16 +114,24 @@ final class DiskResponseStore: ResponseStore {
 
     private func failedToOpen(_ error: any Error) -> DatabaseQueue? {
         logger.warning("apigen's response cache at \(url.path) cannot be made (\(error)); replies are not kept on disk for now")
-        state.withLockedValue { $0 = State(database: nil, failedAt: Date()) }
+        state.withLockedValue { state in
+            state.database = nil
+            state.failedAt = Date()
+            state.file = nil
+        }
         return nil
     }
 
     private func openDatabase() throws -> DatabaseQueue {
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let key = try digestKey.withLockedValue { digestKey in
-            if !digestKey.isLoaded { digestKey = (try DigestKey.load(for: url), true) }
-            return digestKey.key
+        // Loaded outside the lock, which every digest takes: loading reads a file or the Keychain.
+        let key: SymmetricKey
+        if let loaded = digestKey.withLockedValue({ $0.isLoaded ? $0.key : nil }) {
+            key = loaded
+        } else {
+            key = try DigestKey.load(for: url)
+            digestKey.withLockedValue { $0 = (key, true) }
         }
         // Made before SQLite opens it, so that the WAL files SQLite makes beside it take its mode;
         // made in place (never written elsewhere and moved there), so that a store that made it
@@ -152,7 +172,19 @@ final class DiskResponseStore: ResponseStore {
             try db.execute(sql: "DELETE FROM reply; DELETE FROM account_link; UPDATE usage SET bytes = 0")
             try db.execute(sql: "INSERT OR REPLACE INTO setting (name, value) VALUES ('keyCheck', ?)", arguments: [check])
         }
-        state.withLockedValue { $0 = State(database: queue, failedAt: nil, file: file) }
+        // What was asked while the file could not be opened, made before any call reads it.
+        let pending = state.withLockedValue { $0.pendingRemovals }
+        if !pending.isEmpty {
+            try Self.durably(queue) { db in
+                for removal in pending { _ = try Self.apply(removal, in: db) }
+            }
+        }
+        state.withLockedValue { state in
+            state.database = queue
+            state.failedAt = nil
+            state.file = file
+            state.pendingRemovals.removeFirst(min(pending.count, state.pendingRemovals.count))
+        }
         return queue
     }
 
@@ -256,7 +288,9 @@ final class DiskResponseStore: ResponseStore {
         let discarded = state.withLockedValue { state in
             guard state.database === damaged else { return false }
             let opened = state.file
-            state = State()
+            state.database = nil
+            state.failedAt = nil
+            state.file = nil
             let current = try? Self.fileNumber(of: url)
             guard damaged == nil || current == opened else { return true }
             for suffix in ["", "-journal", "-wal", "-shm"] {
@@ -273,20 +307,23 @@ final class DiskResponseStore: ResponseStore {
     /// call's task must not do on a thread of the cooperative pool. Until then the store holds
     /// nothing.
     private var database: DatabaseQueue? {
-        let reopens: Bool = state.withLockedValue { state in
+        let (database, reopens) = state.withLockedValue { state -> (DatabaseQueue?, Bool) in
             guard state.database == nil, !state.isReopening, let failedAt = state.failedAt,
                 Date().timeIntervalSince(failedAt) > Self.reopenDelay
-            else { return false }
+            else { return (state.database, false) }
             state.isReopening = true
-            return true
+            return (nil, true)
         }
-        if reopens {
-            Thread.detachNewThread { [self] in
-                open()
-                state.withLockedValue { $0.isReopening = false }
-            }
+        if reopens { reopenInBackground() }
+        return database
+    }
+
+    /// Opens the database on a thread of its own; `isReopening` is set.
+    private func reopenInBackground() {
+        Thread.detachNewThread { [self] in
+            open()
+            state.withLockedValue { $0.isReopening = false }
         }
-        return state.withLockedValue { $0.database }
     }
 
     /// Runs `work` on the database; a failure is logged, and a database SQLite reports damaged is
@@ -296,7 +333,10 @@ final class DiskResponseStore: ResponseStore {
         do {
             return try work(queue)
         } catch where Self.isDamage(error) {
-            if discard(queue, because: error) { open() }
+            if discard(queue, because: error) {
+                state.withLockedValue { $0.isReopening = true }
+                reopenInBackground()
+            }
             return otherwise
         } catch {
             logger.warning("apigen's response cache could not \(what) (\(error))")
@@ -335,6 +375,8 @@ final class DiskResponseStore: ResponseStore {
         do {
             var reply = try JSONDecoder().decode(CachedReply.self, from: row.reply)
             reply.body = row.body
+            reply.headers = unsealed(reply.headers)
+            reply.trailers = unsealed(reply.trailers)
             return reply
         } catch {
             logger.warning("apigen's response cache holds a reply it cannot read (\(error)); it is removed")
@@ -359,12 +401,14 @@ final class DiskResponseStore: ResponseStore {
         }
         var described = reply
         described.body = Data()
+        described.headers = sealed(reply.headers)
+        described.trailers = sealed(reply.trailers)
         guard let encoded = try? JSONEncoder().encode(described) else { return false }
         let names = RemovalLog.names(call: reply.call, tags: reply.tags, account: key.account, credentials: credentials)
         return withDatabase("store a reply", otherwise: false) { queue in
             try queue.write { db in
                 guard try !Self.removed(since: mark, anyOf: names, in: db) else { return false }
-                try delete(in: db, where: "key = ?", [text])
+                try Self.delete(in: db, where: "key = ?", [text])
                 try db.execute(
                     sql: "INSERT INTO reply (key, account, call, reply, body, cost, used) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     arguments: [text, reply.account, reply.call, encoded, reply.body, cost, Date().timeIntervalSince1970]
@@ -378,7 +422,7 @@ final class DiskResponseStore: ResponseStore {
                     let victims = try String.fetchAll(db, sql: "SELECT key FROM reply WHERE key != ? ORDER BY used LIMIT 64", arguments: [text])
                     if victims.isEmpty { break }
                     for victim in victims {
-                        try delete(in: db, where: "key = ?", [victim])
+                        try Self.delete(in: db, where: "key = ?", [victim])
                         if try (Int.fetchOne(db, sql: "SELECT bytes FROM usage") ?? 0) <= maxBytes { break }
                     }
                 }
@@ -394,61 +438,90 @@ final class DiskResponseStore: ResponseStore {
 
     @discardableResult
     func removeAll(call: String) -> Int {
-        withDatabase("remove a call's replies", otherwise: 0) { queue in
-            try queue.write { db in
-                try Self.note(["call:" + call], in: db)
-                return try delete(in: db, where: "call = ?", [call])
-            }
-        }
+        remove(.call(call), "remove a call's replies")
     }
 
     @discardableResult
     func removeAll(tagged tag: String) -> Int {
-        withDatabase("remove tagged replies", otherwise: 0) { queue in
-            try queue.write { db in
-                try Self.note(["tag:" + tag], in: db)
-                return try delete(in: db, where: "key IN (SELECT key FROM reply_tag WHERE tag = ?)", [tag])
-            }
-        }
+        remove(.tagged(tag), "remove tagged replies")
     }
 
     @discardableResult
     func removeAll(account: String) -> Int {
-        withDatabase("remove an account's replies", otherwise: 0) { queue in
-            try queue.write { db in try removeAll(accounts: [account], in: db) }
-        }
+        remove(.account(account), "remove an account's replies")
     }
 
     @discardableResult
     func removeAll(credential: String) -> Int {
-        withDatabase("remove an account's replies", otherwise: 0) { queue in
-            try queue.write { db in
-                try Self.note(["credential:" + credential], in: db)
-                let linked = try String.fetchAll(db, sql: "SELECT account FROM account_link WHERE credential = ?", arguments: [credential])
-                return try removeAll(accounts: Set(linked).union([credential]), in: db)
-            }
+        remove(.credential(credential), "remove an account's replies")
+    }
+
+    func removeAll() {
+        remove(.everything, "remove every reply")
+    }
+
+    /// Makes `removal`, durably; while the file cannot be opened, keeps it to make once it is, so
+    /// that a log-out is never lost. Returns how many replies went.
+    @discardableResult
+    private func remove(_ removal: Removal, _ what: String) -> Int {
+        let queue: DatabaseQueue? = state.withLockedValue { state in
+            if state.database == nil { state.pendingRemovals.append(removal) }
+            return state.database
+        }
+        guard queue != nil else {
+            _ = database  // tries the file again when it is due
+            return 0
+        }
+        return withDatabase(what, otherwise: 0) { queue in try Self.durably(queue) { db in try Self.apply(removal, in: db) } }
+    }
+
+    private static func apply(_ removal: Removal, in db: Database) throws -> Int {
+        switch removal {
+        case .call(let call):
+            try note(["call:" + call], in: db)
+            return try Self.delete(in: db, where: "call = ?", [call])
+        case .tagged(let tag):
+            try note(["tag:" + tag], in: db)
+            return try Self.delete(in: db, where: "key IN (SELECT key FROM reply_tag WHERE tag = ?)", [tag])
+        case .account(let account):
+            return try removeAll(accounts: [account], in: db)
+        case .credential(let credential):
+            try note(["credential:" + credential], in: db)
+            let linked = try String.fetchAll(db, sql: "SELECT account FROM account_link WHERE credential = ?", arguments: [credential])
+            return try removeAll(accounts: Set(linked).union([credential]), in: db)
+        case .everything:
+            // One removal that stands for every name before it.
+            try db.execute(sql: "UPDATE usage SET removals = removals + 1, forgotten = removals + 1")
+            try db.execute(sql: "DELETE FROM removal")
+            try db.execute(sql: "DELETE FROM account_link")
+            return try Self.delete(in: db, where: "1", [])
         }
     }
 
-    private func removeAll(accounts: Set<String>, in db: Database) throws -> Int {
-        try Self.note(accounts.map { "account:" + $0 }, in: db)
+    private static func removeAll(accounts: Set<String>, in db: Database) throws -> Int {
+        try note(accounts.map { "account:" + $0 }, in: db)
         var removed = 0
         for account in accounts {
             try db.execute(sql: "DELETE FROM account_link WHERE account = ?", arguments: [account])
-            removed += try delete(in: db, where: "account = ?", [account])
+            removed += try Self.delete(in: db, where: "account = ?", [account])
         }
         return removed
     }
 
-    func removeAll() {
-        withDatabase("remove every reply", otherwise: ()) { queue in
-            try queue.write { db in
-                // One removal that stands for every name before it.
-                try db.execute(sql: "UPDATE usage SET removals = removals + 1, forgotten = removals + 1")
-                try db.execute(sql: "DELETE FROM removal")
-                try db.execute(sql: "DELETE FROM account_link")
-                try delete(in: db, where: "1", [])
+    /// Runs a removal's `work` in a write transaction whose commit waits for the disk
+    /// (`synchronous = FULL`), unlike a stored reply's: a log-out must survive a power cut, where a
+    /// reply lost is only a miss. Removals are rare (a log-out, a mutation's `invalidates:`).
+    private static func durably<T>(_ queue: DatabaseQueue, _ work: (Database) throws -> T) throws -> T {
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            defer { try? db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            var result: T?
+            try db.inTransaction(.immediate) {
+                result = try work(db)
+                return .commit
             }
+            guard let result else { throw DatabaseError(resultCode: .SQLITE_ERROR, message: "the removal was not made") }
+            return result
         }
     }
 
@@ -456,7 +529,7 @@ final class DiskResponseStore: ResponseStore {
     @discardableResult
     private func delete(_ what: String, where condition: String, _ arguments: StatementArguments) -> Int {
         withDatabase(what, otherwise: 0) { queue in
-            try queue.write { db in try delete(in: db, where: condition, arguments) }
+            try queue.write { db in try Self.delete(in: db, where: condition, arguments) }
         }
     }
 
@@ -486,8 +559,9 @@ final class DiskResponseStore: ResponseStore {
     private static func removed(since mark: Int, anyOf names: [String], in db: Database) throws -> Bool {
         guard let row = try Row.fetchOne(db, sql: "SELECT removals, forgotten FROM usage") else { return false }
         let latest: Int = row["removals"], forgotten: Int = row["forgotten"]
-        guard latest > mark else { return false }
-        if forgotten > mark { return true }
+        guard latest != mark else { return false }
+        // A mark past the latest number was read from a file since made anew.
+        if mark > latest || forgotten > mark { return true }
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
         return try Bool.fetchOne(
             db, sql: "SELECT EXISTS (SELECT 1 FROM removal WHERE number > ? AND name IN (\(placeholders)))",
@@ -497,12 +571,47 @@ final class DiskResponseStore: ResponseStore {
 
     /// Deletes the rows `condition` picks and takes their bytes off the file's total; returns how many.
     @discardableResult
-    private func delete(in db: Database, where condition: String, _ arguments: StatementArguments) throws -> Int {
+    private static func delete(in db: Database, where condition: String, _ arguments: StatementArguments) throws -> Int {
         let removed = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(cost), 0) FROM reply WHERE \(condition)", arguments: arguments) ?? 0
         try db.execute(sql: "DELETE FROM reply WHERE \(condition)", arguments: arguments)
         let count = db.changesCount
         try db.execute(sql: "UPDATE usage SET bytes = MAX(0, bytes - ?)", arguments: [removed])
         return count
+    }
+
+    // MARK: Sealed fields
+
+    /// `fields` with the value of each secret one (`CachedReply.isSecret`) sealed with AES-GCM
+    /// under a key derived from the store's: the file holds no token a reply handed back, and a
+    /// hit still gives it.
+    private func sealed(_ fields: HTTPFields) -> HTTPFields {
+        guard fields.contains(where: { CachedReply.isSecret($0.name) }) else { return fields }
+        let key = sealingKey
+        return HTTPFields(fields.compactMap { field in
+            guard CachedReply.isSecret(field.name) else { return field }
+            guard let box = try? AES.GCM.seal(Data(field.value.utf8), using: key).combined else { return nil }
+            return HTTPField(name: field.name, value: box.base64EncodedString())
+        })
+    }
+
+    /// `fields` with their sealed values opened; a field that does not open (sealed under a key
+    /// since replaced) is left out.
+    private func unsealed(_ fields: HTTPFields) -> HTTPFields {
+        guard fields.contains(where: { CachedReply.isSecret($0.name) }) else { return fields }
+        let key = sealingKey
+        return HTTPFields(fields.compactMap { field in
+            guard CachedReply.isSecret(field.name) else { return field }
+            guard let box = Data(base64Encoded: field.value), let sealedBox = try? AES.GCM.SealedBox(combined: box),
+                let opened = try? AES.GCM.open(sealedBox, using: key), let value = String(data: opened, encoding: .utf8)
+            else { return nil }
+            return HTTPField(name: field.name, value: value)
+        })
+    }
+
+    /// The key fields are sealed under: derived from the digests' key, never the same bytes.
+    private var sealingKey: SymmetricKey {
+        let key = digestKey.withLockedValue { $0.key }
+        return HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Data("apigen.response-cache.sealed-fields".utf8), outputByteCount: 32)
     }
 
     /// HMAC-SHA256 of `text` under the store's key, in hexadecimal.
@@ -528,9 +637,15 @@ final class DiskResponseStore: ResponseStore {
         }
     }
 
+    /// Links `credentials` to `account`. Past `linkLimit` links, those of accounts with no reply
+    /// left go, as the memory store's do: the bound on bytes does not count them.
     private static func link(_ credentials: [String], to account: String, in db: Database) throws {
         for credential in credentials where credential != account {
             try db.execute(sql: "INSERT OR IGNORE INTO account_link (credential, account) VALUES (?, ?)", arguments: [credential, account])
         }
+        guard try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account_link") ?? 0) > linkLimit else { return }
+        try db.execute(sql: "DELETE FROM account_link WHERE account NOT IN (SELECT account FROM reply WHERE account IS NOT NULL)")
     }
+
+    private static let linkLimit = 4096
 }

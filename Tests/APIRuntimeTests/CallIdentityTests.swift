@@ -70,4 +70,14 @@ struct CallIdentityTests {
         let names = try credentials([("Authorization", "Bearer t1"), ("Cookie", "sid=A; theme=dark")])?.names
         #expect(names == ["Bearer t1", "t1", "sid=A; theme=dark", "sid=A"])
     }
+
+    @Test("Secret query items are credentials a log-out can name; a page's cursor is not")
+    func queryCredentials() throws {
+        let head = HTTPRequest(method: .get, scheme: "https", authority: "h", path: "/items?pageToken=P1&api_key=K%2B1&next_token=N&access_token=T&q=x")
+        let credentials = try #require(Credentials(head))
+        #expect(credentials.text == "?api_key:K%2B1\n?access_token:T")
+        #expect(credentials.names.contains("K+1") && credentials.names.contains("T"))
+        #expect(!credentials.text.contains("P1") && !credentials.text.contains("N"))
+        #expect(Credentials(HTTPRequest(method: .get, scheme: "https", authority: "h", path: "/items?pageToken=P1&continuationToken=C")) == nil)
+    }
 }

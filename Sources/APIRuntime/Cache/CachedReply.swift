@@ -81,12 +81,15 @@ package struct CachedReply: Sendable {
     }
 
     /// A reply's fields as the cache keeps them: without `Set-Cookie`, whose cookies went to the
-    /// cookie jar when the reply came, and which would set them again on every hit, nor any
-    /// other credential header (a rotated token in `X-Auth-Token`), which would outlive its use
-    /// at rest.
+    /// cookie jar when the reply came, and which would set them again on every hit.
     static func storedFields(_ fields: HTTPFields) -> HTTPFields {
-        let secrets = SecretNames.standard
-        return fields.contains { secrets.containsHeader($0.name.canonicalName) } ? fields.filter { !secrets.containsHeader($0.name.canonicalName) } : fields
+        fields.contains { $0.name == .setCookie } ? fields.filter { $0.name != .setCookie } : fields
+    }
+
+    /// Whether a field of this name holds a secret (a rotated token in `X-Auth-Token`), which a
+    /// store on disk keeps sealed.
+    package static func isSecret(_ name: HTTPField.Name) -> Bool {
+        SecretNames.standard.containsHeader(name.canonicalName)
     }
 
     /// The headers a reply's `Vary` names, lowercased, with the digests of the request's values

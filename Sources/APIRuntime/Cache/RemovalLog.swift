@@ -34,9 +34,11 @@ package struct RemovalLog: Sendable {
         removed = [:]
     }
 
-    /// Whether a reply kept under any of `names` was removed after `mark`.
+    /// Whether a reply kept under any of `names` was removed after `mark`. A mark past the latest
+    /// number is of a log that has since started again (a file made anew), and counts as removed.
     func removed(since mark: Int, anyOf names: [String]) -> Bool {
-        guard latest > mark else { return false }
+        guard latest != mark else { return false }
+        if mark > latest { return true }
         if forgotten > mark { return true }
         return names.contains { (removed[$0] ?? 0) > mark }
     }

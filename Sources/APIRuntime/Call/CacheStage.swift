@@ -33,9 +33,10 @@ struct CacheStage: Sendable {
 
     /// Runs `plan`, whose first attempt sends `request`, through the cache: `fetch` when nothing
     /// fresh is stored, and `refreshInBackground` to revalidate a reply served stale while
-    /// revalidating.
+    /// revalidating. What comes back is stored unless a removal after `mark` (the store's
+    /// `removalMark`, read before the request was made) took away what it would be kept under.
     func run(
-        _ plan: CallPlan, _ request: OutgoingRequest, _ caching: CallPlan.Caching, fetch: @escaping Fetch,
+        _ plan: CallPlan, _ request: OutgoingRequest, _ caching: CallPlan.Caching, mark: Int, fetch: @escaping Fetch,
         refreshInBackground: (@escaping @Sendable () async throws(APIError) -> Void) -> Void
     ) async throws(APIError) -> Outcome {
         let keys = keys(for: request, caching)
@@ -44,7 +45,7 @@ struct CacheStage: Sendable {
         switch (caching.policy, stored) {
         case (.reload, _):
             // The network, though a stored reply's validators may spare the body.
-            return try await fetchAndStore(plan, request, caching, keys: keys, stored: stored?.reply, mark: cache.store.removalMark, fetch: fetch)
+            return try await fetchAndStore(plan, request, caching, keys: keys, stored: stored?.reply, mark: mark, fetch: fetch)
         case (.cacheOnly, nil):
             throw APIError(api: plan.request.api, reason: .notCached)
         case (.cacheOnly, let (key, reply)?):
@@ -65,9 +66,9 @@ struct CacheStage: Sendable {
             }
             if reply.freshness.mayServeWhileRevalidating(at: now) {
                 observe(.servedStale(age: age, reason: .revalidating), plan)
-                // Now, not when the refresh starts: a log-out right after this reply is served keeps
-                // the refresh, sent with the credentials of before, from storing its reply.
-                let mark = cache.store.removalMark
+                // The call's mark, not one read when the refresh starts: a log-out right after this
+                // reply is served keeps the refresh, sent with the credentials of before, from
+                // storing its reply.
                 refreshInBackground { [self] () async throws(APIError) in
                     _ = try await fetchAndStore(plan, request, caching, keys: keys, stored: reply, mark: mark, fetch: fetch)
                 }
@@ -76,7 +77,7 @@ struct CacheStage: Sendable {
             observe(.miss, plan)
         }
         do {
-            return try await fetchAndStore(plan, request, caching, keys: keys, stored: stored?.reply, mark: cache.store.removalMark, fetch: fetch)
+            return try await fetchAndStore(plan, request, caching, keys: keys, stored: stored?.reply, mark: mark, fetch: fetch)
         } catch {
             // A token that could not be had (offline) is a failure to reach the server, as a
             // transport's is; the account is known by the name its provider gave.

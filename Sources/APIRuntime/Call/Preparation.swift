@@ -35,13 +35,45 @@ struct Preparation: Sendable {
         guard delegate is JSONRPC, let body = request.body else { return request.body }
         let envelope = JSONSlices(body)
         guard let members = try? envelope.members() else { return body }
-        // Each member but the id, in order of name, its value byte for byte: numbers keep every digit.
         var parameters = Data()
         for member in members.sorted(by: { $0.key < $1.key }) where member.key != "id" {
             parameters.append(contentsOf: Data("\(member.key.utf8.count):\(member.key)=".utf8))
-            parameters.append(contentsOf: envelope.bytes[member.value])
+            Self.appendCanonical(JSONSlices(envelope[member.value]), to: &parameters)
             parameters.append(UInt8(ascii: "\n"))
         }
         return parameters
+    }
+
+    /// Appends `value` as one text whatever the order of its objects' members or its whitespace:
+    /// members in order of key at every level, every other value's bytes as written, so that a
+    /// number keeps every digit. Past 32 levels a value goes as written.
+    private static func appendCanonical(_ value: JSONSlices, to text: inout Data, depth: Int = 0) {
+        if depth < 32, let members = try? value.members() {
+            text.append(UInt8(ascii: "{"))
+            for member in members.sorted(by: { $0.key < $1.key }) {
+                text.append(contentsOf: Data("\(member.key.utf8.count):\(member.key)=".utf8))
+                appendCanonical(JSONSlices(value[member.value]), to: &text, depth: depth + 1)
+                text.append(UInt8(ascii: ","))
+            }
+            text.append(UInt8(ascii: "}"))
+        } else if depth < 32, let elements = try? value.elements() {
+            text.append(UInt8(ascii: "["))
+            for element in elements {
+                appendCanonical(JSONSlices(value[element]), to: &text, depth: depth + 1)
+                text.append(UInt8(ascii: ","))
+            }
+            text.append(UInt8(ascii: "]"))
+        } else {
+            text.append(contentsOf: value.bytes.trimmingJSONWhitespace)
+        }
+    }
+}
+
+private extension Data {
+    /// The bytes without the JSON whitespace around them.
+    var trimmingJSONWhitespace: Data {
+        let whitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
+        guard let first = firstIndex(where: { !whitespace.contains($0) }), let last = lastIndex(where: { !whitespace.contains($0) }) else { return Data() }
+        return self[first...last]
     }
 }

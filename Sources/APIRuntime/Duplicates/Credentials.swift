@@ -93,14 +93,23 @@ struct Credentials: Sendable, Equatable {
     }
 
     /// The items of `path`'s query whose names are secret (`api_key`, `access_token`), as
-    /// encoded, in the order they came.
+    /// encoded, in the order they came; not a page's cursor (`pageToken`, `next_token`), which
+    /// says where a list goes on, not who reads it.
     static func secretQueryItems(in path: String) -> [(name: Substring, value: Substring)] {
         guard let mark = path.firstIndex(of: "?") else { return [] }
         let query = path[path.index(after: mark)...].prefix { $0 != "#" }
         return query.split(separator: "&").compactMap { item in
             let name = item.prefix { $0 != "=" }
-            guard name.count < item.count, SecretNames.standard.contains(name.removingPercentEncoding ?? String(name)) else { return nil }
+            guard name.count < item.count, isCredentialQueryItem(name.removingPercentEncoding ?? String(name)) else { return nil }
             return (name, item[item.index(after: name.endIndex)...])
         }
     }
+
+    /// Whether a query item of this name carries a credential: a secret name, no word of which
+    /// names a place in a list (`page`, `next`, `cursor`, `continuation`, `sync`, `resume`).
+    static func isCredentialQueryItem(_ name: String) -> Bool {
+        SecretNames.standard.contains(name) && !SecretNames.words(of: name).contains(where: cursorWords.contains)
+    }
+
+    private static let cursorWords: Set<String> = ["page", "next", "prev", "previous", "cursor", "continuation", "sync", "resume", "pagination"]
 }

@@ -29,8 +29,11 @@ public protocol APIInterceptor: Sendable {
 
     /// Makes `request` what one attempt sends: add or change headers, the URL or the body, and
     /// return it. Asked before the response cache and the duplicate gate read the call, and again
-    /// for each later attempt (where a refreshed token goes on). Throwing ends the call with the
-    /// error. The default returns `request` as it is.
+    /// for each later attempt (where a refreshed token goes on). A cached call of an account its
+    /// token provider names may be adapted twice for its first attempt: once for the cache to
+    /// look, without a token that was not at hand, and again, with it, if it must be sent; only
+    /// what the last adapting made goes out. Throwing ends the call with the error. The default
+    /// returns `request` as it is.
     func adapt(_ request: APIRequest, context: APICallContext) async throws(APIError) -> APIRequest
 
     /// Runs around one attempt of a call, whose request every interceptor has adapted: `next` runs

@@ -191,15 +191,19 @@ public final class APIManager: Sendable {
         try await deadlines.enforce(plan.deadline, timeout: plan.timeout, api: plan.request.api, on: task) { () async throws(APIError) in
             // The deadline covers reading a streamed body too (a download), so that a server that
             // stops sending mid-body cannot hold the call forever.
-            var context = plan.context
-            context.cacheLooksFirst = plan.cache != nil
-            let request = try await preparation.prepare(plan, context: context)
             guard let caching = plan.cache else {
+                let request = try await preparation.prepare(plan, context: plan.context)
                 let response = try await send(plan, request).response
                 invalidate(after: plan.definition)
                 return try await decoder.reply(from: response, api: plan.request.api)
             }
-            var outcome = try await self.caching.run(plan, request, caching, fetch: send, refreshInBackground: refreshInBackground(plan))
+            // Before the credentials are attached: a log-out after this, even one that comes while
+            // the request is made, keeps the call from storing the account's reply.
+            let mark = cache.store.removalMark
+            var context = plan.context
+            context.cacheLooksFirst = true
+            let request = try await preparation.prepare(plan, context: context)
+            var outcome = try await self.caching.run(plan, request, caching, mark: mark, fetch: send, refreshInBackground: refreshInBackground(plan))
             var reply: APIReply<Response>
             do throws(APIError) {
                 reply = try await decoder.reply(from: outcome.response, api: plan.request.api)
@@ -209,7 +213,7 @@ public final class APIManager: Sendable {
                 cache.store.remove(outcome.key)
                 guard caching.policy != .cacheOnly else { throw APIError(api: plan.request.api, reason: .notCached, underlying: error) }
                 let reload = CallPlan.Caching(settings: caching.settings, policy: .reload)
-                outcome = try await self.caching.run(plan, request, reload, fetch: send, refreshInBackground: refreshInBackground(plan))
+                outcome = try await self.caching.run(plan, request, reload, mark: mark, fetch: send, refreshInBackground: refreshInBackground(plan))
                 reply = try await decoder.reply(from: outcome.response, api: plan.request.api)
             }
             reply.source = outcome.source

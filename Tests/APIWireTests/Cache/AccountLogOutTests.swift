@@ -185,4 +185,58 @@ struct AccountLogOutTests {
             #expect(bob.value == "me: sid=bob", "bob was answered with ann's reply (from the cache: \(bob.source.isFromCache))")
         }
     }
+
+    /// Attaches `Bearer ann` slowly, as an interceptor that reads the keychain or signs does.
+    struct SlowToken: APIInterceptor {
+        func adapt(_ request: APIRequest, context: APICallContext) async throws(APIError) -> APIRequest {
+            try? await Task.sleep(for: .milliseconds(300))
+            var request = request
+            request.headerFields[.authorization] = "Bearer ann"
+            return request
+        }
+    }
+
+    @Test("A log-out while the call's request is being made keeps its reply from being stored")
+    func logOutWhileAdapting() async throws {
+        try await withServer(configure: { $0.interceptors = [SlowToken()] }, { request in
+            ResponseCacheTests.reply("for " + (request.headers[.authorization] ?? "nobody"))
+        }) { (server: LoopbackServer, manager: APIManager) async throws in
+            async let read = Self.cached(server, id: 1).using(manager).start()
+            try await Task.sleep(for: .milliseconds(100))
+            manager.cache.removeAll(credential: "ann")
+            #expect(try await read == "for Bearer ann")
+            #expect(manager.cache.count == 0, "the reply of a call made before the log-out was stored after it")
+        }
+    }
+
+    @Test("A log-out asked for while the disk file cannot be opened is made once it opens")
+    func logOutWhileClosed() async throws {
+        let server = try await LoopbackServer.start { _ in ResponseCacheTests.reply("ann's data") }
+        try await DiskCacheTests.withFolder { (folder: URL) async throws in
+            let url = folder.appendingPathComponent("replies.sqlite")
+            let recorder = CacheRecorder()
+            recorder.token.withLockedValue { $0 = "ann" }
+            try await DiskCacheTests.withDiskManager(url, recorder: recorder) { (manager: APIManager) async throws in
+                _ = try await DiskCacheTests.profile(server).using(manager).start()
+                #expect(manager.cache.count == 1)
+            }
+            // Another process holds the file past the store's wait when it opens.
+            var holding = Configuration()
+            holding.allowsUnsafeTransactions = true
+            let holder = try DatabaseQueue(path: url.path, configuration: holding)
+            let held = try await onThreadOfItsOwn { () throws -> DiskResponseStore in
+                try holder.inDatabase { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
+                return DiskResponseStore(url: url, maxBytes: 1 << 20, logger: Logger(label: "cache"))
+            }
+            #expect(held.count == 0, "a store that could not open holds nothing")
+            #expect(held.removeAll(credential: held.digest("ann")) == 0)
+            try holder.inDatabase { db in try db.execute(sql: "ROLLBACK") }
+            // It opens again when it is next used, past its delay, and makes the removal first.
+            try await Task.sleep(for: .seconds(5.5))
+            _ = held.count
+            try await waitUntil { held.removalMark > 0 }
+            let rows = try await DatabaseQueue(path: url.path).read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reply") ?? 0 }
+            #expect(rows == 0, "the log-out asked for while the file was held was lost")
+        }
+    }
 }

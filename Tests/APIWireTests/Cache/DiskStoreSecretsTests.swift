@@ -78,6 +78,13 @@ struct DiskStoreSecretsTests {
                     #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(file) holds \(secret)")
                 }
             }
+            // Sealed at rest, whole on a hit after a restart; a page's cursor header too.
+            try await DiskCacheTests.withDiskManager(url) { (manager: APIManager) async throws in
+                let hit = try await DiskCacheTests.profile(server).using(manager).startWithMetadata()
+                #expect(hit.source.isFromCache)
+                #expect(hit.headerFields[HTTPField.Name("X-Auth-Token")!] == "ROTATED-secret")
+                #expect(hit.headerFields[HTTPField.Name("X-Refresh-Token")!] == "REFRESH-secret")
+            }
         }
     }
 }

@@ -81,4 +81,39 @@ struct RemovalLogTests {
             #expect(!widget.store(Self.reply(tags: ["tag-new"]), for: key, linking: [], unlessRemovedSince: recent))
         }
     }
+
+    @Test("A mark read from a file since made anew counts as removed")
+    func fileMadeAnew() async throws {
+        try await DiskCacheTests.withFolder { (folder: URL) async throws in
+            let url = folder.appendingPathComponent("replies.sqlite")
+            let old = try await onThreadOfItsOwn { DiskResponseStore(url: url, maxBytes: 1 << 20, logger: Logger(label: "cache")) }
+            for tag in ["a", "b", "c"] { old.removeAll(tagged: tag) }
+            let mark = old.removalMark
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+            let new = try await onThreadOfItsOwn { DiskResponseStore(url: url, maxBytes: 1 << 20, logger: Logger(label: "cache")) }
+            new.removeAll(credential: "ann")
+            #expect(new.removalMark < mark)
+            #expect(!new.store(Self.reply(account: "ann"), for: CacheKey(identity: "i", account: "ann"), linking: [], unlessRemovedSince: mark))
+            var log = RemovalLog()
+            log.note(["tag:a"])
+            #expect(log.removed(since: 7, anyOf: ["tag:b"]), "in memory too")
+        }
+    }
+
+    @Test("Stores opening a file whose key file is damaged, at once, agree on its new key")
+    func damagedKeyReplacedOnce() async throws {
+        try await DiskCacheTests.withFolder { (folder: URL) async throws in
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let file = folder.appendingPathComponent("replies.sqlite.key")
+            try Data("cut short".utf8).write(to: file)
+            let keys = try await withThrowingTaskGroup(of: Data.self) { group in
+                for _ in 0..<8 {
+                    group.addTask { try await onThreadOfItsOwn { try DigestKey.fileKey(at: file).withUnsafeBytes { Data($0) } } }
+                }
+                return try await group.reduce(into: Set<Data>()) { $0.insert($1) }
+            }
+            #expect(keys.count == 1)
+            #expect(try Data(contentsOf: file).count == 32)
+        }
+    }
 }

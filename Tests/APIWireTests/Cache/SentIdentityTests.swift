@@ -93,4 +93,35 @@ struct SentIdentityTests {
             #expect(second == "account 891", "answered with another call's cached reply")
         }
     }
+
+    /// Writes the envelope again with its members, and its parameters', in another order on every
+    /// other call, as an encoder without sorted keys may from one launch to the next.
+    final class ReorderingSession: APIInterceptor, Sendable {
+        let calls = NIOLockedValueBox(0)
+
+        func adapt(_ request: APIRequest, context: APICallContext) async throws(APIError) -> APIRequest {
+            guard let id = context.rpc?.id else { return request }
+            let flipped = calls.withLockedValue { calls in
+                calls += 1
+                return calls.isMultiple(of: 2)
+            }
+            var request = request
+            request.body = Data((flipped
+                ? #"{"id":\#(id), "auth":"ann", "params":{"b":[2, {"y":1,"x":0}],"a":1}, "method":"data.get", "jsonrpc":"2.0"}"#
+                : #"{"jsonrpc":"2.0","method":"data.get","params":{"a":1,"b":[2,{"x":0,"y":1}]},"auth":"ann","id":\#(id)}"#).utf8)
+            return request
+        }
+    }
+
+    @Test("An envelope an interceptor writes is one call whatever the order of its members, at every level, and its whitespace")
+    func envelopeMemberOrder() async throws {
+        try await withServer(configure: { $0.interceptors = [ReorderingSession()]; $0.cache = .memory() }, Self.rpc) { (server: LoopbackServer, manager: APIManager) async throws in
+            let definition = APIDefinition(
+                name: "GetData", wire: .jsonRPC(JSONRPCMethod("data.get", path: "/rpc")), safe: true, cache: CacheSettings(ttl: 60),
+                defaults: APIDefaults(baseURL: server.baseURL)
+            )
+            for _ in 0..<2 { _ = try await BaseAPI<String>(definition: definition, response: .json).using(manager).start() }
+            #expect(server.requests.count == 1, "the second call, its envelope written in another order, was not answered from the cache")
+        }
+    }
 }

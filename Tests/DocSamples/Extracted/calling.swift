@@ -94,8 +94,8 @@ enum CallingSamples {
         APIManager.bootstrap { $0.cache = .disk(maxBytes: 64 << 20) }   // Library/Caches/apigen-responses.sqlite
     }
 
-    // docs/calling.md:195
-    static func sample195() async throws {
+    // docs/calling.md:196
+    static func sample196() async throws {
         let manager = APIManager()
         manager.stub(GetUserAPI.self, delay: .milliseconds(300)) { api in
             User(id: api.id, name: "Ada", role: .member, tags: [], createdAt: .now)
@@ -115,8 +115,8 @@ enum CallingSamples {
         manager.stub(SumAPI.self, reply: { _ in StubResponse(json: #"{"jsonrpc":"2.0","result":6,"id":1}"#) })
     }
 
-    // docs/calling.md:244
-    static func sample244() async throws {
+    // docs/calling.md:245
+    static func sample245() async throws {
         let fixture = URL(fileURLWithPath: "Tests/Fixtures/users.json")
 
         // Once, against the real server:
@@ -129,13 +129,13 @@ enum CallingSamples {
         replaying.grpcTransport = replaying.httpTransport
     }
 
-    // docs/calling.md:302
-    static func sample302() async throws {
+    // docs/calling.md:303
+    static func sample303() async throws {
         APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
     }
 
-    // docs/calling.md:332
-    static func sample332() async throws {
+    // docs/calling.md:333
+    static func sample333() async throws {
         var configuration = APIManager.Configuration()
         configuration.interceptors = [
             LoggingInterceptor(logger: logger),                                // swift-log, secrets redacted
@@ -156,8 +156,8 @@ enum CallingSamples {
         let batch = APIBatch(policy: .failFast)                                // any kinds at once
     }
 
-    // docs/calling.md:355
-    static func sample355() async throws {
+    // docs/calling.md:356
+    static func sample356() async throws {
         var configuration = APIManager.Configuration()
         configuration.baseURLOverrides = ["https://api.example.com/v1": "http://127.0.0.1:8080/v1"]
         let manager = APIManager(configuration: configuration)
