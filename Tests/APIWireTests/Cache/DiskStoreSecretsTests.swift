@@ -78,7 +78,7 @@ struct DiskStoreSecretsTests {
                     #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(file) holds \(secret)")
                 }
             }
-            // Sealed at rest, whole on a hit after a restart; a page's cursor header too.
+            // Sealed at rest, whole on a hit after a restart.
             try await DiskCacheTests.withDiskManager(url) { (manager: APIManager) async throws in
                 let hit = try await DiskCacheTests.profile(server).using(manager).startWithMetadata()
                 #expect(hit.source.isFromCache)
