@@ -181,7 +181,7 @@ doc-samples:
 # The runtime's reference, with swift-docc-plugin: an archive per module in .build/docs
 # (`swift package --disable-sandbox preview-documentation --target APIRuntime` serves one). A
 # broken link is an error, and so is a public symbol without a documentation comment.
-DOC_MODULES := APIRuntime APIAsyncHTTPClient APIGRPC APIEventStreams APIDiskCache
+DOC_MODULES := APIRuntime APIWireFormat APIAsyncHTTPClient APIGRPC APIEventStreams APIDiskCache
 docs:
 	@rm -rf .build/docs && mkdir -p .build/docs
 	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation \

@@ -88,6 +88,7 @@ let package = Package(
             name: "APIGenKit",
             dependencies: [
                 "APIManifest",
+                "APIWireFormat",
                 "CDirectoryExchange",
                 .product(name: "SwiftProtobufPluginLibrary", package: "swift-protobuf"),
             ],
@@ -144,6 +145,7 @@ let package = Package(
             dependencies: [
                 "APIGenKit",
                 "APIManifest",
+                "APIWireFormat",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
             ],
@@ -165,7 +167,7 @@ let package = Package(
         // own, so that neither `apigen` (and so `make`) nor the build plugins compile a server.
         .target(
             name: "APIGenServe",
-            dependencies: ["APIGenKit", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["APIGenKit", "APIWireFormat", .product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -175,6 +177,7 @@ let package = Package(
                 "APIGenKit",
                 "APIGenServe",
                 "APIManifest",
+                "APIWireFormat",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -204,12 +207,20 @@ let package = Package(
             dependencies: ["apigen-generate"]
         ),
 
+        // What goes on the wire, written and read one way by the runtime, the generator, the mock
+        // server and the contract check: path templates, base URLs, percent-encoding, JSON
+        // values and the JSON-RPC envelope. Foundation alone.
+        .target(
+            name: "APIWireFormat",
+            swiftSettings: strictSettings
+        ),
         // Runtime half: what generated code and apps import. It links no networking library
         // beyond Foundation's URLSession, so that a REST-only client builds neither SwiftNIO's
         // networking, AsyncHTTPClient, grpc-swift nor SwiftProtobuf.
         .target(
             name: "APIRuntime",
             dependencies: [
+                "APIWireFormat",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
@@ -425,10 +436,16 @@ let package = Package(
             path: "Tests/WireTestSupport",
             swiftSettings: strictSettings
         ),
+        // The wire format every part reads: templates, base URLs, the envelope, JSON values.
+        .testTarget(
+            name: "APIWireFormatTests",
+            dependencies: ["APIWireFormat"],
+            swiftSettings: strictSettings
+        ),
         // The manager's own logic without sockets: a scripted transport and a manual clock.
         .testTarget(
             name: "APIRuntimeTests",
-            dependencies: ["APIRuntime", "APITestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: ["APIRuntime", "APITestSupport", "APIWireFormat", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strictSettings
         ),
         // The runtime on loopback servers, over each HTTP transport (`make test` runs it twice),
@@ -479,6 +496,7 @@ let package = Package(
             name: "GeneratedClientTests",
             dependencies: [
                 "APIRuntime",
+                "APIWireFormat",
                 "ExampleClient",
                 "ReferenceClient",
                 "InitClient",

@@ -1,4 +1,5 @@
 import APIGenKit
+import APIWireFormat
 import Foundation
 
 /// What the mock server answers one request with: a sample, a JSON-RPC reply around one, or an
@@ -65,21 +66,12 @@ struct MockAnswer: Sendable {
             return (method.api, Data((sample.json ?? "").utf8), sample.status, delay(of: sample))
         }
         guard let id else { return (method.api, nil, nil, delay(of: sample)) }
-        var reply = Data(#"{"jsonrpc":"2.0","result":"#.utf8)
-        reply.append(Data((sample.json ?? "null").utf8))
-        reply.append(Data(#","id":"#.utf8))
-        reply.append(json(id))
-        reply.append(Data("}".utf8))
+        let reply = JSONRPCEnvelope.result(Data((sample.json ?? "null").utf8), id: String(decoding: json(id), as: UTF8.self))
         return (method.api, reply, nil, delay(of: sample))
     }
 
     private static func errorReply(_ code: Int, _ message: String, id: Any) -> Data {
-        var reply = Data(#"{"jsonrpc":"2.0","error":{"code":\#(code),"message":"#.utf8)
-        reply.append(json(message))
-        reply.append(Data(#"},"id":"#.utf8))
-        reply.append(json(id))
-        reply.append(Data("}".utf8))
-        return reply
+        JSONRPCEnvelope.error(code: code, message: message, id: String(decoding: json(id), as: UTF8.self))
     }
 
     private static func json(_ value: Any) -> Data {

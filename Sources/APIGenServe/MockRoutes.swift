@@ -1,3 +1,4 @@
+import APIWireFormat
 import APIGenKit
 import Foundation
 
@@ -9,25 +10,15 @@ public struct MockRoutes: Sendable {
     struct RESTRoute: Sendable {
         let api: String
         let method: String
-        /// `/v1/users/{id}`, as the server sees it.
-        let template: String
-        /// The path's segments: a fixed text, or a pattern with placeholders.
-        let segments: [Segment]
+        /// `/v1/users/{id}`, as the server sees it: the base URL's path, then the API's, read as
+        /// the runtime reads it.
+        let template: PathTemplate
         let sample: SampleDescription?
         let answersNoContent: Bool
-    }
 
-    enum Segment: Sendable {
-        case text(String)
-        case pattern(NSRegularExpression)
-
-        func matches(_ segment: Substring) -> Bool {
-            switch self {
-            case .text(let text): return text == segment
-            case .pattern(let pattern):
-                let text = String(segment)
-                return pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
-            }
+        /// Whether `path`, as a request sends it (percent-encoded), is this route's.
+        func matches(_ path: String) -> Bool {
+            template.match(path[...])?.prefix.isEmpty == true
         }
     }
 
@@ -52,16 +43,16 @@ public struct MockRoutes: Sendable {
             let base = api.baseURL ?? workspace.defaults.baseURL ?? ""
             if let description = api.rest {
                 if !base.isEmpty { baseURLs.insert(base) }
-                let template = Self.nonEmpty(EndpointURL.joined(EndpointURL.path(of: base), description.path))
+                let template = PathTemplate(Self.nonEmpty(BaseURL.joined(BaseURL.path(of: base), description.path)))
                 rest.append(RESTRoute(
                     api: api.manifestName, method: description.method.rawValue, template: template,
-                    segments: Self.segments(of: template), sample: api.sample, answersNoContent: api.response.decoding == .noContent
+                    sample: api.sample, answersNoContent: api.response.decoding == .noContent
                 ))
             } else if let description = api.rpc, api.kind == .jsonrpc {
                 // An endpoint given as an absolute URL is the API's base URL, its path empty.
                 if !base.isEmpty { baseURLs.insert(base) }
                 // Two APIs may call one method (by position and by name): the one with a sample answers.
-                let path = Self.nonEmpty(EndpointURL.path(of: EndpointURL.joined(base, description.path)))
+                let path = Self.nonEmpty(BaseURL.path(of: BaseURL.joined(base, description.path)))
                 if rpc[path]?[description.method]?.sample == nil {
                     rpc[path, default: [:]][description.method] = RPCMethod(api: api.manifestName, sample: api.sample)
                 }
@@ -70,7 +61,7 @@ public struct MockRoutes: Sendable {
         // A fixed segment is more specific than a placeholder (`/users/count` before
         // `/users/{id}`), and of two APIs at one route, the one with a sample answers.
         self.rest = rest.enumerated().sorted { a, b in
-            let (left, right) = (a.element.segments.count(where: \.isPattern), b.element.segments.count(where: \.isPattern))
+            let (left, right) = (a.element.template.placeholders.count, b.element.template.placeholders.count)
             if left != right { return left < right }
             if (a.element.sample == nil) != (b.element.sample == nil) { return a.element.sample != nil }
             return a.offset < b.offset
@@ -81,7 +72,7 @@ public struct MockRoutes: Sendable {
 
     /// The routes, one line each: `GET /v1/users/{id} → GetUser`.
     public var summary: [String] {
-        let restLines = rest.map { "\($0.method) \($0.template) → \($0.api)\($0.sample == nil ? " (no sample)" : "")" }
+        let restLines = rest.map { "\($0.method) \($0.template.text) → \($0.api)\($0.sample == nil ? " (no sample)" : "")" }
         let rpcLines = rpc.sorted { $0.key < $1.key }.flatMap { path, methods in
             methods.sorted { $0.key < $1.key }.map { name, method in
                 "POST \(path) (JSON-RPC \(name)) → \(method.api)\(method.sample == nil ? " (no sample)" : "")"
@@ -91,10 +82,7 @@ public struct MockRoutes: Sendable {
     }
 
     func route(method: String, path: String) -> RESTRoute? {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        return rest.first { route in
-            route.method == method && route.segments.count == parts.count && zip(route.segments, parts).allSatisfy { $0.matches($1) }
-        }
+        rest.first { $0.method == method && $0.matches(path) }
     }
 
     func rpcMethods(at path: String) -> [String: RPCMethod]? {
@@ -106,27 +94,5 @@ public struct MockRoutes: Sendable {
     /// The server's root for an empty path.
     static func nonEmpty(_ path: String) -> String {
         path.isEmpty ? "/" : path
-    }
-
-    static func segments(of template: String) -> [Segment] {
-        template.split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            guard segment.contains("{") else { return .text(String(segment)) }
-            var pattern = "^"
-            var rest = segment[...]
-            while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-                pattern += NSRegularExpression.escapedPattern(for: String(rest[..<open])) + "[^/]+"
-                rest = rest[rest.index(after: close)...]
-            }
-            pattern += NSRegularExpression.escapedPattern(for: String(rest)) + "$"
-            // The pattern is made of escaped text and `[^/]+`, so it always compiles.
-            return (try? NSRegularExpression(pattern: pattern)).map(Segment.pattern) ?? .text(String(segment))
-        }
-    }
-}
-
-extension MockRoutes.Segment {
-    var isPattern: Bool {
-        if case .pattern = self { return true }
-        return false
     }
 }

@@ -1,3 +1,4 @@
+import APIWireFormat
 import APIGenKit
 import APIManifest
 import Foundation
@@ -103,10 +104,10 @@ public struct ContractCall: Sendable {
 
     /// Each parameter's example, by Swift name; optional ones and ones with a default may go
     /// without. A required one without an example leaves the API uncalled.
-    private static func parameterValues(_ api: APIDescription) throws(Skip) -> [String: JSONTree] {
-        var values: [String: JSONTree] = [:]
+    private static func parameterValues(_ api: APIDescription) throws(Skip) -> [String: JSONValue] {
+        var values: [String: JSONValue] = [:]
         for parameter in api.parameters where !parameter.isDownloadDestination {
-            if let json = parameter.exampleJSON, let value = JSONTree.parse(Data(json.utf8)) {
+            if let json = parameter.exampleJSON, let value = JSONValue.parse(Data(json.utf8)) {
                 values[parameter.swiftName] = value
             } else if !parameter.type.isOptional && parameter.defaultLiteral == nil {
                 throw Skip(reason: "parameter '\(parameter.wireName)' has no 'example:'")
@@ -115,53 +116,57 @@ public struct ContractCall: Sendable {
         return values
     }
 
-    private static func restRequest(_ api: APIDescription, _ rest: RESTDescription, base: String, values: [String: JSONTree]) throws(Skip) -> URLRequest {
-        var path = rest.path
-        var query: [URLQueryItem] = []
+    private static func restRequest(_ api: APIDescription, _ rest: RESTDescription, base: String, values: [String: JSONValue]) throws(Skip) -> URLRequest {
+        var pathValues: [String: String] = [:]
+        var query = ""
         for parameter in api.parameters {
             guard let value = values[parameter.swiftName] else { continue }
             switch parameter.location {
             case .path:
                 guard let text = value.text else { throw Skip(reason: "the example of path parameter '\(parameter.wireName)' is not a single value") }
-                path = path.replacingOccurrences(of: "{\(parameter.wireName)}", with: text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? text)
+                pathValues[parameter.wireName] = text
             case .query:
                 let items = if case .array(let elements) = value { elements } else { [value] }
                 for item in items {
                     guard let text = item.text else { throw Skip(reason: "the example of query parameter '\(parameter.wireName)' is not a value or a list of values") }
-                    query.append(URLQueryItem(name: parameter.wireName, value: text))
+                    query += (query.isEmpty ? "?" : "&") + PercentEncoding.component(parameter.wireName) + "=" + PercentEncoding.component(text)
                 }
             case .header, .body:
                 continue
             }
         }
-        let address = EndpointURL.joined(base, path)
-        guard var components = URLComponents(string: address) else { throw Skip(reason: "'\(address)' is not a URL") }
-        if !query.isEmpty { components.queryItems = (components.queryItems ?? []) + query }
-        guard let url = components.url else { throw Skip(reason: "'\(address)' is not a URL") }
+        guard let base = BaseURL(base) else { throw Skip(reason: "'\(base)' is not a base URL") }
+        var path = base.path
+        do throws(PathTemplate.FillingError) {
+            try PathTemplate(rest.path).append(to: &path) { pathValues[$0] }
+        } catch {
+            throw Skip(reason: "the example of a path parameter is missing or empty (\(error))")
+        }
+        let address = base.scheme + "://" + base.authority + (path.isEmpty ? "/" : path) + query
+        guard let url = URL(string: address) else { throw Skip(reason: "'\(address)' is not a URL") }
         var request = URLRequest(url: url)
         request.httpMethod = rest.method.rawValue
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         return request
     }
 
-    private static func rpcRequest(_ api: APIDescription, _ rpc: RPCDescription, base: String, values: [String: JSONTree]) throws(Skip) -> URLRequest {
-        let address = EndpointURL.joined(base, rpc.path)
+    private static func rpcRequest(_ api: APIDescription, _ rpc: RPCDescription, base: String, values: [String: JSONValue]) throws(Skip) -> URLRequest {
+        let address = BaseURL.joined(base, rpc.path)
         guard let url = URL(string: address) else { throw Skip(reason: "'\(address)' is not a URL") }
         let params: String
         switch rpc.structure {
         case .byName:
             let members = api.parameters.compactMap { parameter in
-                values[parameter.swiftName].map { JSONTree.quoted(parameter.wireName) + ":" + $0.json }
+                values[parameter.swiftName].map { JSONValue.quoted(parameter.wireName) + ":" + $0.json }
             }
             params = "{" + members.joined(separator: ",") + "}"
         case .byPosition:
             params = "[" + api.parameters.map { values[$0.swiftName]?.json ?? "null" }.joined(separator: ",") + "]"
         }
-        let envelope = rpc.envelope.map { "," + JSONTree.quoted($0.name) + ":" + $0.json }.joined()
-        let body = #"{"jsonrpc":"2.0","id":1,"method":"# + JSONTree.quoted(rpc.method) + #","params":"# + params + envelope + "}"
+        let extra = rpc.envelope.map { (name: $0.name, value: JSONValue.parse(Data($0.json.utf8)) ?? .null) }
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
-        request.httpBody = Data(body.utf8)
+        request.httpBody = JSONRPCEnvelope.request(method: rpc.method, params: Data(params.utf8), id: 1, extra: extra)
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         return request

@@ -1,3 +1,4 @@
+import APIWireFormat
 import APIGenKit
 import APIManifest
 import Foundation
@@ -30,7 +31,7 @@ struct ReplyCheck {
     }
 
     private func jsonFindings(for api: APIDescription, body: Data, as type: TypeExpression, what: String) -> [ContractFinding] {
-        guard let value = JSONTree.parse(body) else { return [Self.unreadable(body, api: api, what: what)] }
+        guard let value = JSONValue.parse(body) else { return [Self.unreadable(body, api: api, what: what)] }
         return conformance.problems(in: value, as: type).map { problem in
             var finding = ContractFinding(api: api, problem)
             if what != "the reply" { finding.message = "in \(what), " + finding.message }
@@ -42,7 +43,7 @@ struct ReplyCheck {
         guard (200..<300).contains(status) else {
             return [ContractFinding(api: api, kind: .undeclaredStatus, message: "the server answered HTTP \(status) to a JSON-RPC call: \(Self.excerpt(body))")]
         }
-        guard let reply = JSONTree.parse(body) else { return [Self.unreadable(body, api: api, what: "the reply")] }
+        guard let reply = JSONValue.parse(body) else { return [Self.unreadable(body, api: api, what: "the reply")] }
         guard case .object(let envelope) = reply else {
             return [ContractFinding(api: api, kind: .notJSON, message: "the reply is not a JSON-RPC object: \(Self.excerpt(body))")]
         }
@@ -69,11 +70,11 @@ struct ReplyCheck {
         return ProtobufReader(shapes: workspace.protoShapes).problems(in: message, message: grpc.responseMessage).map { ContractFinding(api: api, $0) }
     }
 
-    /// Why a body `JSONTree` cannot read is not read: it is not JSON, or it nests too deeply.
+    /// Why a body `JSONValue` cannot read is not read: it is not JSON, or it nests too deeply.
     static func unreadable(_ body: Data, api: APIDescription, what: String) -> ContractFinding {
-        let depth = JSONTree.nestingDepth(of: body)
-        guard depth <= JSONTree.maximumDepth else {
-            return ContractFinding(api: api, kind: .notJSON, message: "\(what) nests \(depth) levels deep; the check reads at most \(JSONTree.maximumDepth)", breaksDecoding: depth > 512)
+        let depth = JSONValue.nestingDepth(of: body)
+        guard depth <= JSONValue.maximumDepth else {
+            return ContractFinding(api: api, kind: .notJSON, message: "\(what) nests \(depth) levels deep; the check reads at most \(JSONValue.maximumDepth)", breaksDecoding: depth > 512)
         }
         return ContractFinding(api: api, kind: .notJSON, message: "\(what) is not JSON: \(Self.excerpt(body))")
     }

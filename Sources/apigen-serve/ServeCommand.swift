@@ -1,3 +1,4 @@
+import APIWireFormat
 import APIGenCommands
 import APIGenKit
 import APIGenServe
@@ -45,7 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
             Console.output("apigen serve: listening on http://127.0.0.1:\(port)")
             for line in routes.summary { Console.output("  " + line) }
             for base in routes.baseURLs {
-                Console.output("point \(base) at http://127.0.0.1:\(port)\(EndpointURL.path(of: base))")
+                Console.output("point \(base) at http://127.0.0.1:\(port)\(BaseURL.path(of: base))")
             }
         }
     }

@@ -1,3 +1,4 @@
+import APIWireFormat
 import APIGenKit
 import APIGenVerify
 import APIManifest
@@ -196,7 +197,7 @@ struct ContractCheckTests {
               GetLedger: { method: GET, path: /ledger, response: Ledger }
             """)
         let conformance = JSONConformance(models: description.models)
-        let ledger = try #require(JSONTree.parse(Data("""
+        let ledger = try #require(JSONValue.parse(Data("""
             {"status":"archived","payments":[{"kind":"card","last4":"4242"},{"kind":"cash"},{"kind":"bank"}],
              "totals":{"a":1,"b":"2"},"at":"yesterday","seen":1700000000,"stamped":"2024-05-01T12:30:00.250Z","due":"2024-02-30"}
             """.utf8)))
@@ -213,13 +214,13 @@ struct ContractCheckTests {
 
     @Test("Nesting is bounded without recursion: text deeper than 128 levels is not parsed, a value deeper than the walk is one mismatch")
     func deepNesting() throws {
-        #expect(JSONTree.nestingDepth(of: Data(#"{"a":["[[[{", {"b":"]]"}]}"#.utf8)) == 3)
+        #expect(JSONValue.nestingDepth(of: Data(#"{"a":["[[[{", {"b":"]]"}]}"#.utf8)) == 3)
         let deepText = String(repeating: "[", count: 129) + String(repeating: "]", count: 129)
-        #expect(JSONTree.parse(Data(deepText.utf8)) == nil)
-        #expect(JSONTree.parse(Data(deepText.dropFirst().dropLast().utf8)) != nil)
+        #expect(JSONValue.parse(Data(deepText.utf8)) == nil)
+        #expect(JSONValue.parse(Data(deepText.dropFirst().dropLast().utf8)) != nil)
 
         let description = try Self.describe("types:\n  Tree: { fields: { children: [Tree] } }\napis:\n  GetTree: { method: GET, path: /tree, response: Tree }\n")
-        var tree = JSONTree.object(["children": .array([])])
+        var tree = JSONValue.object(["children": .array([])])
         for _ in 0..<70 { tree = .object(["children": .array([tree])]) }
         let problems = JSONConformance(models: description.models).problems(in: tree, as: .named("Tree"))
         #expect(problems.map(\.message) == ["nested deeper than 128 levels"])

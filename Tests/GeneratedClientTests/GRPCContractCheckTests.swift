@@ -1,3 +1,4 @@
+import APIWireFormat
 import APIGenKit
 import APIGenVerify
 import APIManifest
@@ -29,7 +30,7 @@ struct GRPCContractCheckTests {
     func exampleEncoding() throws {
         let writer = ProtobufWriter(shapes: try Self.example().protoShapes)
         let json = #"{"location": {"latitude": 5, "longitude": -7}, "message": "hi", "sent_at": {"seconds": "1700000000", "nanos": 5}}"#
-        let bytes = try writer.encode(try #require(JSONTree.parse(Data(json.utf8))), as: "routeguide.RouteNote")
+        let bytes = try writer.encode(try #require(JSONValue.parse(Data(json.utf8))), as: "routeguide.RouteNote")
         let note = try Routeguide_RouteNote(serializedBytes: bytes)
         #expect(note.location.latitude == 5 && note.location.longitude == -7 && note.message == "hi")
         #expect(note.sentAt.seconds == 1_700_000_000 && note.sentAt.nanos == 5)

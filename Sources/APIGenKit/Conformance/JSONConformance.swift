@@ -1,3 +1,4 @@
+import APIWireFormat
 import APIManifest
 import Foundation
 
@@ -47,7 +48,7 @@ public struct JSONConformance: Sendable {
     }
 
     /// The ways `value` differs from `type`, in the order met.
-    public func problems(in value: JSONTree, as type: TypeExpression, dateFormat: DateFormat = .iso8601) -> [ConformanceProblem] {
+    public func problems(in value: JSONValue, as type: TypeExpression, dateFormat: DateFormat = .iso8601) -> [ConformanceProblem] {
         var walk = Walk(models: models)
         walk.check(value, as: type, at: "$", dateFormat: dateFormat, location: nil, depth: 0)
         return walk.problems
@@ -61,11 +62,11 @@ public struct JSONConformance: Sendable {
             problems.append(ConformanceProblem(kind: kind, path: path, message: message, location: location, breaksDecoding: breaks))
         }
 
-        mutating func mismatch(_ value: JSONTree, expected: String, at path: String, location: SourceLocation?) {
+        mutating func mismatch(_ value: JSONValue, expected: String, at path: String, location: SourceLocation?) {
             report(.typeMismatch, path, "expected \(expected), found \(value.kindName)", at: location)
         }
 
-        mutating func check(_ value: JSONTree, as type: TypeExpression, at path: String, dateFormat: DateFormat, location: SourceLocation?, depth: Int) {
+        mutating func check(_ value: JSONValue, as type: TypeExpression, at path: String, dateFormat: DateFormat, location: SourceLocation?, depth: Int) {
             guard depth < JSONConformance.maximumDepth else {
                 return report(.typeMismatch, path, "nested deeper than \(JSONConformance.maximumDepth) levels", at: location)
             }
@@ -91,7 +92,7 @@ public struct JSONConformance: Sendable {
             }
         }
 
-        mutating func checkScalar(_ value: JSONTree, _ name: String, at path: String, dateFormat: DateFormat, location: SourceLocation?) {
+        mutating func checkScalar(_ value: JSONValue, _ name: String, at path: String, dateFormat: DateFormat, location: SourceLocation?) {
             switch (name, value) {
             case ("JSON", _), ("String", .string), ("Bool", .bool):
                 return
@@ -127,7 +128,7 @@ public struct JSONConformance: Sendable {
             }
         }
 
-        mutating func checkModel(_ value: JSONTree, _ model: ModelDescription, at path: String, location: SourceLocation?, depth: Int) {
+        mutating func checkModel(_ value: JSONValue, _ model: ModelDescription, at path: String, location: SourceLocation?, depth: Int) {
             switch model.shape {
             case .structure(let fields):
                 guard case .object(let members) = value else {
@@ -167,7 +168,7 @@ public struct JSONConformance: Sendable {
             }
         }
 
-        mutating func checkUnion(_ value: JSONTree, _ model: ModelDescription, _ union: UnionDescription, at path: String, location: SourceLocation?, depth: Int) {
+        mutating func checkUnion(_ value: JSONValue, _ model: ModelDescription, _ union: UnionDescription, at path: String, location: SourceLocation?, depth: Int) {
             let expression = { (alternative: UnionDescription.Alternative) in alternative.type.expression ?? .named(alternative.type.spelling) }
             if let discriminator = union.discriminator {
                 guard case .object(let members) = value else {

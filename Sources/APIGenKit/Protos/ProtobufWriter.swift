@@ -1,3 +1,4 @@
+import APIWireFormat
 import Foundation
 
 /// Encodes a message written as proto's JSON (`{"latitude": 1, "name": "x"}`) into the
@@ -23,13 +24,13 @@ public struct ProtobufWriter: Sendable {
     }
 
     /// `value`, a JSON object, as a `message` on the wire.
-    public func encode(_ value: JSONTree, as message: String) throws(Failure) -> [UInt8] {
+    public func encode(_ value: JSONValue, as message: String) throws(Failure) -> [UInt8] {
         var bytes: [UInt8] = []
         try write(value, message: message, at: "$", into: &bytes, depth: 0)
         return bytes
     }
 
-    private func write(_ value: JSONTree, message name: String, at path: String, into bytes: inout [UInt8], depth: Int) throws(Failure) {
+    private func write(_ value: JSONValue, message name: String, at path: String, into bytes: inout [UInt8], depth: Int) throws(Failure) {
         guard depth < 64 else { throw Failure(path: path, message: "nested deeper than 64 messages") }
         guard let message = shapes.messages[name] else { throw Failure(path: path, message: "'\(name)' is not a message of the protos") }
         guard case .object(let members) = value else { throw Failure(path: path, message: "'\(name)' is a message: an object, not \(value.kindName)") }
@@ -44,7 +45,7 @@ public struct ProtobufWriter: Sendable {
             if field.isRepeated, case .message(let entryName) = field.type, shapes.messages[entryName]?.isMapEntry == true {
                 guard case .object(let entries) = member else { throw Failure(path: fieldPath, message: "a map: an object, not \(member.kindName)") }
                 for entryKey in entries.keys.sorted() {
-                    let entry = JSONTree.object(["key": .string(entryKey), "value": entries[entryKey]!])
+                    let entry = JSONValue.object(["key": .string(entryKey), "value": entries[entryKey]!])
                     var encoded: [UInt8] = []
                     try write(entry, message: entryName, at: "\(fieldPath).\(entryKey)", into: &encoded, depth: depth + 1)
                     Self.key(field.number, wireType: 2, into: &bytes)
@@ -61,7 +62,7 @@ public struct ProtobufWriter: Sendable {
         }
     }
 
-    private func writeField(_ value: JSONTree, _ field: ProtoShapes.Field, at path: String, into bytes: inout [UInt8], depth: Int) throws(Failure) {
+    private func writeField(_ value: JSONValue, _ field: ProtoShapes.Field, at path: String, into bytes: inout [UInt8], depth: Int) throws(Failure) {
         func integer(_ range: ClosedRange<Int64>) throws(Failure) -> Int64 {
             let number: Int64? = switch value {
             case .integer(let number): number

@@ -1,3 +1,4 @@
+import APIWireFormat
 import Foundation
 
 extension SwiftLiteral {
@@ -5,12 +6,12 @@ extension SwiftLiteral {
     /// `["a", 1]`, `["key": "value"]` (keys sorted).
     static func jsonValue(_ json: String) -> String {
         // Manifest JSON, which the YAML reader has already bounded in depth.
-        guard let value = try? JSONDecoder().decode(JSONTree.self, from: Data(json.utf8)) else { return ".null" }
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)) else { return ".null" }
         return value.swift
     }
 }
 
-extension JSONTree {
+extension JSONValue {
     /// The value as an `APIRuntime.JSONValue` literal.
     var swift: String {
         switch self {

@@ -1,3 +1,4 @@
+import APIWireFormat
 import APIManifest
 import Foundation
 
@@ -38,7 +39,7 @@ extension DescriptionBuilder {
     /// authentication interceptor refuses to send its token there (the calls that would carry
     /// it fail), but to APIs that say `authenticated: true`.
     mutating func warnIfClearTextDefault(_ baseURL: Located<String>) {
-        guard let url = URL(string: baseURL.value), Self.isCleartext(scheme: url.scheme, host: url.host) else { return }
+        guard let url = URL(string: baseURL.value), HostName.isCleartext(scheme: url.scheme, host: url.host) else { return }
         diagnostics.warning(
             "baseURL \(url.scheme ?? "")://\(url.host ?? "") is clear text to another machine: the authentication interceptor sends no token there (its calls fail) but to APIs that say 'authenticated: true'; use https",
             at: baseURL.location
@@ -50,24 +51,12 @@ extension DescriptionBuilder {
     /// than this machine (the runtime refuses that unless the manifest says so).
     mutating func warnIfTokenInClearText(_ authenticated: Located<Bool>?, baseURL: String?) {
         guard let authenticated, authenticated.value, let baseURL, let url = URL(string: baseURL),
-              Self.isCleartext(scheme: url.scheme, host: url.host)
+              HostName.isCleartext(scheme: url.scheme, host: url.host)
         else { return }
         diagnostics.warning(
             "'authenticated: true' sends the token in clear text to \(url.scheme ?? "")://\(url.host ?? ""), which anyone on the way can read: use https (or 'tls: true' for gRPC)",
             at: authenticated.location
         )
-    }
-
-    /// Whether `scheme`://`host` is plain HTTP or plaintext gRPC to anything but this machine, as
-    /// the runtime's authentication interceptor reads it.
-    static func isCleartext(scheme: String?, host: String?) -> Bool {
-        guard let scheme = scheme?.lowercased(), scheme == "http" || scheme == "grpc" else { return false }
-        guard var host = host?.lowercased() else { return true }
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        while host.hasSuffix(".") { host.removeLast() }
-        if host == "localhost" || host == "::1" { return false }
-        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-        return !(octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil })
     }
 
     /// apigen owns its output folder: it replaces the whole folder on every run. The folder must

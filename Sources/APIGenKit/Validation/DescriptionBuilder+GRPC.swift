@@ -1,3 +1,4 @@
+import APIWireFormat
 import APIManifest
 import Foundation
 
@@ -57,7 +58,7 @@ extension DescriptionBuilder {
         grpc.hasNoSideEffects = method.hasNoSideEffects
         grpc.requestMessage = method.requestMessage
         grpc.responseMessage = method.responseMessage
-        if let example = api.example, let value = JSONTree.parse(Data(example.value.utf8)) {
+        if let example = api.example, let value = JSONValue.parse(Data(example.value.utf8)) {
             do {
                 grpc.exampleRequest = try ProtobufWriter(shapes: catalog.shapes).encode(value, as: method.requestMessage)
             } catch {

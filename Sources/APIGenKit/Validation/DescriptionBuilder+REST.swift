@@ -1,3 +1,4 @@
+import APIWireFormat
 import APIManifest
 import Foundation
 
@@ -7,7 +8,7 @@ extension DescriptionBuilder {
         let method = endpoint.method.value
         var template: PathTemplate?
         do {
-            template = try PathTemplate(endpoint.path.value)
+            template = try PathTemplate(validating: endpoint.path.value)
         } catch {
             diagnostics.error("invalid path '\(endpoint.path.value)': \(error.message)", at: columnShifted(endpoint.path, by: error.offset))
         }

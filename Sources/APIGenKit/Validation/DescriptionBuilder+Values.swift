@@ -1,3 +1,4 @@
+import APIWireFormat
 import APIManifest
 import Foundation
 
@@ -59,7 +60,7 @@ extension DescriptionBuilder {
         described.defaultLiteral = parameter.defaultValue.flatMap { defaultLiteral($0, for: parameter.type, of: what) }
         described.dateFormat = dateFormat(parameter.format, for: parameter.type, of: what)
         described.exampleJSON = parameter.example?.value
-        if let example = parameter.example, let value = JSONTree.parse(Data(example.value.utf8)) {
+        if let example = parameter.example, let value = JSONValue.parse(Data(example.value.utf8)) {
             for problem in examples.problems(in: value, as: parameter.type.value, dateFormat: parameter.format?.value ?? .iso8601) {
                 let at = problem.path == "$" ? "" : " at \(problem.path)"
                 diagnostics.error("the example of \(what) does not match '\(parameter.type.value)'\(at): \(problem.message)", at: example.location)

@@ -1,3 +1,4 @@
+import APIWireFormat
 import HTTPTypes
 
 /// What an API is, independent of any one call: its name, how it travels on the wire, and its

@@ -1,3 +1,4 @@
+import APIWireFormat
 import HTTPTypes
 
 /// How an API's calls travel: the kind of call, and what addresses it on its server. The kind

@@ -1,3 +1,5 @@
+import APIWireFormat
+
 /// Where calls go: the base URLs manifests declare, as a manager's `baseURLOverrides` map them,
 /// each replacement parsed once.
 struct BaseURLResolver: Sendable {

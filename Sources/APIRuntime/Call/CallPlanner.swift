@@ -1,3 +1,5 @@
+import APIWireFormat
+
 /// What an API hands its manager to make one call. The manager plans and sends the call from
 /// these parts and never asks the API for more.
 struct APICall<Response: Sendable>: Sendable {

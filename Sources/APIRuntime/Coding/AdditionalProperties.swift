@@ -1,3 +1,4 @@
+import APIWireFormat
 /// The members of a JSON object that a model does not declare (`additionalProperties: true` in a
 /// manifest), read and written beside the declared ones by the model's `init(from:)` and
 /// `encode(to:)`.

@@ -1,3 +1,4 @@
+import APIWireFormat
 import HTTPTypes
 
 /// The credentials a request carries as sent: the values of its credential headers

@@ -1,3 +1,5 @@
+import APIWireFormat
+
 /// A step the manager runs around every call of every kind (REST, JSON-RPC, custom RPC, gRPC), in
 /// two parts: `adapt` makes the request what goes on the wire (a credential, a tenant, a
 /// signature), and `intercept` runs around the attempt that sends it (observe it, answer in its

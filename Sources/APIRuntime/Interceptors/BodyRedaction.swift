@@ -1,3 +1,4 @@
+import APIWireFormat
 import Foundation
 
 /// Redaction of bodies, shared by the logging interceptor and the exchange recorder, so that a

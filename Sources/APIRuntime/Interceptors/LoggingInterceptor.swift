@@ -1,3 +1,4 @@
+import APIWireFormat
 import Foundation
 import HTTPTypes
 import Logging

@@ -1,3 +1,4 @@
+import APIWireFormat
 import Foundation
 import HTTPTypes
 
@@ -43,34 +44,19 @@ extension SecretNames {
     }
 
     /// `path` with the values of the template's secret placeholders redacted. The template is the
-    /// end of the path (a base URL's path comes before it), so it is matched from the end: each
-    /// placeholder's value lies between the fixed texts around it, and a value never holds a
-    /// `/`. A path the template does not match is redacted whole, should it hold a secret.
+    /// end of the path (a base URL's path comes before it), and `PathTemplate.match` finds each
+    /// value there. A path the template does not match is redacted whole, should it hold a secret.
     func redacted(path: String, template: PathTemplate) -> String {
-        let secretPlaceholders = template.parts.contains { if case .placeholder(let name) = $0 { contains(name) } else { false } }
-        guard secretPlaceholders else { return path }
-        var rest = Substring(path)
-        var pieces: [String] = []
-        var parts = template.parts[...]
-        while let part = parts.popLast() {
-            switch part {
-            case .text(let text):
-                guard rest.hasSuffix(text) else { return "/<redacted>" }
-                pieces.append(text)
-                rest = rest.dropLast(text.count)
-            case .placeholder(let name):
-                // The value runs back to the fixed text before it, or to the segment's start.
-                let start: Substring.Index
-                if case .text(let before)? = parts.last, let found = rest.range(of: before, options: .backwards) {
-                    start = found.upperBound
-                } else {
-                    start = rest.lastIndex(of: "/").map(rest.index(after:)) ?? rest.startIndex
-                }
-                pieces.append(contains(name) ? "%3Credacted%3E" : String(rest[start...]))
-                rest = rest[..<start]
-            }
+        guard template.placeholders.contains(where: { contains($0.name) }) else { return path }
+        guard let match = template.match(path[...]) else { return "/<redacted>" }
+        var redacted = ""
+        var position = path.startIndex
+        for (name, range) in match.values where contains(name) {
+            redacted += path[position..<range.lowerBound]
+            redacted += "%3Credacted%3E"
+            position = range.upperBound
         }
-        return String(rest) + pieces.reversed().joined()
+        return redacted + path[position...]
     }
 
     /// A form body (`grant_type=password&password=…`, or a token endpoint's reply) with the values

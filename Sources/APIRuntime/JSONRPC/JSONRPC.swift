@@ -1,3 +1,4 @@
+import APIWireFormat
 import Foundation
 
 /// JSON-RPC 2.0 as an `RPCDelegate`: the envelope, id matching, and error objects exactly as the
@@ -40,47 +41,22 @@ public struct JSONRPC: RPCDelegate {
 
     /// `{"jsonrpc":"2.0","result":...,"id":...}`: a server's reply with `result`.
     public func reply(with result: Data, for call: RPCCall) -> APIResponse {
-        var body = Data(#"{"jsonrpc":"2.0","result":"#.utf8)
-        body.append(result)
-        body.append(Data(#","id":\#(call.id.map(String.init) ?? "null")}"#.utf8))
+        let body = JSONRPCEnvelope.result(result, id: JSONRPCEnvelope.idText(call.id))
         return APIResponse(status: .ok, headerFields: [.contentType: "application/json"], body: body)
     }
 
     /// `{"jsonrpc":"2.0","error":{"code":...,"message":...,"data":...},"id":...}`: a server's
     /// error object in reply to the call with `id`.
     static func errorReply(code: Int, message: String, data: JSONValue?, id: Int?) -> APIResponse {
-        var body = Data(#"{"jsonrpc":"2.0","error":{"code":\#(code),"message":"#.utf8)
-        body.append(JSONValue.string(message).data)
-        if let data {
-            body.append(Data(#","data":"#.utf8))
-            body.append(data.data)
-        }
-        body.append(Data(#"},"id":\#(id.map(String.init) ?? "null")}"#.utf8))
+        let body = JSONRPCEnvelope.error(code: code, message: message, data: data?.data, id: JSONRPCEnvelope.idText(id))
         return APIResponse(status: .ok, headerFields: [.contentType: "application/json"], body: body)
     }
 
     /// `{"jsonrpc":"2.0","method":...,"params":...,"id":...}` plus the API's extra envelope fields.
     /// `params` is the JSON the base API encoded (an object or an array), left out when nil.
     static func envelope(params: Data?, call: RPCCall) -> Data {
-        var data = Data(#"{"jsonrpc":"2.0","method":"#.utf8)
-        data.append(JSONValue.string(call.method).data)
-        if let params {
-            data.append(Data(#","params":"#.utf8))
-            data.append(params)
-        }
-        if let id = call.id {
-            data.append(Data(#","id":\#(id)"#.utf8))
-        }
-        if case .jsonRPC(let method) = call.definition.wire {
-            for field in method.envelope {
-                data.append(Data(",".utf8))
-                data.append(JSONValue.string(field.name).data)
-                data.append(Data(":".utf8))
-                data.append(field.value.data)
-            }
-        }
-        data.append(Data("}".utf8))
-        return data
+        let extra = if case .jsonRPC(let method) = call.definition.wire { method.envelope } else { [(name: String, value: JSONValue)]() }
+        return JSONRPCEnvelope.request(method: call.method, params: params, id: call.id, extra: extra)
     }
 
     /// The result's bytes, or the error, of one response object answering `call`: `members` of
@@ -139,32 +115,5 @@ public struct JSONRPC: RPCDelegate {
             return call.invalidResponse("the reply is empty; expected a JSON-RPC response")
         }
         return call.invalidResponse("the reply is not JSON (\(response.body.count) bytes)")
-    }
-}
-
-extension JSONSlices {
-    /// The JSON text at `range`, as it was written.
-    func text(of range: Range<Int>) -> String {
-        String(decoding: self[range], as: UTF8.self)
-    }
-
-    /// What kind of JSON value is at `range` (`a string`, `a number`), for messages that must not
-    /// quote what the server wrote; nil is `none`.
-    func kind(at range: Range<Int>?) -> String {
-        guard let range, !range.isEmpty else { return "none" }
-        switch bytes[range.lowerBound] {
-        case UInt8(ascii: "\""): return "a string"
-        case UInt8(ascii: "{"): return "an object"
-        case UInt8(ascii: "["): return "an array"
-        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
-        case UInt8(ascii: "n"): return "null"
-        default: return "a number"
-        }
-    }
-
-    /// The string at `range`, escapes resolved; nil when it holds no string.
-    func string(at range: Range<Int>) -> String? {
-        guard bytes[range.lowerBound] == UInt8(ascii: "\"") else { return nil }
-        return try? JSONDecoder().decode(String.self, from: self[range])
     }
 }

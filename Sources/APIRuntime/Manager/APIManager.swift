@@ -1,3 +1,4 @@
+import APIWireFormat
 import NIOConcurrencyHelpers
 
 /// Sends every API. One `shared` instance serves an app; tests make their own and shut them down.

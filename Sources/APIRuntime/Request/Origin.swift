@@ -1,3 +1,4 @@
+import APIWireFormat
 import Foundation
 
 /// A URL's origin (RFC 6454): its scheme and host, lowercased, and its port, the scheme's
@@ -15,6 +16,11 @@ struct Origin: Hashable, Sendable {
 
     init?(_ url: URL) {
         guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
-        self.init(scheme: scheme, host: host, port: url.port ?? (scheme == "https" || scheme == "grpcs" ? 443 : 80))
+        self.init(scheme: scheme, host: host, port: url.port ?? BaseURL.defaultPort(of: scheme))
     }
+}
+
+extension BaseURL {
+    /// The origin calls to this base URL reach.
+    var origin: Origin { Origin(scheme: scheme, host: host, port: port) }
 }

@@ -1,3 +1,4 @@
+import APIWireFormat
 import Foundation
 import HTTPTypes
 
@@ -190,7 +191,15 @@ extension RequestBuilder {
             APIError(api: definition.name, reason: .invalidRequest(message: message))
         }
         var path = base.path
-        try definition.pathTemplate.append(to: &path, values: pathValues, api: definition.name)
+        do throws(PathTemplate.FillingError) {
+            // The last value given for a name wins, as a dictionary's would.
+            try definition.pathTemplate.append(to: &path) { name in pathValues.last { $0.name == name }?.value }
+        } catch {
+            switch error {
+            case .missing(let name): throw invalid("no value for path parameter '\(name)'")
+            case .empty(let name): throw invalid("path parameter '\(name)' is empty, which would name another resource")
+            }
+        }
         if path.isEmpty { path = "/" }
         for (index, item) in queryItems.enumerated() {
             path += index == 0 ? "?" : "&"

@@ -1,4 +1,5 @@
 @testable import APIRuntime
+import APIWireFormat
 import APITestSupport
 import Foundation
 import HTTPTypes

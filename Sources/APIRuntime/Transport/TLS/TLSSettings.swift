@@ -1,3 +1,4 @@
+import APIWireFormat
 import Foundation
 
 /// How calls to one host check the server they reach and prove who they are: which certificates

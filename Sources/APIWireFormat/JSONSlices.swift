@@ -8,32 +8,32 @@ import Foundation
 ///
 /// The scan keeps no stack of its own beyond one byte per open container, and refuses nesting
 /// deeper than `maxDepth`, so hostile input costs time and memory in proportion to its size.
-struct JSONSlices {
+package struct JSONSlices {
     /// Deeper nesting is refused, as `JSONDecoder` refuses it.
-    static let maxDepth = 512
+    package static let maxDepth = 512
 
     /// A member of an object: its key and where its value lies in the scanned bytes.
-    struct Member {
-        var key: String
-        var value: Range<Int>
+    package struct Member {
+        package var key: String
+        package var value: Range<Int>
     }
 
     /// What the bytes hold at the top level, for messages.
-    enum Kind: String {
+    package enum Kind: String {
         case object = "an object", array = "an array", string = "a string", number = "a number"
         case boolean = "a boolean", null = "null"
     }
 
-    struct SyntaxError: Error {}
+    package struct SyntaxError: Error {}
 
-    let bytes: Data
+    package let bytes: Data
 
-    init(_ bytes: Data) {
+    package init(_ bytes: Data) {
         self.bytes = Data(bytes)
     }
 
     /// The kind of the one value the bytes hold; nil when they are not JSON.
-    var kind: Kind? {
+    package var kind: Kind? {
         var scanner = Scanner(bytes: bytes)
         guard let kind = scanner.peekKind(), (try? scanner.skipValue()) != nil, scanner.atEnd() else { return nil }
         return kind
@@ -41,19 +41,19 @@ struct JSONSlices {
 
     /// The kind of the value the bytes start with, from its first byte, without reading it
     /// whole; nil for none.
-    var firstKind: Kind? {
+    package var firstKind: Kind? {
         var scanner = Scanner(bytes: bytes)
         return scanner.peekKind()
     }
 
     /// The bytes of `range`.
-    subscript(range: Range<Int>) -> Data {
+    package subscript(range: Range<Int>) -> Data {
         bytes.subdata(in: range)
     }
 
     /// The object's members in order; nil when the bytes are JSON but no object, and a
     /// `SyntaxError` when they are not JSON.
-    func members() throws(SyntaxError) -> [Member]? {
+    package func members() throws(SyntaxError) -> [Member]? {
         var scanner = Scanner(bytes: bytes)
         guard scanner.peekKind() == .object else {
             try scanner.skipValue()
@@ -66,7 +66,7 @@ struct JSONSlices {
     }
 
     /// The array's elements in order; nil when the bytes are JSON but no array.
-    func elements() throws(SyntaxError) -> [Range<Int>]? {
+    package func elements() throws(SyntaxError) -> [Range<Int>]? {
         var scanner = Scanner(bytes: bytes)
         guard scanner.peekKind() == .array else {
             try scanner.skipValue()
@@ -79,7 +79,7 @@ struct JSONSlices {
     }
 
     /// What `ranges(from:_:)` does with a value.
-    enum WalkAction<Context> {
+    package enum WalkAction<Context> {
         /// Go into the object or array, its values judged with this context.
         case descend(Context)
         /// Take the whole value's range.
@@ -92,7 +92,7 @@ struct JSONSlices {
     /// scanned once, however deep it lies). `judge` is asked of each value it reaches, with the key
     /// it is under (nil for an array's element and the top), its kind, its text when it is a
     /// string (decoded only when asked for), and the context its container was entered with.
-    func ranges<Context>(
+    package func ranges<Context>(
         from context: Context, _ judge: (_ key: String?, _ kind: Kind, _ text: () -> String?, _ context: Context) -> WalkAction<Context>
     ) throws(SyntaxError) -> [Range<Int>] {
         var scanner = Scanner(bytes: bytes)
@@ -386,4 +386,31 @@ struct JSONSlices {
 private extension UInt8 {
     var isDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
     var isHexDigit: Bool { isDigit || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self | 0x20) }
+}
+
+extension JSONSlices {
+    /// The JSON text at `range`, as it was written.
+    package func text(of range: Range<Int>) -> String {
+        String(decoding: self[range], as: UTF8.self)
+    }
+
+    /// What kind of JSON value is at `range` (`a string`, `a number`), for messages that must not
+    /// quote what the server wrote; nil is `none`.
+    package func kind(at range: Range<Int>?) -> String {
+        guard let range, !range.isEmpty else { return "none" }
+        switch bytes[range.lowerBound] {
+        case UInt8(ascii: "\""): return "a string"
+        case UInt8(ascii: "{"): return "an object"
+        case UInt8(ascii: "["): return "an array"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
+        case UInt8(ascii: "n"): return "null"
+        default: return "a number"
+        }
+    }
+
+    /// The string at `range`, escapes resolved; nil when it holds no string.
+    package func string(at range: Range<Int>) -> String? {
+        guard bytes[range.lowerBound] == UInt8(ascii: "\"") else { return nil }
+        return try? JSONDecoder().decode(String.self, from: self[range])
+    }
 }

@@ -1,5 +1,4 @@
-@testable import APIRuntime
-import APITestSupport
+import APIWireFormat
 import Foundation
 import Testing
 

@@ -3,11 +3,11 @@ import Foundation
 /// Host names as the manager compares them, wherever an app names a host: TLS settings
 /// (`Configuration.tls`), connection caps (`maxConnectionsByHost`), and the hosts of base URLs and
 /// redirects.
-enum HostName {
+package enum HostName {
     /// `host` lowercased, without a final dot, an IPv6 address without its brackets
     /// (`API.Example.com.` → `api.example.com`), an internationalized name as DNS carries it
     /// (`Bücher.example` → `xn--bcher-kva.example`, Foundation's IDNA mapping, as URLs make it).
-    static func key(_ host: String) -> String {
+    package static func key(_ host: String) -> String {
         var key = host
         if key.hasPrefix("["), key.hasSuffix("]") { key = String(key.dropFirst().dropLast()) }
         if !key.allSatisfy(\.isASCII) {
@@ -22,7 +22,7 @@ enum HostName {
 
     /// Whether `host` is this machine: `localhost`, an address of 127.0.0.0/8, or `::1`. A name
     /// under `localhost` is not: a resolver may send it elsewhere.
-    static func isLoopback(_ host: String) -> Bool {
+    package static func isLoopback(_ host: String) -> Bool {
         let key = key(host)
         if key == "localhost" || key == "::1" { return true }
         let octets = key.split(separator: ".", omittingEmptySubsequences: false)
@@ -31,7 +31,7 @@ enum HostName {
 
     /// Whether a request to `scheme`://`host` travels where others can read it: plain HTTP or
     /// plaintext gRPC to anything but this machine.
-    static func isCleartext(scheme: String?, host: String?) -> Bool {
+    package static func isCleartext(scheme: String?, host: String?) -> Bool {
         guard let scheme = scheme?.lowercased(), scheme == "http" || scheme == "grpc" else { return false }
         return !(host.map(isLoopback) ?? false)
     }
