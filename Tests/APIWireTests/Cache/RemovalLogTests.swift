@@ -116,4 +116,14 @@ struct RemovalLogTests {
             #expect(try Data(contentsOf: file).count == 32)
         }
     }
+
+    @Test("Past 4,096 account links, those of accounts with no reply left go, on disk as in memory", arguments: ["memory", "disk"])
+    func linksBounded(kind: String) async throws {
+        try await Self.withStores(kind) { store, _ in
+            #expect(store.store(Self.reply(account: "kept"), for: CacheKey(identity: "i", account: "kept"), linking: ["kept-token"], unlessRemovedSince: store.removalMark))
+            for index in 0..<4_200 { store.link(["token-\(index)"], to: "gone-\(index)") }
+            #expect(store.account(of: "kept-token") == "kept", "a live account's link stays")
+            #expect(store.account(of: "token-0") == "token-0", "an account with no reply lost its links")
+        }
+    }
 }
