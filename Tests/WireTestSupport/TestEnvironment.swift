@@ -35,3 +35,12 @@ public let testHTTPTransport: TransportFactory = {
     case let other: fatalError("TEST_HTTP_TRANSPORT=\(other): expected urlsession or asynchttpclient")
     }
 }()
+
+/// Whether the test process runs under ThreadSanitizer (`make test-tsan`), found by its runtime's
+/// entry point: resident memory means little there, as the sanitizer's shadow memory grows with
+/// every byte the process touches, and every step takes several times as long.
+public let runsUnderThreadSanitizer: Bool = {
+    guard let program = dlopen(nil, RTLD_NOW) else { return false }
+    defer { dlclose(program) }
+    return dlsym(program, "__tsan_init") != nil
+}()
