@@ -138,16 +138,17 @@ let package = Package(
         ),
 
         // The contract check of `apigen verify`: the workspace's safe APIs called on a live
-        // server (URLSession, and grpc-swift with messages as bytes), their replies checked
-        // against the manifests and protos. A tool of its own, as the mock server is.
+        // server through the runtime (a bare manager, gRPC's transport included), their replies
+        // checked against the manifests and protos. A tool of its own, as the mock server is.
         .target(
             name: "APIGenVerify",
             dependencies: [
                 "APIGenKit",
+                "APIGRPC",
                 "APIManifest",
+                "APIRuntime",
                 "APIWireFormat",
-                .product(name: "GRPCCore", package: "grpc-swift-2"),
-                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings
         ),
@@ -495,6 +496,7 @@ let package = Package(
         .testTarget(
             name: "GeneratedClientTests",
             dependencies: [
+                "APIAsyncHTTPClient",
                 "APIRuntime",
                 "APIWireFormat",
                 "ExampleClient",

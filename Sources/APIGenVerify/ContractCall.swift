@@ -1,46 +1,51 @@
-import APIWireFormat
+import APIGRPC
 import APIGenKit
 import APIManifest
+import APIRuntime
+import APIWireFormat
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPTypes
 
-/// One API's call in a contract check: the request that calls it with its parameters'
-/// examples, or why it is not called.
+/// One API's call in a contract check: the runtime definition and parameters the generated API
+/// would make from the same manifest, with its parameters' examples, or why it is not called.
 public struct ContractCall: Sendable {
-    public enum Request: Sendable {
-        case http(URLRequest)
-        case grpc(GRPCUnaryCall)
-
-        /// `GET http://…/users/7`, or `grpc://…/package.Service/Method`.
-        public var description: String {
-            switch self {
-            case .http(let request): "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "")"
-            case .grpc(let call): call.description
-            }
-        }
-    }
-
     public var api: APIDescription
-    /// The request, or nil when the API is not called.
-    public var request: Request?
+    /// `GET http://…/users/7`, or `POST grpc://…/package.Service/Method`: the request as the
+    /// runtime builds it; nil when the API is not called.
+    public var request: String?
     /// Why the API is not called: it changes the server, it needs an example, it streams.
     public var skipReason: String?
+    /// Why the call is refused before it is sent (a header that would go in clear text).
+    public var refusal: String?
+
+    /// What the runtime sends: the API's definition and parameters, where, and with which headers.
+    let definition: APIDefinition?
+    let parameters: RequestBuilder
+    let callOptions: APICallOptions
 
     /// The call of `api` on the server `options` name for it (the API's own base URL, or the
-    /// workspace's, when they name none), with the headers of `options` added to the
-    /// workspace's and the API's own.
+    /// workspace's, when they name none), with the headers of `options` when the API's calls
+    /// carry the app's credentials (`carriesCredentials`).
     public init(_ api: APIDescription, workspace: WorkspaceDescription, options: ContractCheck.Options) {
         self.api = api
         do throws(Skip) {
-            if let grpc = api.grpc {
-                request = .grpc(try Self.grpcCall(api, grpc, options: options))
-            } else {
-                request = .http(try Self.request(api, workspace: workspace, options: options))
+            let base = try Self.server(api, workspace: workspace, options: options)
+            let definition = try Self.definition(api, workspace: workspace)
+            let parameters = try Self.parameters(api, models: ExampleModels(workspace.models))
+            var callOptions = APICallOptions(timeout: options.callTimeout, baseURL: base)
+            if !options.headers.isEmpty, Self.carriesCredentials(api, workspace: workspace) {
+                callOptions.headers = options.headers.map { (name: $0.name, value: $0.value) }
+                refusal = Self.cleartextRefusal(api, workspace: workspace, server: base)
             }
+            self.definition = definition
+            self.parameters = parameters
+            self.callOptions = callOptions
+            request = Self.describe(definition, parameters, base: base)
         } catch {
             skipReason = error.reason
+            definition = nil
+            parameters = RequestBuilder()
+            callOptions = APICallOptions()
         }
     }
 
@@ -48,15 +53,22 @@ public struct ContractCall: Sendable {
         var reason: String
     }
 
-    private static func request(
-        _ api: APIDescription, workspace: WorkspaceDescription, options: ContractCheck.Options
-    ) throws(Skip) -> URLRequest {
-        if api.response.decoding.isEventStream || api.response.decoding == .grpcStream {
-            throw Skip(reason: "it answers with a stream")
+    /// Where the call goes: the server `options` name for the API's base URL or gRPC target, else
+    /// the one for every base URL, else the API's own.
+    private static func server(_ api: APIDescription, workspace: WorkspaceDescription, options: ContractCheck.Options) throws(Skip) -> String {
+        if let grpc = api.grpc {
+            guard !grpc.clientStreams, !grpc.serverStreams else { throw Skip(reason: "it is a \(grpc.shape) call") }
+            guard api.safe else { throw Skip(reason: "neither its proto ('idempotency_level = NO_SIDE_EFFECTS') nor its manifest ('safe: true') says it has no side effects") }
+            guard let target = api.baseURL.flatMap({ options.baseURLOverrides[$0] }) ?? options.grpcURL ?? api.baseURL else {
+                throw Skip(reason: "it has no target: pass --grpc-url")
+            }
+            guard let parsed = BaseURL(target), ["grpc", "grpcs"].contains(parsed.scheme) else {
+                throw Skip(reason: "'\(target)' is not grpc://host:port or grpcs://host:port")
+            }
+            return target
         }
-        let own = api.baseURL ?? workspace.defaults.baseURL
-        guard let base = own.flatMap({ options.baseURLOverrides[$0] }) ?? options.baseURL ?? own else {
-            throw Skip(reason: "it has no base URL: pass --base-url")
+        if api.response.decoding.isEventStream || api.response.decoding == .grpcStream || api.response.decoding == .download {
+            throw Skip(reason: "it answers with a stream")
         }
         if let method = api.rest?.method, method != .GET, method != .HEAD {
             throw Skip(reason: "\(method.rawValue) may change the server")
@@ -68,107 +80,112 @@ public struct ContractCall: Sendable {
             guard !rpc.isNotification else { throw Skip(reason: "a notification has no reply") }
             guard api.safe else { throw Skip(reason: "it is not marked 'safe: true'") }
         }
-        let values = try parameterValues(api)
-        var request: URLRequest
+        let own = api.baseURL ?? workspace.defaults.baseURL
+        guard let server = own.flatMap({ options.baseURLOverrides[$0] }) ?? options.baseURL ?? own else {
+            throw Skip(reason: "it has no base URL: pass --base-url")
+        }
+        guard BaseURL(server) != nil else { throw Skip(reason: "'\(server)' is not a base URL") }
+        return server
+    }
+
+    /// The API's definition as its generated class declares it, less what a bare call does
+    /// without: no retry, cache, rate limit or duplicate policy, and no samples.
+    private static func definition(_ api: APIDescription, workspace: WorkspaceDescription) throws(Skip) -> APIDefinition {
+        let wire: Wire
         if let rest = api.rest {
-            request = try restRequest(api, rest, base: base, values: values)
+            guard let method = HTTPRequest.Method(rest.method.rawValue) else { throw Skip(reason: "'\(rest.method.rawValue)' is not an HTTP method") }
+            wire = .http(method, path: rest.path)
         } else if let rpc = api.rpc {
-            request = try rpcRequest(api, rpc, base: base, values: values)
+            let envelope = rpc.envelope.map { (name: $0.name, value: JSONValue.parse(Data($0.json.utf8)) ?? .null) }
+            wire = .jsonRPC(JSONRPCMethod(rpc.method, path: rpc.path, isNotification: rpc.isNotification, envelope: envelope))
+        } else if let grpc = api.grpc, let slash = grpc.method.lastIndex(of: "/") {
+            let service = String(grpc.method[..<slash])
+            let method = String(grpc.method[grpc.method.index(after: slash)...])
+            wire = .grpc(GRPCMethod(service: service, method: method, shape: .unary, isIdempotent: grpc.isIdempotent))
         } else {
-            throw Skip(reason: "it is neither REST nor JSON-RPC")
+            throw Skip(reason: "it is neither REST, JSON-RPC nor gRPC")
         }
-        request.timeoutInterval = options.timeout
-        for header in workspace.defaults.headers + api.headers + options.headers {
-            request.setValue(header.value, forHTTPHeaderField: header.name)
-        }
-        for parameter in api.parameters where parameter.location == .header {
-            if let text = values[parameter.swiftName]?.text { request.setValue(text, forHTTPHeaderField: parameter.wireName) }
-        }
-        return request
+        let defaults = APIDefaults(baseURL: workspace.defaults.baseURL, headers: workspace.defaults.headers.map { (name: $0.name, value: $0.value) })
+        return APIDefinition(
+            name: api.manifestName, wire: wire, baseURL: api.baseURL, headers: api.headers.map { (name: $0.name, value: $0.value) },
+            authenticated: api.authenticated, safe: api.safe, defaults: defaults
+        )
     }
 
-    /// A unary gRPC method without side effects, called with its `example:`, or with an empty
-    /// request message (every field its default).
-    private static func grpcCall(_ api: APIDescription, _ grpc: GRPCDescription, options: ContractCheck.Options) throws(Skip) -> GRPCUnaryCall {
-        guard !grpc.clientStreams, !grpc.serverStreams else { throw Skip(reason: "it is a \(grpc.shape) call") }
-        guard api.safe else { throw Skip(reason: "neither its proto ('idempotency_level = NO_SIDE_EFFECTS') nor its manifest ('safe: true') says it has no side effects") }
-        guard let base = api.baseURL.flatMap({ options.baseURLOverrides[$0] }) ?? options.grpcURL ?? api.baseURL else {
-            throw Skip(reason: "it has no target: pass --grpc-url")
+    /// The parameters as the generated initializer passes them to the request builder, each
+    /// example a value of the parameter's type. A required parameter without an example leaves
+    /// the API uncalled.
+    private static func parameters(_ api: APIDescription, models: ExampleModels) throws(Skip) -> RequestBuilder {
+        var builder = RequestBuilder()
+        if let grpc = api.grpc {
+            // The example request, encoded from the proto's descriptors; an empty message without one.
+            let message = Data(grpc.exampleRequest ?? [])
+            builder.encodeMessage = { message }
+            return builder
         }
-        let metadata = (api.headers + options.headers).map { (name: $0.name.lowercased(), value: $0.value) }
-        guard let call = GRPCUnaryCall(baseURL: base, fullMethod: grpc.method, message: grpc.exampleRequest ?? [], metadata: metadata, timeout: options.timeout) else {
-            throw Skip(reason: "'\(base)' is not grpc://host:port or grpcs://host:port")
-        }
-        return call
-    }
-
-    /// Each parameter's example, by Swift name; optional ones and ones with a default may go
-    /// without. A required one without an example leaves the API uncalled.
-    private static func parameterValues(_ api: APIDescription) throws(Skip) -> [String: JSONValue] {
-        var values: [String: JSONValue] = [:]
         for parameter in api.parameters where !parameter.isDownloadDestination {
-            if let json = parameter.exampleJSON, let value = JSONValue.parse(Data(json.utf8)) {
-                values[parameter.swiftName] = value
-            } else if !parameter.type.isOptional && parameter.defaultLiteral == nil {
+            let example: ExampleValue
+            // Without an example, a parameter with a default is sent with it, as the generated
+            // initializer's default argument is.
+            if let json = parameter.exampleJSON ?? parameter.defaultJSON, let value = JSONValue.parse(Data(json.utf8)) {
+                let type = parameter.type.expression ?? .named(parameter.type.unwrappedSpelling)
+                example = ExampleValue(value: value, type: type, models: models, dateFormat: parameter.dateFormat)
+            } else if parameter.type.isOptional {
+                if api.rpc?.structure == .byPosition { builder = builder.positional(Optional<JSONValue>.none) }
+                continue
+            } else {
                 throw Skip(reason: "parameter '\(parameter.wireName)' has no 'example:'")
             }
-        }
-        return values
-    }
-
-    private static func restRequest(_ api: APIDescription, _ rest: RESTDescription, base: String, values: [String: JSONValue]) throws(Skip) -> URLRequest {
-        var pathValues: [String: String] = [:]
-        var query = ""
-        for parameter in api.parameters {
-            guard let value = values[parameter.swiftName] else { continue }
-            switch parameter.location {
-            case .path:
-                guard let text = value.text else { throw Skip(reason: "the example of path parameter '\(parameter.wireName)' is not a single value") }
-                pathValues[parameter.wireName] = text
-            case .query:
-                let items = if case .array(let elements) = value { elements } else { [value] }
-                for item in items {
-                    guard let text = item.text else { throw Skip(reason: "the example of query parameter '\(parameter.wireName)' is not a value or a list of values") }
-                    query += (query.isEmpty ? "?" : "&") + PercentEncoding.component(parameter.wireName) + "=" + PercentEncoding.component(text)
-                }
-            case .header, .body:
+            if let rpc = api.rpc {
+                builder = rpc.structure == .byPosition ? builder.positional(example) : builder.body(parameter.wireName, example)
                 continue
             }
+            guard let texts = example.parameterTexts else {
+                throw Skip(reason: "the example of parameter '\(parameter.wireName)' is not a value of its type \(parameter.type.spelling)")
+            }
+            switch parameter.location {
+            case .path:
+                guard let text = texts.first, texts.count == 1 else { throw Skip(reason: "the example of path parameter '\(parameter.wireName)' is not a single value") }
+                builder = builder.path(parameter.wireName, text)
+            case .query:
+                builder = builder.query(parameter.wireName, texts)
+            case .header:
+                guard let text = texts.first, texts.count == 1 else { throw Skip(reason: "the example of header parameter '\(parameter.wireName)' is not a single value") }
+                builder = builder.header(parameter.wireName, text)
+            case .body:
+                throw Skip(reason: "a GET or HEAD request has no body")
+            }
         }
-        guard let base = BaseURL(base) else { throw Skip(reason: "'\(base)' is not a base URL") }
-        var path = base.path
-        do throws(PathTemplate.FillingError) {
-            try PathTemplate(rest.path).append(to: &path) { pathValues[$0] }
-        } catch {
-            throw Skip(reason: "the example of a path parameter is missing or empty (\(error))")
-        }
-        let address = base.scheme + "://" + base.authority + (path.isEmpty ? "/" : path) + query
-        guard let url = URL(string: address) else { throw Skip(reason: "'\(address)' is not a URL") }
-        var request = URLRequest(url: url)
-        request.httpMethod = rest.method.rawValue
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        return request
+        return builder
     }
 
-    private static func rpcRequest(_ api: APIDescription, _ rpc: RPCDescription, base: String, values: [String: JSONValue]) throws(Skip) -> URLRequest {
-        let address = BaseURL.joined(base, rpc.path)
-        guard let url = URL(string: address) else { throw Skip(reason: "'\(address)' is not a URL") }
-        let params: String
-        switch rpc.structure {
-        case .byName:
-            let members = api.parameters.compactMap { parameter in
-                values[parameter.swiftName].map { JSONValue.quoted(parameter.wireName) + ":" + $0.json }
-            }
-            params = "{" + members.joined(separator: ",") + "}"
-        case .byPosition:
-            params = "[" + api.parameters.map { values[$0.swiftName]?.json ?? "null" }.joined(separator: ",") + "]"
+    /// Whether the app's credentials go with the API's calls, as the authentication
+    /// interceptor's default (`Hosts.workspace`) decides: the calls of an API that says
+    /// `authenticated: true`, and of the APIs on the origin of the workspace's base URL; never
+    /// those of an API that says `authenticated: false`.
+    static func carriesCredentials(_ api: APIDescription, workspace: WorkspaceDescription) -> Bool {
+        if let authenticated = api.authenticated { return authenticated }
+        let declared = api.grpc == nil ? api.baseURL ?? workspace.defaults.baseURL : api.baseURL
+        guard let declared = declared.flatMap(BaseURL.init), let home = workspace.defaults.baseURL.flatMap(BaseURL.init) else { return false }
+        return declared.scheme == home.scheme && declared.host == home.host && declared.port == home.port
+    }
+
+    /// Why headers are not sent to `server`: it takes them in clear text (plain `http`, plaintext
+    /// gRPC) and is not this machine, and the manifest does not itself declare that server
+    /// `authenticated: true`, as the authentication interceptor refuses such a call.
+    private static func cleartextRefusal(_ api: APIDescription, workspace: WorkspaceDescription, server: String) -> String? {
+        guard let target = BaseURL(server), HostName.isCleartext(scheme: target.scheme, host: target.host) else { return nil }
+        if api.authenticated == true, let declared = (api.baseURL ?? workspace.defaults.baseURL).flatMap(BaseURL.init),
+           declared.scheme == target.scheme, declared.host == target.host, declared.port == target.port {
+            return nil
         }
-        let extra = rpc.envelope.map { (name: $0.name, value: JSONValue.parse(Data($0.json.utf8)) ?? .null) }
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.httpBody = JSONRPCEnvelope.request(method: rpc.method, params: Data(params.utf8), id: 1, extra: extra)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        return request
+        return "--header is not sent in clear text to \(target.scheme)://\(target.authority), which is neither TLS nor this machine"
+    }
+
+    /// The request line as the runtime builds it.
+    private static func describe(_ definition: APIDefinition, _ parameters: RequestBuilder, base: String) -> String? {
+        guard let base = BaseURL(base) else { return nil }
+        let request = try? parameters.makeRequest(for: definition, at: base, headers: [], timeout: .seconds(1), deadline: .now)
+        return request.flatMap { request in request.url.map { "\(request.method.rawValue) \($0.absoluteString)" } }
     }
 }

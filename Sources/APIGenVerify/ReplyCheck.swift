@@ -1,6 +1,7 @@
 import APIWireFormat
 import APIGenKit
 import APIManifest
+import APIRuntime
 import Foundation
 
 /// Reads one reply of an API as its generated client would, and says where it differs from
@@ -14,18 +15,50 @@ struct ReplyCheck {
         conformance = JSONConformance(models: workspace.models)
     }
 
-    func findings(for api: APIDescription, status: Int, body: Data) -> [ContractFinding] {
-        if api.rpc != nil { return rpcFindings(for: api, status: status, body: body) }
-        if (200..<300).contains(status) {
-            guard api.response.decoding == .json, api.rest?.method != .HEAD, let type = api.response.type.expression else { return [] }
-            return jsonFindings(for: api, body: body, as: type, what: "the reply")
+    /// What the runtime handed on from a call that succeeded: a REST body after a 2xx status, a
+    /// JSON-RPC result, a gRPC message after OK.
+    func findings(for api: APIDescription, reply body: Data) -> [ContractFinding] {
+        if let grpc = api.grpc {
+            return ProtobufReader(shapes: workspace.protoShapes).problems(in: Array(body), message: grpc.responseMessage).map { ContractFinding(api: api, $0) }
         }
+        guard api.response.decoding == .json, api.rest?.method != .HEAD, let type = api.response.type.expression else { return [] }
+        guard api.rpc != nil else { return jsonFindings(for: api, body: body, as: type, what: "the reply") }
+        guard let result = JSONValue.parse(body) else { return [Self.unreadable(body, api: api, what: "the result")] }
+        return conformance.problems(in: result, as: type).map { finding in
+            var problem = finding
+            problem.path = "$.result" + finding.path.dropFirst()
+            return ContractFinding(api: api, problem)
+        }
+    }
+
+    /// What the runtime made of a call that failed: a status the API may declare, the protocol's
+    /// error, or no reply at all.
+    func findings(for api: APIDescription, error: APIError, request: String) -> [ContractFinding] {
+        switch error.reason {
+        case .httpStatus(let status, let body):
+            guard api.rpc == nil else {
+                return [ContractFinding(api: api, kind: .undeclaredStatus, message: "the server answered HTTP \(status) to a JSON-RPC call: \(Self.excerpt(body))")]
+            }
+            return findings(for: api, status: status, body: body)
+        case .rpcError(let code, let message, _):
+            return [ContractFinding(api: api, kind: .rpcError, message: "the server answered error \(code): \(message)")]
+        case .grpcStatus(let code, let message):
+            return [ContractFinding(api: api, kind: .rpcError, message: "the server answered \(code): \(message)")]
+        case .invalidResponse(let message) where api.rpc != nil && error.underlying == nil:
+            return [ContractFinding(api: api, kind: .rpcError, message: "the reply is not a JSON-RPC response to the call: \(message)")]
+        default:
+            return [ContractFinding(api: api, kind: .callFailed, message: "no reply from \(request): \(error.reason)")]
+        }
+    }
+
+    /// A REST reply whose status is not 2xx: a status the API or its workspace declares is the
+    /// server's right, and its body is checked against its model.
+    private func findings(for api: APIDescription, status: Int, body: Data) -> [ContractFinding] {
         let declared = api.errorResponses.first { $0.status == status } ?? workspace.defaults.errorResponses.first { $0.status == status }
             ?? api.errorResponses.first { $0.status == nil } ?? workspace.defaults.errorResponses.first { $0.status == nil }
         guard let declared else {
             return [ContractFinding(api: api, kind: .undeclaredStatus, message: "the server answered \(status), which the API does not declare under 'responses:': \(Self.excerpt(body))")]
         }
-        // A declared error status is the server's right; its body is checked against its model.
         guard let model = workspace.models.first(where: { $0.swiftName == declared.swiftType }) else { return [] }
         return jsonFindings(for: api, body: body, as: .named(model.manifestName), what: "the \(status) reply")
     }
@@ -37,37 +70,6 @@ struct ReplyCheck {
             if what != "the reply" { finding.message = "in \(what), " + finding.message }
             return finding
         }
-    }
-
-    private func rpcFindings(for api: APIDescription, status: Int, body: Data) -> [ContractFinding] {
-        guard (200..<300).contains(status) else {
-            return [ContractFinding(api: api, kind: .undeclaredStatus, message: "the server answered HTTP \(status) to a JSON-RPC call: \(Self.excerpt(body))")]
-        }
-        guard let reply = JSONValue.parse(body) else { return [Self.unreadable(body, api: api, what: "the reply")] }
-        guard case .object(let envelope) = reply else {
-            return [ContractFinding(api: api, kind: .notJSON, message: "the reply is not a JSON-RPC object: \(Self.excerpt(body))")]
-        }
-        if case .object(let error)? = envelope["error"] {
-            let code = error["code"]?.text ?? "?"
-            let message = error["message"]?.text ?? ""
-            return [ContractFinding(api: api, kind: .rpcError, message: "the server answered error \(code): \(message)")]
-        }
-        guard let result = envelope["result"] else {
-            return [ContractFinding(api: api, kind: .rpcError, message: "the reply has neither 'result' nor 'error': \(Self.excerpt(body))")]
-        }
-        guard api.response.decoding == .json, let type = api.response.type.expression else { return [] }
-        return conformance.problems(in: result, as: type).map { finding in
-            var problem = finding
-            problem.path = "$.result" + finding.path.dropFirst()
-            return ContractFinding(api: api, problem)
-        }
-    }
-
-    func findings(for api: APIDescription, grpcReply reply: GRPCUnaryCall.Reply) -> [ContractFinding] {
-        guard let message = reply.message, let grpc = api.grpc else {
-            return [ContractFinding(api: api, kind: .rpcError, message: "the server answered \(reply.code): \(reply.statusMessage)")]
-        }
-        return ProtobufReader(shapes: workspace.protoShapes).problems(in: message, message: grpc.responseMessage).map { ContractFinding(api: api, $0) }
     }
 
     /// Why a body `JSONValue` cannot read is not read: it is not JSON, or it nests too deeply.

@@ -14,9 +14,10 @@ struct VerifyCommand: AsyncParsableCommand {
         abstract: "Call every API that is safe to call and check its reply against the manifests.",
         discussion: """
             Safe APIs are REST GET and HEAD, JSON-RPC methods marked 'safe: true', and unary gRPC \
-            methods their proto marks 'idempotency_level = NO_SIDE_EFFECTS'. REST and JSON-RPC \
-            calls send their parameters' 'example:' values; gRPC calls send the API's \
-            'example:' request, or an empty one. Replies that do not decode, fields the \
+            methods their proto marks 'idempotency_level = NO_SIDE_EFFECTS'. Each call is the \
+            generated client's, built and sent by the runtime: REST and JSON-RPC calls send \
+            their parameters' 'example:' values; gRPC calls send the API's 'example:' request, \
+            or an empty one. Replies that do not decode, fields the \
             manifests lack, enum values they do not list, required fields missing and statuses not \
             declared are reported at their manifest line. Exits 1 when a reply differs.
             """,
@@ -37,7 +38,10 @@ struct VerifyCommand: AsyncParsableCommand {
     @Option(name: .customLong("api"), help: "Check only this API (its manifest name); repeatable.")
     var apis: [String] = []
 
-    @Option(name: .customLong("header"), help: "A header sent with every call, 'Name: value'; repeatable.")
+    @Option(
+        name: .customLong("header"),
+        help: "A header for the calls that carry the app's credentials, 'Name: value': to the workspace's origin and APIs marked 'authenticated: true'; repeatable."
+    )
     var headers: [String] = []
 
     @Option(help: "Seconds each call may take.")
@@ -64,7 +68,9 @@ struct VerifyCommand: AsyncParsableCommand {
         for header in headers where !header.contains(":") {
             throw ValidationError("--header is 'Name: value'; found '\(header)'")
         }
-        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds; found \(timeout)") }
+        guard timeout > 0, timeout <= ContractCheck.Options.longestTimeout else {
+            throw ValidationError("--timeout must be more than 0 seconds and at most \(Int(ContractCheck.Options.longestTimeout)) (a day); found \(timeout)")
+        }
     }
 
     func run() async throws {

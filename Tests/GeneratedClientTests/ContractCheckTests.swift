@@ -258,7 +258,7 @@ struct ContractCheckTests {
         #expect(report.entries.last?.request?.hasPrefix("POST ") == true)
     }
 
-    @Test("apigen-verify exits 1 with each mismatch at file:line:col, writes a JSON report with --json, and 0 against a matching server")
+    @Test("apigen-verify exits 1 with each mismatch at file:line:col, writes a JSON report with --json, refuses a timeout no clock counts, and exits 0 against a matching server")
     func command() async throws {
         let tool = URL(fileURLWithPath: ".build/debug/apigen-verify")
         try #require(FileManager.default.isExecutableFile(atPath: tool.path), "run 'swift build --product apigen-verify' first")
@@ -276,6 +276,12 @@ struct ContractCheckTests {
         let report = try JSONDecoder().decode(ContractReport.self, from: Data(json.output.utf8))
         #expect(report.findings.map(\.kind) == [.extraField])
         #expect(report.entries.count == 5)
+
+        for timeout in ["1e300", "inf", "nan", "0"] {
+            let refused = try await run(tool, ["-w", file, "--timeout", timeout])
+            #expect(refused.status == 64, "--timeout \(timeout)")
+            #expect(refused.errors.contains("--timeout must be more than 0 seconds and at most 86400 (a day)"), "\(refused.errors)")
+        }
 
         let clean = try await run(tool, ["-w", file, "--base-url", matching.baseURL])
         #expect(clean.status == 0, "\(clean.errors)")

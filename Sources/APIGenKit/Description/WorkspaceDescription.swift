@@ -312,6 +312,9 @@ public struct ParameterDescription: Sendable {
     public var dateFormat: DateFormat = .iso8601
     /// `example:`, as JSON text: what `apigen verify` sends.
     public var exampleJSON: String? = nil
+    /// `default:`, as JSON text: what `apigen verify` sends without an example, as the generated
+    /// initializer does.
+    public var defaultJSON: String? = nil
 
     static let lastEventID = ParameterDescription(
         swiftName: "lastEventID", wireName: "Last-Event-ID", type: SwiftType(spelling: "String?", isOptional: true, needsFoundation: false),

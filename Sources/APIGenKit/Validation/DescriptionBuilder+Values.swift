@@ -60,12 +60,28 @@ extension DescriptionBuilder {
         described.defaultLiteral = parameter.defaultValue.flatMap { defaultLiteral($0, for: parameter.type, of: what) }
         described.dateFormat = dateFormat(parameter.format, for: parameter.type, of: what)
         described.exampleJSON = parameter.example?.value
+        if described.defaultLiteral != nil, let value = parameter.defaultValue?.value {
+            described.defaultJSON = defaultJSON(value, for: parameter.type.value)
+        }
         if let example = parameter.example, let value = JSONValue.parse(Data(example.value.utf8)) {
             for problem in examples.problems(in: value, as: parameter.type.value, dateFormat: parameter.format?.value ?? .iso8601) {
                 let at = problem.path == "$" ? "" : " at \(problem.path)"
                 diagnostics.error("the example of \(what) does not match '\(parameter.type.value)'\(at): \(problem.message)", at: example.location)
             }
         }
+    }
+
+    /// A `default:` that `defaultLiteral` accepted, as JSON: an enum's raw value, text quoted,
+    /// a number as JSON writes it.
+    func defaultJSON(_ text: String, for type: TypeExpression) -> String {
+        guard case .named(let name) = type, name != "String" else { return JSONValue.quoted(text) }
+        if let enumeration = enumDeclaration(named: name) {
+            let raw = normalizedRawValue(text, of: enumeration)
+            return (enumeration.rawType?.value ?? "String") == "String" ? JSONValue.quoted(raw) : raw
+        }
+        if let integer = Int64(text) { return String(integer) }
+        if name != "Decimal", let number = Double(text) { return JSONValue.number(number).json }
+        return text
     }
 
     /// `format:` of `what`: only a `Date` or `Date?` has one.

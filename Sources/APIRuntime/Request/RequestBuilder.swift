@@ -183,7 +183,8 @@ extension RequestBuilder {
 
 extension RequestBuilder {
     /// The request for `definition` at `base`, the call's own `headers` sent last, due at `deadline`.
-    func makeRequest(
+    /// `package` for `apigen verify`, which names the request it sends as the runtime builds it.
+    package func makeRequest(
         for definition: APIDefinition, at base: BaseURL, headers callHeaders: [(name: String, value: String)],
         timeout: Duration, deadline: ContinuousClock.Instant
     ) throws(APIError) -> APIRequest {

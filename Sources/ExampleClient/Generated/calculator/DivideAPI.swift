@@ -19,6 +19,7 @@ public nonisolated final class DivideAPI: APIRuntime.BaseAPI<Double>, @unchecked
         baseURL: "https://calc.example.com/v2/jsonrpc",
         timeout: .seconds(5),
         errorResponses: [APIRuntime.ErrorResponse(default: DivisionError.self)],
+        safe: true,
         defaults: .workspace
     )
 

@@ -1,0 +1,143 @@
+import APIAsyncHTTPClient
+import APIGenKit
+import APIGenVerify
+import APIManifest
+import APIRuntime
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOSSL
+import Testing
+import WireTestSupport
+
+/// What `apigen verify` does on the wire when a server, or the caller, is not kind: where its
+/// `--header` goes, which redirects it follows, how much of a reply it reads, how long it waits,
+/// and what it makes of an absurd timeout.
+@Suite("apigen verify on the wire")
+struct VerifyOnTheWireTests {
+    static let bearer = HeaderDescription(name: "Authorization", value: "Bearer secret")
+
+    /// A workspace at `home` with `GetMe` there, `GetPublic` there marked `authenticated: false`,
+    /// `GetMaps` at the third party `maps`, and `GetPartner` at `partner` marked
+    /// `authenticated: true`.
+    static func workspace(home: String, maps: String, partner: String) throws -> WorkspaceDescription {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verify-wire-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "module: Wire\noutput: Generated\ndefaults:\n  baseURL: \(home)\n".write(to: folder.appendingPathComponent("workspace.yaml"), atomically: true, encoding: .utf8)
+        try """
+            apis:
+              GetMe: { method: GET, path: /me, response: JSON }
+              GetPublic: { method: GET, path: /public, authenticated: false, response: JSON }
+              GetMaps: { method: GET, path: /maps, baseURL: "\(maps)", response: JSON }
+              GetPartner: { method: GET, path: /partner, baseURL: "\(partner)", authenticated: true, response: JSON }
+            """.write(to: folder.appendingPathComponent("wire.yaml"), atomically: true, encoding: .utf8)
+        var diagnostics = Diagnostics()
+        let described = Generator.describe(workspaceFile: folder.appendingPathComponent("workspace.yaml").path, into: &diagnostics)
+        return try #require(described, "\(diagnostics.sorted)").1
+    }
+
+    @Test("--header goes to the workspace's origin and to 'authenticated: true' APIs; never to a third party or an API that says 'authenticated: false'")
+    func headerScope() async throws {
+        let home = try await LoopbackServer.start { _ in .json("{}") }
+        let maps = try await LoopbackServer.start { _ in .json("{}") }
+        let partner = try await LoopbackServer.start { _ in .json("{}") }
+        let workspace = try Self.workspace(home: home.baseURL, maps: maps.baseURL, partner: partner.baseURL)
+        let report = await ContractCheck(workspace: workspace, options: .init(headers: [Self.bearer], timeout: 10)).run()
+        #expect(report.findings.isEmpty, "\(report.findings.map(\.diagnostic))")
+        let homeSeen = home.requests.map { "\($0.path) \($0.headers[.authorization] ?? "-")" }
+        #expect(homeSeen == ["/me Bearer secret", "/public -"])
+        #expect(maps.requests.map { $0.headers[.authorization] ?? "-" } == ["-"])
+        #expect(partner.requests.map { $0.headers[.authorization] ?? "-" } == ["Bearer secret"])
+    }
+
+    @Test("--header is not sent in clear text to another machine: the call fails before it is made")
+    func headerInClearText() async throws {
+        let workspace = try Self.workspace(home: "https://api.example.com", maps: "https://maps.example.com", partner: "https://partner.example.com")
+        // No server listens there; a call that were made would fail to connect instead.
+        let options = ContractCheck.Options(baseURL: "http://staging.invalid:9", headers: [Self.bearer], timeout: 5, apis: ["GetMe", "GetPublic"])
+        let report = await ContractCheck(workspace: workspace, options: options).run()
+        let findings = report.entries.map { "\($0.api) \($0.findings.map(\.message))" }
+        #expect(findings.first == #"GetMe ["--header is not sent in clear text to http://staging.invalid:9, which is neither TLS nor this machine"]"#)
+        // GetPublic carries no header, so it is made, and fails to connect.
+        #expect(report.entries.last?.findings.map(\.kind) == [.callFailed])
+        #expect(report.entries.last?.findings.first?.message.hasPrefix("no reply from GET http://staging.invalid:9/public") == true)
+    }
+
+    @Test("A redirect to another origin is followed without the --header; one from https to http is not followed")
+    func redirects() async throws {
+        let capture = try await LoopbackServer.start { _ in .json("{}") }
+        let plain = try await LoopbackServer.start { request in
+            Response(status: .found, headers: [.location: capture.baseURL + "/capture" + request.path])
+        }
+        let authority = try TestCertificateAuthority()
+        let identity = try authority.server()
+        let secure = try await LoopbackServer.start(tls: .makeServerConfiguration(
+            certificateChain: [.certificate(try identity.nioCertificate)], privateKey: .privateKey(try identity.nioKey)
+        )) { request in
+            Response(status: .found, headers: [.location: capture.baseURL + "/downgraded" + request.path])
+        }
+        let roots = try authority.identity.certificatePEM
+
+        let workspace = try Self.workspace(home: plain.baseURL, maps: secure.baseURL, partner: secure.baseURL)
+        let options = ContractCheck.Options(headers: [Self.bearer], timeout: 10, apis: ["GetMe", "GetPartner"])
+        // Linux's URLSession takes no trust roots of a test's own; AsyncHTTPClient does.
+        let check = ContractCheck(workspace: workspace, options: options) { configuration in
+            configuration.httpTransport = .asyncHTTPClient
+            configuration.tls["localhost"] = TLSSettings(trustRoots: .certificates([roots]))
+        }
+        let report = await check.run()
+
+        #expect(capture.requests.map { "\($0.path) \($0.headers[.authorization] ?? "-")" } == ["/capture/me -"])
+        let partner = try #require(report.entries.last)
+        #expect(partner.api == "GetPartner")
+        #expect(partner.findings.map(\.kind) == [.callFailed])
+        #expect(partner.findings.first?.message.contains("a redirect from https to http (\(capture.baseURL)/downgraded/partner) is refused") == true, "\(partner.findings)")
+    }
+
+    @Test("A reply without end is cut at the runtime's bound; one that trickles fails at --timeout, counted from the start of the call")
+    func unboundedReplies() async throws {
+        let chunk = ByteBuffer(repeating: UInt8(ascii: " "), count: 64 * 1024)
+        let server = try await LoopbackServer.start { request in
+            let endless = request.path == "/me"
+            let body = ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "["))
+                while !Task.isCancelled {
+                    if endless {
+                        try await writer.write(chunk)
+                    } else {
+                        try await Task.sleep(for: .milliseconds(500))
+                        try await writer.write(ByteBuffer(string: " "))
+                    }
+                }
+            }
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: body)
+        }
+        let workspace = try Self.workspace(home: server.baseURL, maps: server.baseURL, partner: server.baseURL)
+
+        let endless = await ContractCheck(workspace: workspace, options: .init(timeout: 60, apis: ["GetMe"])).run()
+        let cut = try #require(endless.entries.first?.findings.first)
+        #expect(cut.kind == .callFailed)
+        #expect(cut.message.contains("larger than"), "\(cut.message)")
+
+        let started = ContinuousClock.now
+        let trickling = await ContractCheck(workspace: workspace, options: .init(timeout: 2, apis: ["GetPublic"])).run()
+        // A byte every half second keeps an idle timeout waiting for ever; the call's timeout does not.
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(trickling.entries.first?.findings.map(\.kind) == [.callFailed])
+    }
+
+    @Test("A timeout past what a clock can count waits a day at most instead of trapping, over gRPC as over HTTP")
+    func absurdTimeouts() async throws {
+        let grpc = try await GRPCTestServer.start()
+        var diagnostics = Diagnostics()
+        let (_, example) = try #require(Generator.describe(workspaceFile: "apis/workspace.yaml", into: &diagnostics))
+        // Not a number is the default, 30 seconds.
+        for timeout in [1e300, .infinity, .nan] {
+            let options = ContractCheck.Options(grpcURL: grpc.baseURL, timeout: timeout, apis: ["SayHello"])
+            let report = await ContractCheck(workspace: example, options: options).run()
+            #expect(report.entries.first?.grpcStatus == "OK", "timeout \(timeout): \(report.entries)")
+        }
+    }
+}
