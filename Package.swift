@@ -168,7 +168,13 @@ let package = Package(
         // own, so that neither `apigen` (and so `make`) nor the build plugins compile a server.
         .target(
             name: "APIGenServe",
-            dependencies: ["APIGenKit", "APIWireFormat", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "APIGenKit",
+                "APIManifest",
+                "APIWireFormat",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(

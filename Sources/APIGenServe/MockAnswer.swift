@@ -11,9 +11,9 @@ struct MockAnswer: Sendable {
     let body: Data
     let delay: Duration
 
-    static func answer(routes: MockRoutes, method: String, path: String, body: Data) -> MockAnswer {
+    static func answer(routes: MockRoutes, method: String, path: String, body: Data, maxBatchRequests: Int = 100) -> MockAnswer {
         if method == "POST", let methods = routes.rpcMethods(at: path) {
-            return jsonRPC(body, methods: methods)
+            return jsonRPC(body, methods: methods, maxBatchRequests: maxBatchRequests)
         }
         guard let route = routes.route(method: method, path: path) else {
             return MockAnswer(api: nil, status: 404, body: error("no API of the workspace answers \(method) \(path)"), delay: .zero)
@@ -26,12 +26,20 @@ struct MockAnswer: Sendable {
     }
 
     /// A JSON-RPC request or batch, answered method by method from the samples, with each
-    /// request's id; a notification gets no reply object.
-    static func jsonRPC(_ body: Data, methods: [String: MockRoutes.RPCMethod]) -> MockAnswer {
+    /// request's id; a notification gets no reply object. An empty batch, or one of more than
+    /// `maxBatchRequests`, is one Invalid Request error, as the specification answers `[]`.
+    static func jsonRPC(_ body: Data, methods: [String: MockRoutes.RPCMethod], maxBatchRequests: Int = 100) -> MockAnswer {
         guard let parsed = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else {
             return MockAnswer(api: nil, status: 200, body: errorReply(-32700, "Parse error", id: NSNull()), delay: .zero)
         }
         if let batch = parsed as? [Any] {
+            guard !batch.isEmpty else {
+                return MockAnswer(api: nil, status: 200, body: errorReply(-32600, "Invalid Request", id: NSNull()), delay: .zero)
+            }
+            guard batch.count <= maxBatchRequests else {
+                let message = "Invalid Request: a batch of \(batch.count) requests; apigen serve answers at most \(maxBatchRequests)"
+                return MockAnswer(api: nil, status: 200, body: errorReply(-32600, message, id: NSNull()), delay: .zero)
+            }
             let answers = batch.map { object(answering: $0, methods: methods) }
             // A member whose sample is an HTTP error status fails the whole request, as a server's would.
             if let failed = answers.first(where: { $0.status != nil }), let status = failed.status {
@@ -78,7 +86,7 @@ struct MockAnswer: Sendable {
         (try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .withoutEscapingSlashes])) ?? Data("null".utf8)
     }
 
-    private static func error(_ message: String) -> Data {
+    static func error(_ message: String) -> Data {
         Data(#"{"error":"#.utf8) + json(message) + Data("}".utf8)
     }
 

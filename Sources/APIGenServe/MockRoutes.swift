@@ -1,5 +1,6 @@
-import APIWireFormat
 import APIGenKit
+import APIManifest
+import APIWireFormat
 import Foundation
 
 /// What the mock server answers, from a workspace's descriptions: each REST API at its method and
@@ -9,12 +10,23 @@ public struct MockRoutes: Sendable {
     /// A REST API's route.
     struct RESTRoute: Sendable {
         let api: String
+        let declaredAt: SourceLocation
         let method: String
         /// `/v1/users/{id}`, as the server sees it: the base URL's path, then the API's, read as
         /// the runtime reads it.
         let template: PathTemplate
         let sample: SampleDescription?
         let answersNoContent: Bool
+
+        /// The requests it takes: its method and template, placeholders unnamed (`GET /users/{}`).
+        var shape: String {
+            method + " " + template.parts.map { part in
+                switch part {
+                case .text(let text): text
+                case .placeholder: "{}"
+                }
+            }.joined()
+        }
 
         /// Whether `path`, as a request sends it (percent-encoded), is this route's.
         func matches(_ path: String) -> Bool {
@@ -25,6 +37,7 @@ public struct MockRoutes: Sendable {
     /// A JSON-RPC method at its endpoint.
     struct RPCMethod: Sendable {
         let api: String
+        let declaredAt: SourceLocation
         let sample: SampleDescription?
     }
 
@@ -33,19 +46,22 @@ public struct MockRoutes: Sendable {
     let rpc: [String: [String: RPCMethod]]
     /// The base URLs the workspace's APIs name, for an app to point at the server.
     public let baseURLs: [String]
+    /// APIs no request reaches, as another answers every request they would take.
+    public let collisions: [RouteCollision]
 
     /// The routes of `workspace`'s REST and JSON-RPC APIs; its gRPC and custom RPC APIs are not served.
     public init(_ workspace: WorkspaceDescription) {
         var rest: [RESTRoute] = []
         var rpc: [String: [String: RPCMethod]] = [:]
         var baseURLs: Set<String> = []
+        var collisions: [RouteCollision] = []
         for api in workspace.apis {
             let base = api.baseURL ?? workspace.defaults.baseURL ?? ""
             if let description = api.rest {
                 if !base.isEmpty { baseURLs.insert(base) }
                 let template = PathTemplate(Self.nonEmpty(BaseURL.joined(BaseURL.path(of: base), description.path)))
                 rest.append(RESTRoute(
-                    api: api.manifestName, method: description.method.rawValue, template: template,
+                    api: api.manifestName, declaredAt: api.declaredAt, method: description.method.rawValue, template: template,
                     sample: api.sample, answersNoContent: api.response.decoding == .noContent
                 ))
             } else if let description = api.rpc, api.kind == .jsonrpc {
@@ -53,8 +69,17 @@ public struct MockRoutes: Sendable {
                 if !base.isEmpty { baseURLs.insert(base) }
                 // Two APIs may call one method (by position and by name): the one with a sample answers.
                 let path = Self.nonEmpty(BaseURL.path(of: BaseURL.joined(base, description.path)))
-                if rpc[path]?[description.method]?.sample == nil {
-                    rpc[path, default: [:]][description.method] = RPCMethod(api: api.manifestName, sample: api.sample)
+                let method = RPCMethod(api: api.manifestName, declaredAt: api.declaredAt, sample: api.sample)
+                if let answering = rpc[path]?[description.method], answering.sample != nil {
+                    // Two samples of one method: the second is never served.
+                    if api.sample != nil {
+                        collisions.append(RouteCollision(
+                            api: method.api, declaredAt: method.declaredAt, answeringAPI: answering.api, answeringDeclaredAt: answering.declaredAt,
+                            route: "POST \(path) (JSON-RPC \(description.method))"
+                        ))
+                    }
+                } else {
+                    rpc[path, default: [:]][description.method] = method
                 }
             }
         }
@@ -66,6 +91,18 @@ public struct MockRoutes: Sendable {
             if (a.element.sample == nil) != (b.element.sample == nil) { return a.element.sample != nil }
             return a.offset < b.offset
         }.map(\.element)
+        var answering: [String: RESTRoute] = [:]
+        for route in self.rest {
+            guard let first = answering[route.shape] else {
+                answering[route.shape] = route
+                continue
+            }
+            collisions.append(RouteCollision(
+                api: route.api, declaredAt: route.declaredAt, answeringAPI: first.api, answeringDeclaredAt: first.declaredAt,
+                route: "\(route.method) \(route.template.text)"
+            ))
+        }
+        self.collisions = collisions.sorted { $0.declaredAt < $1.declaredAt }
         self.rpc = rpc
         self.baseURLs = baseURLs.sorted()
     }
@@ -94,5 +131,22 @@ public struct MockRoutes: Sendable {
     /// The server's root for an empty path.
     static func nonEmpty(_ path: String) -> String {
         path.isEmpty ? "/" : path
+    }
+}
+
+/// Two APIs at one route: every request that would reach `api` is answered by `answeringAPI`.
+public struct RouteCollision: Sendable, Equatable {
+    /// The API no request reaches, and where its manifest declares it.
+    public let api: String
+    public let declaredAt: SourceLocation
+    /// The API that answers instead, and where its manifest declares it.
+    public let answeringAPI: String
+    public let answeringDeclaredAt: SourceLocation
+    /// `GET /v1/users/{id}`, as the server sees it.
+    public let route: String
+
+    /// `apis/users.yaml:12:3: warning: …`, as compilers write.
+    public var diagnostic: String {
+        "\(declaredAt): warning: '\(api)' is served at \(route), where '\(answeringAPI)' (\(answeringDeclaredAt)) answers every request first; no request reaches '\(api)'"
     }
 }

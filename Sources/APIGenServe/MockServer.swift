@@ -1,7 +1,9 @@
+import APIWireFormat
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// A mock server on loopback answering a workspace's REST and JSON-RPC APIs from their
@@ -15,12 +17,25 @@ public struct MockServer: Sendable {
         public var latency: Duration
         /// The share of requests (0 to 1) answered `503 Service Unavailable` instead.
         public var failRate: Double
+        /// A request body larger than this is answered `413 Content Too Large` unread.
+        public var maxRequestBytes: Int
+        /// Requests answered at once; one past them is answered `503` at once, with `Retry-After`.
+        public var maxConcurrentRequests: Int
+        /// The most requests a JSON-RPC batch may hold; a larger one is one Invalid Request error.
+        public var maxBatchRequests: Int
 
-        /// Port `port`, no added latency, no failures.
-        public init(port: Int = 8080, latency: Duration = .zero, failRate: Double = 0) {
+        /// Port `port`, no added latency, no failures; 1 MiB bodies, 64 requests at once, batches
+        /// of 100.
+        public init(
+            port: Int = 8080, latency: Duration = .zero, failRate: Double = 0,
+            maxRequestBytes: Int = 1 << 20, maxConcurrentRequests: Int = 64, maxBatchRequests: Int = 100
+        ) {
             self.port = port
             self.latency = latency
             self.failRate = failRate
+            self.maxRequestBytes = maxRequestBytes
+            self.maxConcurrentRequests = maxConcurrentRequests
+            self.maxBatchRequests = maxBatchRequests
         }
     }
 
@@ -39,10 +54,34 @@ public struct MockServer: Sendable {
     /// Listens on 127.0.0.1 and calls `onRunning` with the port once it does; returns when the
     /// task running it is cancelled.
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let inFlight = NIOLockedValueBox(0)
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
+            let target = request.uri.string
+            let method = request.method.rawValue
+            if let refusal = Self.refusal(authority: request.head.authority, origin: request.headers[.origin]) {
+                return respond(MockAnswer(api: nil, status: 403, body: MockAnswer.error(refusal), delay: .zero), method: method, target: target, elapsed: .zero)
+            }
+            let admitted = inFlight.withLockedValue { count in
+                guard count < options.maxConcurrentRequests else { return false }
+                count += 1
+                return true
+            }
+            guard admitted else {
+                let busy = MockAnswer(api: nil, status: 503, body: MockAnswer.error("apigen serve answers \(options.maxConcurrentRequests) requests at once"), delay: .zero)
+                var response = respond(busy, method: method, target: target, elapsed: .zero)
+                response.headers[.retryAfter] = "1"
+                return response
+            }
+            defer { inFlight.withLockedValue { $0 -= 1 } }
             var request = request
-            let body = try await request.collectBody(upTo: 64 * 1024 * 1024)
-            return await answer(method: request.method.rawValue, target: request.uri.string, body: Data(body.readableBytesView))
+            let body: ByteBuffer
+            do {
+                body = try await request.collectBody(upTo: options.maxRequestBytes)
+            } catch {
+                let tooLarge = MockAnswer(api: nil, status: 413, body: MockAnswer.error("the request's body is larger than \(options.maxRequestBytes) bytes, the most apigen serve reads"), delay: .zero)
+                return respond(tooLarge, method: method, target: target, elapsed: .zero)
+            }
+            return await answer(method: method, target: target, body: Data(body.readableBytesView))
         }
         var logger = Logger(label: "apigen-serve")
         logger.logLevel = .critical
@@ -55,18 +94,35 @@ public struct MockServer: Sendable {
         try await app.run()
     }
 
+    /// Why a request is refused before it is read: it names another host than this machine
+    /// (`Host: attacker.example` is what a page that rebinds its DNS name to 127.0.0.1 sends),
+    /// or a web page of another origin sent it. A mock server is the developer's, not the web's.
+    static func refusal(authority: String?, origin: String?) -> String? {
+        guard let authority, let host = BaseURL("http://" + authority)?.host, HostName.isLoopback(host) else {
+            return "apigen serve answers requests to this machine only (Host: 127.0.0.1, localhost or [::1]); this one names '\(authority ?? "")'"
+        }
+        if let origin, origin != "null", BaseURL(origin).map({ HostName.isLoopback($0.host) }) != true {
+            return "apigen serve answers no web page of another origin; this request comes from '\(origin)'"
+        }
+        return nil
+    }
+
     /// The answer to one request, after the sample's delay and the added latency, and its line
     /// in the log.
     func answer(method: String, target: String, body: Data) async -> Response {
         let clock = ContinuousClock()
         let start = clock.now
         let path = String(target.prefix { $0 != "?" })
-        var answer = MockAnswer.answer(routes: routes, method: method, path: path, body: body)
+        var answer = MockAnswer.answer(routes: routes, method: method, path: path, body: body, maxBatchRequests: options.maxBatchRequests)
         if options.failRate > 0, Double.random(in: 0..<1) < options.failRate {
             answer = MockAnswer(api: answer.api, status: 503, body: Data(#"{"error":"a failure apigen serve injected (--fail-rate)"}"#.utf8), delay: answer.delay)
         }
         try? await Task.sleep(for: answer.delay + options.latency)
-        let elapsed = clock.now - start
+        return respond(answer, method: method, target: target, elapsed: clock.now - start)
+    }
+
+    /// `answer` as a response, and its line in the log.
+    private func respond(_ answer: MockAnswer, method: String, target: String, elapsed: Duration) -> Response {
         let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
         log("\(method) \(target) → \(answer.api ?? "no API") \(answer.status) (\(milliseconds) ms)")
         var headers = HTTPFields()

@@ -44,7 +44,19 @@ struct VerifyCommand: AsyncParsableCommand {
     )
     var headers: [String] = []
 
-    @Option(help: "Seconds each call may take.")
+    @Option(
+        name: .customLong("header-file"),
+        help: "A file of such headers, one 'Name: value' a line (blank lines and lines starting with # are skipped): a secret kept out of the command line."
+    )
+    var headerFile: String?
+
+    @Option(
+        name: .customLong("header-env"),
+        help: "NAME=VARIABLE: the header NAME with the value of the environment variable VARIABLE, for such calls; repeatable."
+    )
+    var headerVariables: [String] = []
+
+    @Option(help: "Seconds each call may take, from its start to the last byte of its reply; at most a day.")
     var timeout = 30.0
 
     @Flag(help: "Print the report as JSON on standard output, for CI.")
@@ -68,6 +80,9 @@ struct VerifyCommand: AsyncParsableCommand {
         for header in headers where !header.contains(":") {
             throw ValidationError("--header is 'Name: value'; found '\(header)'")
         }
+        for entry in headerVariables where !entry.contains("=") {
+            throw ValidationError("--header-env is NAME=VARIABLE; found '\(entry)'")
+        }
         guard timeout > 0, timeout <= ContractCheck.Options.longestTimeout else {
             throw ValidationError("--timeout must be more than 0 seconds and at most \(Int(ContractCheck.Options.longestTimeout)) (a day); found \(timeout)")
         }
@@ -75,13 +90,7 @@ struct VerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let description = try workspace.describe()
-        let extraHeaders = headers.map { header in
-            let colon = header.firstIndex(of: ":")!
-            return HeaderDescription(
-                name: header[..<colon].trimmingCharacters(in: .whitespaces),
-                value: header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            )
-        }
+        let extraHeaders = try credentialHeaders()
         let unknown = apis.filter { name in !description.apis.contains { $0.manifestName == name } }
         guard unknown.isEmpty else {
             Console.error("error: --api names no API of the workspace: \(unknown.joined(separator: ", "))")
@@ -110,5 +119,44 @@ struct VerifyCommand: AsyncParsableCommand {
             Console.error(report.summary)
         }
         if !report.findings.isEmpty { throw ExitCode.failure }
+    }
+
+    /// `--header`, then `--header-file`'s lines, then `--header-env`'s variables.
+    func credentialHeaders() throws -> [HeaderDescription] {
+        func header(_ line: String, from source: String) throws -> HeaderDescription {
+            guard let colon = line.firstIndex(of: ":") else {
+                // The line is not echoed: it may be a secret without its name.
+                Console.error("error: \(source) is not 'Name: value'")
+                throw ExitCode.failure
+            }
+            return HeaderDescription(
+                name: line[..<colon].trimmingCharacters(in: .whitespaces),
+                value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            )
+        }
+        var result = try headers.map { try header($0, from: "--header") }
+        if let headerFile {
+            let text: String
+            do {
+                text = try String(contentsOfFile: headerFile, encoding: .utf8)
+            } catch {
+                Console.error("error: --header-file \(headerFile) cannot be read: \(error.localizedDescription)")
+                throw ExitCode.failure
+            }
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
+                result.append(try header(trimmed, from: "line \(index + 1) of \(headerFile)"))
+            }
+        }
+        for entry in headerVariables {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let value = ProcessInfo.processInfo.environment[parts[1]] else {
+                Console.error("error: --header-env \(entry): the environment has no variable '\(parts.last ?? "")'")
+                throw ExitCode.failure
+            }
+            result.append(HeaderDescription(name: parts[0], value: value))
+        }
+        return result
     }
 }

@@ -267,23 +267,23 @@ struct ContractCheckTests {
         let (file, folder) = try Self.workspace(baseURL: drifting.baseURL)
         defer { try? FileManager.default.removeItem(at: folder) }
 
-        let text = try await run(tool, ["-w", file, "-q"])
+        let text = try await runTool(tool, ["-w", file, "-q"])
         #expect(text.status == 1)
         #expect(text.errors == "\(folder.path)/users.yaml:2:3: error: GetUser: $.nickname: 'User' does not declare field 'nickname' (a string) (the client still decodes the reply)\napigen verify: 3 APIs called, 2 not called; 1 mismatch, 0 of them failing the generated client\n")
 
-        let json = try await run(tool, ["-w", file, "--json"])
+        let json = try await runTool(tool, ["-w", file, "--json"])
         #expect(json.status == 1)
         let report = try JSONDecoder().decode(ContractReport.self, from: Data(json.output.utf8))
         #expect(report.findings.map(\.kind) == [.extraField])
         #expect(report.entries.count == 5)
 
         for timeout in ["1e300", "inf", "nan", "0"] {
-            let refused = try await run(tool, ["-w", file, "--timeout", timeout])
+            let refused = try await runTool(tool, ["-w", file, "--timeout", timeout])
             #expect(refused.status == 64, "--timeout \(timeout)")
             #expect(refused.errors.contains("--timeout must be more than 0 seconds and at most 86400 (a day)"), "\(refused.errors)")
         }
 
-        let clean = try await run(tool, ["-w", file, "--base-url", matching.baseURL])
+        let clean = try await runTool(tool, ["-w", file, "--base-url", matching.baseURL])
         #expect(clean.status == 0, "\(clean.errors)")
         #expect(clean.errors.contains("every reply matches the manifests"))
         await drifting.stop()
@@ -304,7 +304,7 @@ struct ContractCheckTests {
 
 /// What a tool printed and its exit status. Its output goes to files, and it is waited for
 /// without holding a thread of the cooperative pool, where the loopback servers answer.
-private func run(_ tool: URL, _ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
+func runTool(_ tool: URL, _ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, output: String, errors: String) {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verify-run-\(UUID())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -315,6 +315,7 @@ private func run(_ tool: URL, _ arguments: [String]) async throws -> (status: In
     let process = Process()
     process.executableURL = tool
     process.arguments = arguments
+    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     process.standardOutput = try FileHandle(forWritingTo: outputFile)
     process.standardError = try FileHandle(forWritingTo: errorFile)
     let status: Int32 = try await withCheckedThrowingContinuation { continuation in

@@ -165,14 +165,14 @@ struct MockServerTests {
 }
 
 /// The status curl got for `arguments`.
-private func curl(_ arguments: [String]) async throws -> Int {
+func curl(_ arguments: [String]) async throws -> Int {
     Int(try await curlOutput(arguments + ["-s", "-o", "/dev/null", "-w", "%{http_code}"])) ?? 0
 }
 
 /// What curl printed for `arguments`. It waits for curl without holding a thread of the
 /// cooperative pool, where the server's handlers run: two tests blocking both threads of a
 /// two-core machine would wait on a server that cannot answer.
-private func curlOutput(_ arguments: [String]) async throws -> String {
+func curlOutput(_ arguments: [String]) async throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
     process.arguments = arguments

@@ -116,10 +116,11 @@ struct VerifyOnTheWireTests {
         }
         let workspace = try Self.workspace(home: server.baseURL, maps: server.baseURL, partner: server.baseURL)
 
-        let endless = await ContractCheck(workspace: workspace, options: .init(timeout: 60, apis: ["GetMe"])).run()
+        // The manager's bound, 64 MiB unless set, made 1 MiB here so that the test reads little.
+        let endless = await ContractCheck(workspace: workspace, options: .init(timeout: 60, apis: ["GetMe"])) { $0.maxResponseBytes = 1 << 20 }.run()
         let cut = try #require(endless.entries.first?.findings.first)
         #expect(cut.kind == .callFailed)
-        #expect(cut.message.contains("larger than"), "\(cut.message)")
+        #expect(cut.message.contains("larger than 1048576 bytes"), "\(cut.message)")
 
         let started = ContinuousClock.now
         let trickling = await ContractCheck(workspace: workspace, options: .init(timeout: 2, apis: ["GetPublic"])).run()
@@ -139,5 +140,37 @@ struct VerifyOnTheWireTests {
             let report = await ContractCheck(workspace: example, options: options).run()
             #expect(report.entries.first?.grpcStatus == "OK", "timeout \(timeout): \(report.entries)")
         }
+    }
+
+    @Test("apigen-verify takes its secret headers from a file or the environment, and names a bad line of the file without echoing it")
+    func secretsOffTheCommandLine() async throws {
+        let tool = URL(fileURLWithPath: ".build/debug/apigen-verify")
+        try #require(FileManager.default.isExecutableFile(atPath: tool.path), "run 'swift build --product apigen-verify' first")
+        let home = try await LoopbackServer.start { _ in .json("{}") }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verify-secrets-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "module: Wire\noutput: Generated\ndefaults:\n  baseURL: \(home.baseURL)\n".write(to: folder.appendingPathComponent("workspace.yaml"), atomically: true, encoding: .utf8)
+        try "apis:\n  GetMe: { method: GET, path: /me, response: JSON }\n".write(to: folder.appendingPathComponent("wire.yaml"), atomically: true, encoding: .utf8)
+        let workspace = folder.appendingPathComponent("workspace.yaml").path
+        let headers = folder.appendingPathComponent("headers")
+        try "# staging\nAuthorization: Bearer from-file\n\nX-Tenant: 7\n".write(to: headers, atomically: true, encoding: .utf8)
+
+        let fromFile = try await runTool(tool, ["-w", workspace, "-q", "--header-file", headers.path])
+        #expect(fromFile.status == 0, "\(fromFile.errors)")
+        let fromEnvironment = try await runTool(tool, ["-w", workspace, "-q", "--header-env", "Authorization=STAGING_AUTH"], environment: ["STAGING_AUTH": "Bearer from-env"])
+        #expect(fromEnvironment.status == 0, "\(fromEnvironment.errors)")
+        #expect(home.requests.map { "\($0.headers[.authorization] ?? "-") \($0.headers[HTTPField.Name("X-Tenant")!] ?? "-")" } == [
+            "Bearer from-file 7", "Bearer from-env -",
+        ])
+
+        try "Authorization: Bearer ok\nhunter2\n".write(to: headers, atomically: true, encoding: .utf8)
+        let badLine = try await runTool(tool, ["-w", workspace, "--header-file", headers.path])
+        #expect(badLine.status == 1)
+        #expect(badLine.errors == "error: line 2 of \(headers.path) is not 'Name: value'\n")
+        let unset = try await runTool(tool, ["-w", workspace, "--header-env", "Authorization=APIGEN_NO_SUCH_VARIABLE"])
+        #expect(unset.status == 1)
+        #expect(unset.errors.contains("the environment has no variable 'APIGEN_NO_SUCH_VARIABLE'"))
+        #expect(home.requests.count == 2)
     }
 }

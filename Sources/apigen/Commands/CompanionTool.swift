@@ -6,7 +6,9 @@ import Foundation
 /// They are tools of their own so that `apigen` (and the build plugins) compile neither a
 /// server nor an HTTP client.
 enum CompanionTool {
-    /// Runs `name` with `arguments` and exits with its status.
+    /// Runs `name` with `arguments` and exits with its status. A signal that would end
+    /// `apigen` (Ctrl-C, `kill`, a closed terminal) is passed on to the tool, and `apigen` ends
+    /// when the tool does: a server left running without its parent would hold its port.
     static func run(_ name: String, _ arguments: [String]) throws -> Never {
         let folder = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).resolvingSymlinksInPath().deletingLastPathComponent()
         let tool = folder.appendingPathComponent(name)
@@ -18,7 +20,22 @@ enum CompanionTool {
         process.executableURL = tool
         process.arguments = arguments
         try process.run()
+        // After `run`: a signal ignored here before it would be ignored by the tool too.
+        let forwarding = forwardSignals([SIGINT, SIGTERM, SIGHUP], to: process.processIdentifier)
         process.waitUntilExit()
-        throw ExitCode(process.terminationStatus)
+        for source in forwarding { source.cancel() }
+        // A tool ended by a signal exits as a shell reports it: 128 plus the signal's number.
+        throw ExitCode(process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus)
+    }
+
+    /// Sends each of `signals` that reaches this process on to `pid`, instead of ending here.
+    private static func forwardSignals(_ signals: [Int32], to pid: Int32) -> [any DispatchSourceSignal] {
+        signals.map { signalNumber in
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { kill(pid, signalNumber) }
+            source.resume()
+            return source
+        }
     }
 }
