@@ -33,7 +33,8 @@ public struct ContractCall: Sendable {
             let definition = try Self.definition(api, workspace: workspace)
             let parameters = try Self.parameters(api, models: ExampleModels(workspace.models))
             var callOptions = APICallOptions(timeout: options.callTimeout, baseURL: base)
-            if !options.headers.isEmpty, Self.carriesCredentials(api, workspace: workspace) {
+            let home = workspace.defaults.baseURL.map { options.baseURLOverrides[$0] ?? options.baseURL ?? $0 }
+            if !options.headers.isEmpty, Self.carriesCredentials(api, server: base, home: home) {
                 callOptions.headers = options.headers.map { (name: $0.name, value: $0.value) }
                 refusal = Self.cleartextRefusal(api, workspace: workspace, server: base)
             }
@@ -127,9 +128,11 @@ public struct ContractCall: Sendable {
             let example: ExampleValue
             // Without an example, a parameter with a default is sent with it, as the generated
             // initializer's default argument is.
-            if let json = parameter.exampleJSON ?? parameter.defaultJSON, let value = JSONValue.parse(Data(json.utf8)) {
-                let type = parameter.type.expression ?? .named(parameter.type.unwrappedSpelling)
-                example = ExampleValue(value: value, type: type, models: models, dateFormat: parameter.dateFormat)
+            // An example of null is the parameter left out, as nil is.
+            let type = parameter.type.expression ?? .named(parameter.type.unwrappedSpelling)
+            if let json = parameter.exampleJSON ?? parameter.defaultJSON,
+               let value = ExampleValue(json: json, type: type, models: models, dateFormat: parameter.dateFormat), value.value != .null {
+                example = value
             } else if parameter.type.isOptional {
                 if api.rpc?.structure == .byPosition { builder = builder.positional(Optional<JSONValue>.none) }
                 continue
@@ -160,14 +163,14 @@ public struct ContractCall: Sendable {
     }
 
     /// Whether the app's credentials go with the API's calls, as the authentication
-    /// interceptor's default (`Hosts.workspace`) decides: the calls of an API that says
-    /// `authenticated: true`, and of the APIs on the origin of the workspace's base URL; never
-    /// those of an API that says `authenticated: false`.
-    static func carriesCredentials(_ api: APIDescription, workspace: WorkspaceDescription) -> Bool {
+    /// interceptor's default (`Hosts.workspace`) decides once the manager's overrides have moved
+    /// them: the calls of an API that says `authenticated: true`, and the calls that go to the
+    /// origin the workspace's base URL goes to (`home`); never those of an API that says
+    /// `authenticated: false`.
+    static func carriesCredentials(_ api: APIDescription, server: String, home: String?) -> Bool {
         if let authenticated = api.authenticated { return authenticated }
-        let declared = api.grpc == nil ? api.baseURL ?? workspace.defaults.baseURL : api.baseURL
-        guard let declared = declared.flatMap(BaseURL.init), let home = workspace.defaults.baseURL.flatMap(BaseURL.init) else { return false }
-        return declared.scheme == home.scheme && declared.host == home.host && declared.port == home.port
+        guard let target = BaseURL(server), let home = home.flatMap(BaseURL.init) else { return false }
+        return target.scheme == home.scheme && target.host == home.host && target.port == home.port
     }
 
     /// Why headers are not sent to `server`: it takes them in clear text (plain `http`, plaintext

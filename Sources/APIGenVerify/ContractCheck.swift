@@ -2,6 +2,7 @@ import APIGenKit
 import APIManifest
 import APIRuntime
 import Foundation
+import HTTPTypes
 
 /// `apigen verify`: calls every API of a workspace that is safe to call, with its parameters'
 /// examples, and checks each reply against the manifest.
@@ -48,12 +49,18 @@ public struct ContractCheck: Sendable {
         /// it is not a number.
         var callTimeout: Duration {
             guard !timeout.isNaN else { return .seconds(30) }
-            return .milliseconds(Int64(Swift.min(Swift.max(timeout, 0), Self.longestTimeout) * 1000))
+            // A timeout under a millisecond is one millisecond, not none.
+            return .milliseconds(Swift.max(1, Int64((Swift.min(Swift.max(timeout, 0), Self.longestTimeout) * 1000).rounded(.up))))
         }
     }
 
     public let workspace: WorkspaceDescription
     public let options: Options
+
+    /// Whether `name` can name a header field: the check of `--header`, before any call.
+    public static func isHeaderName(_ name: String) -> Bool {
+        HTTPField.Name(name) != nil
+    }
     /// The manager's transports: the defaults unless a test gives its own.
     let configure: @Sendable (inout APIManager.Configuration) -> Void
 

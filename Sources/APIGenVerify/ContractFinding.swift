@@ -10,9 +10,13 @@ public struct ContractFinding: Sendable, Equatable, Codable {
         case undeclaredStatus
         /// A body the API decodes as JSON that is not JSON.
         case notJSON
-        /// A JSON-RPC reply that is an error object, or not a JSON-RPC reply.
+        /// A JSON-RPC error object, or a gRPC status other than OK that the server sent.
         case rpcError
-        /// No reply: the server could not be reached, or did not answer in time.
+        /// A reply the generated client refuses: not a JSON-RPC response to the call, larger
+        /// than the manager reads, a redirect it does not follow (https to http, too many).
+        case invalidReply
+        /// No reply: the server could not be reached or did not answer in time, or the check
+        /// did not make the call (a header it would send in clear text).
         case callFailed
     }
 

@@ -9,9 +9,11 @@ public struct ContractReport: Sendable, Codable {
         public var skipped: String?
         /// `GET http://…/users/7`.
         public var request: String?
-        /// The reply's HTTP status; nil without one.
+        /// The reply's HTTP status, when the call succeeded or its status failed it; nil
+        /// otherwise (a JSON-RPC error object, a reply refused).
         public var status: Int?
-        /// A gRPC reply's status code (`ok`, `notFound`); nil without one.
+        /// A gRPC call's status, as the specification names it (`OK`, `NOT_FOUND`,
+        /// `UNAVAILABLE`); nil without one.
         public var grpcStatus: String?
         public var findings: [ContractFinding] = []
     }

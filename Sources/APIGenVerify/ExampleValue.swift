@@ -7,20 +7,38 @@ import Foundation
 /// runtime writes it as it writes the app's: a `Double` example `1` goes as `1.0` in a query, a
 /// `UUID` in capitals, a date in the runtime's ISO 8601 text, a model with its fields typed.
 ///
-/// The text and the JSON come from the runtime's own conformances (`ParameterValue`, the
-/// `Encodable` of `Double`, `Date`, `UUID`…) encoded by the request builder, never from rules of
-/// the check's own.
+/// The check decides only which Swift value an example is (which union alternative, which
+/// default fills a gap); its text and JSON come from the runtime's own conformances
+/// (`ParameterValue`, the `Encodable` of `Double`, `Date`, `UUID`…) encoded by the request
+/// builder.
 struct ExampleValue: Encodable, Sendable {
     let value: JSONValue
     let type: TypeExpression
     let models: ExampleModels
     var dateFormat: DateFormat = .iso8601
+    /// The number as the manifest writes it, for a `Decimal`, whose digits a `Double` would round
+    /// away; nil to read `value`.
+    var numberText: String? = nil
+
+    /// The example (or default) `json` of a value of `type`; nil when it is not JSON.
+    init?(json: String, type: TypeExpression, models: ExampleModels, dateFormat: DateFormat = .iso8601) {
+        guard let value = JSONValue.parse(Data(json.utf8)) else { return nil }
+        self.init(value: value, type: type, models: models, dateFormat: dateFormat, numberText: json.trimmingCharacters(in: .whitespaces))
+    }
+
+    init(value: JSONValue, type: TypeExpression, models: ExampleModels, dateFormat: DateFormat = .iso8601, numberText: String? = nil) {
+        self.value = value
+        self.type = type
+        self.models = models
+        self.dateFormat = dateFormat
+        self.numberText = numberText
+    }
 
     /// The example's text in a path, query or header, as `ParameterValue` gives it; nil when the
     /// example is not one value of a type that travels as text.
     var parameterText: String? {
         if case .optional(let wrapped) = type {
-            return value == .null ? nil : ExampleValue(value: value, type: wrapped, models: models, dateFormat: dateFormat).parameterText
+            return value == .null ? nil : ExampleValue(value: value, type: wrapped, models: models, dateFormat: dateFormat, numberText: numberText).parameterText
         }
         guard case .named(let name) = type else { return nil }
         if let model = models[name] {
@@ -30,7 +48,7 @@ struct ExampleValue: Encodable, Sendable {
         if name == "Date", dateFormat != .iso8601, let number = value.number {
             return String(dateFormat == .unixSeconds ? UnixTime.seconds(UnixTime.date(seconds: number)) : UnixTime.milliseconds(UnixTime.date(milliseconds: number)))
         }
-        return Self.scalar(name, value)?.parameterText
+        return Self.scalar(name, value, numberText: numberText)?.parameterText
     }
 
     /// One text per element of a list example (`?tag=a&tag=b`); the one text of a single value.
@@ -52,7 +70,7 @@ struct ExampleValue: Encodable, Sendable {
                 var container = encoder.singleValueContainer()
                 return try container.encodeNil()
             }
-            try typed(value, wrapped).encode(to: encoder)
+            try ExampleValue(value: value, type: wrapped, models: models, dateFormat: dateFormat, numberText: numberText).encode(to: encoder)
         case .array(let element):
             guard case .array(let items) = value else { return try value.encode(to: encoder) }
             var container = encoder.unkeyedContainer()
@@ -67,7 +85,7 @@ struct ExampleValue: Encodable, Sendable {
             } else if name == "Date", dateFormat != .iso8601, let number = value.number {
                 var container = encoder.singleValueContainer()
                 try container.encode(dateFormat == .unixSeconds ? UnixTime.seconds(UnixTime.date(seconds: number)) : UnixTime.milliseconds(UnixTime.date(milliseconds: number)))
-            } else if let scalar = Self.scalar(name, value) {
+            } else if let scalar = Self.scalar(name, value, numberText: numberText) {
                 try scalar.encode(to: encoder)
             } else {
                 // `JSON`, and types of the app's own (`swift:`): the example as it is written.
@@ -93,9 +111,13 @@ struct ExampleValue: Encodable, Sendable {
             var declared: Set<String> = []
             for field in fields {
                 declared.insert(field.jsonKey)
-                guard let member = members[field.jsonKey], member != .null else { continue }
-                let type = field.type.expression ?? .named(field.type.spelling)
-                try container.encode(typed(member, type.unwrapped, dateFormat: field.dateFormat), forKey: MemberKey(field.jsonKey))
+                let type = (field.type.expression ?? .named(field.type.spelling)).unwrapped
+                if let member = members[field.jsonKey], member != .null {
+                    try container.encode(typed(member, type, dateFormat: field.dateFormat), forKey: MemberKey(field.jsonKey))
+                } else if let json = field.defaultJSON, let fallback = ExampleValue(json: json, type: type, models: models, dateFormat: field.dateFormat) {
+                    // The generated initializer's default argument, which the model encodes.
+                    try container.encode(fallback, forKey: MemberKey(field.jsonKey))
+                }
             }
             if model.keepsAdditionalProperties {
                 for (key, member) in members where !declared.contains(key) { try container.encode(member, forKey: MemberKey(key)) }
@@ -119,8 +141,9 @@ struct ExampleValue: Encodable, Sendable {
     }
 
     /// The example as the runtime's value of the scalar type `name`; nil when it is not one.
-    static func scalar(_ name: String, _ value: JSONValue) -> (any ParameterValue & Encodable)? {
-        switch (name, value) {
+    static func scalar(_ name: String, _ value: JSONValue, numberText: String? = nil) -> (any ParameterValue & Encodable)? {
+        if name == "Decimal", let text = numberText, let exact = Decimal(string: text), exact.description != "NaN" { return exact }
+        return switch (name, value) {
         case ("String", .string(let text)): text
         case ("Bool", .bool(let flag)): flag
         case ("Int", .integer(let number)): Int(exactly: number)

@@ -42,10 +42,14 @@ struct ReplyCheck {
             return findings(for: api, status: status, body: body)
         case .rpcError(let code, let message, _):
             return [ContractFinding(api: api, kind: .rpcError, message: "the server answered error \(code): \(message)")]
+        case .grpcStatus(let code, let message) where code == .unavailable || code == .deadlineExceeded:
+            // What grpc-swift ends a call with that reached no server, or no answer in time.
+            return [ContractFinding(api: api, kind: .callFailed, message: "no reply from \(request): the call ended \(code): \(message)")]
         case .grpcStatus(let code, let message):
             return [ContractFinding(api: api, kind: .rpcError, message: "the server answered \(code): \(message)")]
-        case .invalidResponse(let message) where api.rpc != nil && error.underlying == nil:
-            return [ContractFinding(api: api, kind: .rpcError, message: "the reply is not a JSON-RPC response to the call: \(message)")]
+        case .invalidResponse(let message):
+            // A reply the generated client refuses: not the protocol's, too large, a redirect it does not follow.
+            return [ContractFinding(api: api, kind: .invalidReply, message: "the generated client refuses the reply: \(message)")]
         default:
             return [ContractFinding(api: api, kind: .callFailed, message: "no reply from \(request): \(error.reason)")]
         }

@@ -77,8 +77,10 @@ struct VerifyCommand: AsyncParsableCommand {
                 throw ValidationError("--grpc-url must be grpc://host:port or grpcs://host:port; found '\(grpcURL)'")
             }
         }
-        for header in headers where !header.contains(":") {
-            throw ValidationError("--header is 'Name: value'; found '\(header)'")
+        for header in headers {
+            guard let colon = header.firstIndex(of: ":") else { throw ValidationError("--header is 'Name: value'; found '\(header)'") }
+            let name = header[..<colon].trimmingCharacters(in: .whitespaces)
+            guard ContractCheck.isHeaderName(name) else { throw ValidationError("--header '\(name)' is not a header name") }
         }
         for entry in headerVariables where !entry.contains("=") {
             throw ValidationError("--header-env is NAME=VARIABLE; found '\(entry)'")
@@ -129,10 +131,12 @@ struct VerifyCommand: AsyncParsableCommand {
                 Console.error("error: \(source) is not 'Name: value'")
                 throw ExitCode.failure
             }
-            return HeaderDescription(
-                name: line[..<colon].trimmingCharacters(in: .whitespaces),
-                value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            )
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+            guard ContractCheck.isHeaderName(name) else {
+                Console.error("error: \(source) names no header: '\(name)' is not a header name")
+                throw ExitCode.failure
+            }
+            return HeaderDescription(name: name, value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
         var result = try headers.map { try header($0, from: "--header") }
         if let headerFile {
@@ -151,6 +155,10 @@ struct VerifyCommand: AsyncParsableCommand {
         }
         for entry in headerVariables {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            guard ContractCheck.isHeaderName(parts[0]) else {
+                Console.error("error: --header-env \(entry): '\(parts[0])' is not a header name")
+                throw ExitCode.failure
+            }
             guard parts.count == 2, let value = ProcessInfo.processInfo.environment[parts[1]] else {
                 Console.error("error: --header-env \(entry): the environment has no variable '\(parts.last ?? "")'")
                 throw ExitCode.failure

@@ -26,7 +26,7 @@ struct GRPCContractCheckTests {
         await ContractCheck(workspace: try example(), options: .init(grpcURL: grpcURL, timeout: 10, apis: methods)).run()
     }
 
-    @Test("An example in proto's JSON encodes to bytes the generated messages read; a wrong one fails at its path")
+    @Test("An example in proto's JSON encodes to the bytes the generated messages serialize to; a wrong one fails at its path")
     func exampleEncoding() throws {
         let writer = ProtobufWriter(shapes: try Self.example().protoShapes)
         let json = #"{"location": {"latitude": 5, "longitude": -7}, "message": "hi", "sent_at": {"seconds": "1700000000", "nanos": 5}}"#
@@ -34,6 +34,17 @@ struct GRPCContractCheckTests {
         let note = try Routeguide_RouteNote(serializedBytes: bytes)
         #expect(note.location.latitude == 5 && note.location.longitude == -7 && note.message == "hi")
         #expect(note.sentAt.seconds == 1_700_000_000 && note.sentAt.nanos == 5)
+
+        // The bytes SwiftProtobuf serializes the same message to: fields by number, defaults
+        // without presence left out, repeated numbers packed.
+        #expect(bytes == Array(try note.serializedData()))
+        let rectangle = try writer.encode(try #require(JSONValue.parse(Data(#"{"lo": {"latitude": 1}, "hi": {"latitude": 2}}"#.utf8))), as: "geo.Rectangle")
+        #expect(rectangle == Array(try Geo_Rectangle.with { $0.lo.latitude = 1; $0.hi.latitude = 2 }.serializedData()))
+        #expect(rectangle == [10, 2, 8, 1, 18, 2, 8, 2])
+        let defaults = try writer.encode(.object(["latitude": .integer(0), "longitude": .integer(5)]), as: "geo.Point")
+        #expect(defaults == [16, 5])
+        let details = try writer.encode(.object(["tags": .array([.string("a"), .string("")]), "description": .string("")]), as: "routeguide.Feature.Details")
+        #expect(details == Array(try Routeguide_Feature.Details.with { $0.tags = ["a", ""] }.serializedData()))
 
         let unknown = #expect(throws: ProtobufWriter.Failure.self) {
             try writer.encode(.object(["location": .object(["altitude": .integer(1)])]), as: "routeguide.RouteNote")

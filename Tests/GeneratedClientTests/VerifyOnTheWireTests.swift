@@ -92,7 +92,7 @@ struct VerifyOnTheWireTests {
         #expect(capture.requests.map { "\($0.path) \($0.headers[.authorization] ?? "-")" } == ["/capture/me -"])
         let partner = try #require(report.entries.last)
         #expect(partner.api == "GetPartner")
-        #expect(partner.findings.map(\.kind) == [.callFailed])
+        #expect(partner.findings.map(\.kind) == [.invalidReply])
         #expect(partner.findings.first?.message.contains("a redirect from https to http (\(capture.baseURL)/downgraded/partner) is refused") == true, "\(partner.findings)")
     }
 
@@ -119,7 +119,7 @@ struct VerifyOnTheWireTests {
         // The manager's bound, 64 MiB unless set, made 1 MiB here so that the test reads little.
         let endless = await ContractCheck(workspace: workspace, options: .init(timeout: 60, apis: ["GetMe"])) { $0.maxResponseBytes = 1 << 20 }.run()
         let cut = try #require(endless.entries.first?.findings.first)
-        #expect(cut.kind == .callFailed)
+        #expect(cut.kind == .invalidReply)
         #expect(cut.message.contains("larger than 1048576 bytes"), "\(cut.message)")
 
         let started = ContinuousClock.now
@@ -172,5 +172,105 @@ struct VerifyOnTheWireTests {
         #expect(unset.status == 1)
         #expect(unset.errors.contains("the environment has no variable 'APIGEN_NO_SUCH_VARIABLE'"))
         #expect(home.requests.count == 2)
+    }
+
+    /// A workspace of `api`'s text, at `baseURL`, described.
+    static func describe(_ api: String, baseURL: String) throws -> WorkspaceDescription {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verify-values-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "module: Values\noutput: Generated\ndefaults:\n  baseURL: \(baseURL)\n".write(to: folder.appendingPathComponent("workspace.yaml"), atomically: true, encoding: .utf8)
+        try api.write(to: folder.appendingPathComponent("values.yaml"), atomically: true, encoding: .utf8)
+        var diagnostics = Diagnostics()
+        let described = Generator.describe(workspaceFile: folder.appendingPathComponent("workspace.yaml").path, into: &diagnostics)
+        return try #require(described, "\(diagnostics.sorted)").1
+    }
+
+    @Test("Examples go as the generated initializer sends them: a model's defaults filled in, a Unix date in a body as its whole seconds, null left out, a Decimal with every digit")
+    func valuesAsTheClientSendsThem() async throws {
+        let server = try await LoopbackServer.start { _ in .json(#"{"jsonrpc":"2.0","id":1,"result":1}"#) }
+        let workspace = try Self.describe("""
+            types:
+              Line:
+                fields:
+                  description: String
+                  quantity: { type: Int, default: 1 }
+            apis:
+              Rpc:
+                kind: jsonrpc
+                url: /rpc
+                method: order
+                safe: true
+                parameters:
+                  line: { type: Line, example: { description: x } }
+                  at: { type: "Date?", format: unixSeconds, example: 1700000000.75 }
+                  note: { type: "String?", example: null }
+                response: Int
+              Dec:
+                method: GET
+                path: /dec
+                parameters:
+                  amount: { type: Decimal, example: 0.1234567890123456789 }
+                  price: { type: Decimal, default: "1234567890.123456789" }
+                  big: { type: Decimal, example: 12345678901234567890 }
+                  skipped: { type: "String?", example: null }
+                response: JSON
+            """, baseURL: server.baseURL)
+        let report = await ContractCheck(workspace: workspace, options: .init(timeout: 10)).run()
+        #expect(report.entries.allSatisfy { $0.skipped == nil }, "\(report.entries)")
+        #expect(server.requests.first?.bodyText == #"{"jsonrpc":"2.0","method":"order","params":{"at":1700000000,"line":{"description":"x","quantity":1}},"id":1}"#)
+        #expect(server.requests.last?.target == "/dec?amount=0.1234567890123456789&price=1234567890.123456789&big=12345678901234567890")
+    }
+
+    @Test("--header follows the app's token once --base-url has moved the workspace: not to the production origin left unmoved, and to a third party moved onto the workspace's server")
+    func headerScopeUnderOverrides() async throws {
+        let real = try await LoopbackServer.start { _ in .json("{}") }
+        let local = try await LoopbackServer.start { _ in .json("{}") }
+        let workspace = try Self.describe("""
+            apis:
+              GetMe: { method: GET, path: /me, response: JSON }
+              GetV2: { method: GET, path: /v2me, baseURL: "\(real.baseURL)/v2", response: JSON }
+              GetMaps: { method: GET, path: /maps, baseURL: "https://maps.example.com", response: JSON }
+            """, baseURL: real.baseURL + "/v1")
+        let overrides = [real.baseURL + "/v1": local.baseURL + "/v1", "https://maps.example.com": local.baseURL + "/maps"]
+        let report = await ContractCheck(workspace: workspace, options: .init(baseURLOverrides: overrides, headers: [Self.bearer], timeout: 10)).run()
+        #expect(report.findings.isEmpty, "\(report.findings.map(\.diagnostic))")
+        #expect(real.requests.map { "\($0.path) \($0.headers[.authorization] ?? "-")" } == ["/v2/v2me -"])
+        #expect(local.requests.map { "\($0.path) \($0.headers[.authorization] ?? "-")" } == ["/v1/me Bearer secret", "/maps/maps Bearer secret"])
+    }
+
+    @Test("What the runtime refuses is the client's refusal, not the server's error; a gRPC target that does not answer is a failed call")
+    func refusalsAndUnreachableTargets() async throws {
+        let looping = try await LoopbackServer.start { request in Response(status: .found, headers: [.location: request.path]) }
+        let html = try await LoopbackServer.start { _ in Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html>hi</html>"))) }
+        let workspace = try Self.describe("""
+            apis:
+              RpcLoop: { kind: jsonrpc, url: /rpc, method: loop, safe: true, response: Int }
+              RpcHTML: { kind: jsonrpc, url: /rpc, baseURL: "\(html.baseURL)", method: page, safe: true, response: Int }
+            """, baseURL: looping.baseURL)
+        let report = await ContractCheck(workspace: workspace, options: .init(timeout: 10)).run()
+        let found = report.entries.map { "\($0.api) \($0.findings.map { "\($0.kind.rawValue): \($0.message)" })" }
+        #expect(found == [
+            #"RpcLoop ["invalidReply: the generated client refuses the reply: more than 5 redirects"]"#,
+            #"RpcHTML ["invalidReply: the generated client refuses the reply: the reply is not JSON (15 bytes)"]"#,
+        ])
+
+        var diagnostics = Diagnostics()
+        let (_, example) = try #require(Generator.describe(workspaceFile: "apis/workspace.yaml", into: &diagnostics))
+        let unreachable = await ContractCheck(workspace: example, options: .init(grpcURL: "grpc://127.0.0.1:1", timeout: 5, apis: ["SayHello"])).run()
+        #expect(unreachable.entries.first?.grpcStatus == "UNAVAILABLE")
+        #expect(unreachable.findings.map(\.kind) == [.callFailed])
+        #expect(unreachable.findings.first?.message.hasPrefix("no reply from POST grpc://127.0.0.1:1/helloworld.Greeter/SayHello: the call ended UNAVAILABLE") == true, "\(unreachable.findings)")
+    }
+
+    @Test("A header name that is no header name is a usage error before any call")
+    func badHeaderNames() async throws {
+        let tool = URL(fileURLWithPath: ".build/debug/apigen-verify")
+        try #require(FileManager.default.isExecutableFile(atPath: tool.path), "run 'swift build --product apigen-verify' first")
+        let spaced = try await runTool(tool, ["--header", "Bad Name: x"])
+        #expect(spaced.status == 64)
+        #expect(spaced.errors.contains("--header 'Bad Name' is not a header name"))
+        let empty = try await runTool(tool, ["--header", ": x"])
+        #expect(empty.status == 64)
     }
 }

@@ -39,7 +39,7 @@ struct VerifyRequestEqualityTests {
         "GetFeature": { _ = try? await GetFeatureAPI().using($0).start() },
     ]
 
-    @Test("Over REST, JSON-RPC and gRPC: verify's request and the generated client's are the same bytes, the token only where the app sends it")
+    @Test("Over REST, JSON-RPC and gRPC: verify's request and the generated client's are the same bytes, the token at the workspace's server and never at a third party's")
     func sameBytes() async throws {
         // The workspace's own origin on one server, the third parties' (weather, calc) on another,
         // so that "the workspace's origin" means the same thing to verify and to the interceptor.

@@ -157,6 +157,9 @@ public struct FieldDescription: Sendable {
     public var dateFormat: DateFormat = .iso8601
     /// Where the manifest declares it, for reports about its values (`apigen verify`).
     public var declaredAt: SourceLocation? = nil
+    /// `default:`, as JSON text: what the generated initializer fills in, and so what `apigen
+    /// verify` sends for a field its example leaves out.
+    public var defaultJSON: String? = nil
 }
 
 /// `oneOf:`: an enum with one case per alternative.

@@ -18,6 +18,12 @@ public struct ProtoShapes: Sendable {
         public var number: Int32
         public var type: FieldType
         public var isRepeated: Bool
+        /// Whether a value equal to its default is still sent (proto3 `optional`, a oneof's
+        /// member, proto2, a message); without it, SwiftProtobuf leaves the default out.
+        public var hasPresence = false
+        /// Whether a repeated field's values go in one length-delimited record (proto3's default
+        /// for numbers and enums).
+        public var isPacked = false
     }
 
     /// A field's type, as the wire reads it.
@@ -58,7 +64,10 @@ public struct ProtoShapes: Sendable {
         for enumeration in message.enums { add(enumeration) }
         for nested in message.messages { add(nested) }
         let fields = message.fields.map { field in
-            Field(name: field.name, jsonName: field.jsonName ?? field.name, number: field.number, type: Self.type(of: field), isRepeated: field.isRepeated)
+            Field(
+                name: field.name, jsonName: field.jsonName ?? field.name, number: field.number, type: Self.type(of: field), isRepeated: field.isRepeated,
+                hasPresence: field.hasPresence, isPacked: field.isPacked
+            )
         }
         messages[message.fullName] = Message(
             fullName: message.fullName, fields: Dictionary(fields.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first }),

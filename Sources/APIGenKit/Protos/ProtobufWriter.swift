@@ -30,39 +30,67 @@ public struct ProtobufWriter: Sendable {
         return bytes
     }
 
+    /// The members in field-number order, defaults of fields without presence left out, repeated
+    /// numbers packed: the bytes SwiftProtobuf's generated messages serialize to, so that what
+    /// `apigen verify` sends is what the app sends.
     private func write(_ value: JSONValue, message name: String, at path: String, into bytes: inout [UInt8], depth: Int) throws(Failure) {
         guard depth < 64 else { throw Failure(path: path, message: "nested deeper than 64 messages") }
         guard let message = shapes.messages[name] else { throw Failure(path: path, message: "'\(name)' is not a message of the protos") }
         guard case .object(let members) = value else { throw Failure(path: path, message: "'\(name)' is a message: an object, not \(value.kindName)") }
+        var present: [(field: ProtoShapes.Field, key: String, value: JSONValue)] = []
         for key in members.keys.sorted() {
-            let fieldPath = "\(path).\(key)"
             guard let field = message.fields.values.first(where: { $0.jsonName == key || $0.name == key }) else {
                 let names = message.fields.values.sorted { $0.number < $1.number }.map(\.jsonName).joined(separator: ", ")
-                throw Failure(path: fieldPath, message: "'\(name)' has no field '\(key)'; its fields: \(names)")
+                throw Failure(path: "\(path).\(key)", message: "'\(name)' has no field '\(key)'; its fields: \(names)")
             }
-            let member = members[key]!
-            if member == .null { continue }
+            if members[key]! != .null { present.append((field, key, members[key]!)) }
+        }
+        for (field, key, member) in present.sorted(by: { $0.field.number < $1.field.number }) {
+            let fieldPath = "\(path).\(key)"
             if field.isRepeated, case .message(let entryName) = field.type, shapes.messages[entryName]?.isMapEntry == true {
                 guard case .object(let entries) = member else { throw Failure(path: fieldPath, message: "a map: an object, not \(member.kindName)") }
                 for entryKey in entries.keys.sorted() {
                     let entry = JSONValue.object(["key": .string(entryKey), "value": entries[entryKey]!])
                     var encoded: [UInt8] = []
-                    try write(entry, message: entryName, at: "\(fieldPath).\(entryKey)", into: &encoded, depth: depth + 1)
+                    try writeMapEntry(entry, message: entryName, at: "\(fieldPath).\(entryKey)", into: &encoded, depth: depth + 1)
                     Self.key(field.number, wireType: 2, into: &bytes)
                     Self.lengthDelimited(encoded, into: &bytes)
                 }
             } else if field.isRepeated {
                 guard case .array(let items) = member else { throw Failure(path: fieldPath, message: "a repeated field: an array, not \(member.kindName)") }
-                for (index, item) in items.enumerated() {
-                    try writeField(item, field, at: "\(fieldPath)[\(index)]", into: &bytes, depth: depth)
+                if field.isPacked {
+                    guard !items.isEmpty else { continue }
+                    var packed: [UInt8] = []
+                    for (index, item) in items.enumerated() {
+                        _ = try writeField(item, field, at: "\(fieldPath)[\(index)]", into: &packed, depth: depth, withKey: false)
+                    }
+                    Self.key(field.number, wireType: 2, into: &bytes)
+                    Self.lengthDelimited(packed, into: &bytes)
+                } else {
+                    for (index, item) in items.enumerated() {
+                        _ = try writeField(item, field, at: "\(fieldPath)[\(index)]", into: &bytes, depth: depth)
+                    }
                 }
             } else {
-                try writeField(member, field, at: fieldPath, into: &bytes, depth: depth)
+                var encoded: [UInt8] = []
+                let isDefault = try writeField(member, field, at: fieldPath, into: &encoded, depth: depth)
+                if !isDefault || field.hasPresence { bytes += encoded }
             }
         }
     }
 
-    private func writeField(_ value: JSONValue, _ field: ProtoShapes.Field, at path: String, into bytes: inout [UInt8], depth: Int) throws(Failure) {
+    /// A map's entry: its key and its value, both always written, as SwiftProtobuf writes them.
+    private func writeMapEntry(_ entry: JSONValue, message name: String, at path: String, into bytes: inout [UInt8], depth: Int) throws(Failure) {
+        guard let message = shapes.messages[name], case .object(let members) = entry else { return }
+        for field in message.fields.values.sorted(by: { $0.number < $1.number }) {
+            guard let member = members[field.name], member != .null else { continue }
+            _ = try writeField(member, field, at: path, into: &bytes, depth: depth)
+        }
+    }
+
+    /// Writes one value of `field` (its key first unless `withKey` is false, for a packed
+    /// record); returns whether the value is the field's default.
+    private func writeField(_ value: JSONValue, _ field: ProtoShapes.Field, at path: String, into bytes: inout [UInt8], depth: Int, withKey: Bool = true) throws(Failure) -> Bool {
         func integer(_ range: ClosedRange<Int64>) throws(Failure) -> Int64 {
             let number: Int64? = switch value {
             case .integer(let number): number
@@ -106,39 +134,47 @@ public struct ProtobufWriter: Sendable {
                 } else {
                     raw = UInt64(bitPattern: try integer(int32Range))
                 }
-            default: return
+            default: return false
             }
-            Self.key(field.number, wireType: 0, into: &bytes)
+            if withKey { Self.key(field.number, wireType: 0, into: &bytes) }
             Self.varint(raw, into: &bytes)
+            return raw == 0
         case .fixed64, .sfixed64, .double:
             let raw: UInt64 = switch field.type {
             case .double: try real().bitPattern
             case .fixed64: UInt64(try integer(0...Int64.max))
             default: UInt64(bitPattern: try integer(Int64.min...Int64.max))
             }
-            Self.key(field.number, wireType: 1, into: &bytes)
+            if withKey { Self.key(field.number, wireType: 1, into: &bytes) }
             bytes += withUnsafeBytes(of: raw.littleEndian, Array.init)
+            // SwiftProtobuf leaves out 0 and -0 alike.
+            return field.type == .double ? Double(bitPattern: raw) == 0 : raw == 0
         case .fixed32, .sfixed32, .float:
             let raw: UInt32 = switch field.type {
             case .float: Float(try real()).bitPattern
             case .fixed32: UInt32(try integer(uint32Range))
             default: UInt32(bitPattern: Int32(try integer(int32Range)))
             }
-            Self.key(field.number, wireType: 5, into: &bytes)
+            if withKey { Self.key(field.number, wireType: 5, into: &bytes) }
             bytes += withUnsafeBytes(of: raw.littleEndian, Array.init)
+            return field.type == .float ? Float(bitPattern: raw) == 0 : raw == 0
         case .string:
             guard case .string(let text) = value else { throw Failure(path: path, message: "expected a string, found \(value.kindName)") }
             Self.key(field.number, wireType: 2, into: &bytes)
             Self.lengthDelimited(Array(text.utf8), into: &bytes)
+            return text.isEmpty
         case .bytes:
             guard case .string(let text) = value, let data = Data(base64Encoded: text) else { throw Failure(path: path, message: "expected bytes in base64, found \(value.json)") }
             Self.key(field.number, wireType: 2, into: &bytes)
             Self.lengthDelimited(Array(data), into: &bytes)
+            return data.isEmpty
         case .message(let name):
             var encoded: [UInt8] = []
             try write(value, message: name, at: path, into: &encoded, depth: depth + 1)
             Self.key(field.number, wireType: 2, into: &bytes)
             Self.lengthDelimited(encoded, into: &bytes)
+            // A message given is sent, empty or not: it has presence.
+            return false
         }
     }
 

@@ -58,7 +58,8 @@ extension DescriptionBuilder {
                 return FieldDescription(
                     swiftName: SwiftIdentifier.escaped(swiftName), jsonKey: jsonKey,
                     type: resolved, docLines: SwiftLiteral.docLines(field.description?.value),
-                    defaultLiteral: fieldDefault, dateFormat: format, declaredAt: field.name.location
+                    defaultLiteral: fieldDefault, dateFormat: format, declaredAt: field.name.location,
+                    defaultJSON: fieldDefault == nil ? nil : field.defaultValue.map { defaultJSON($0.value, for: field.type.value) }
                 )
             }
             if type.additionalProperties?.value == true, swiftNames.isTaken("additionalProperties") {

@@ -94,6 +94,9 @@ extension YAMLNode {
             if scalar.style == .plain {
                 if isNull { return "null" }
                 if scalar.string == "true" || scalar.string == "false" { return scalar.string }
+                // A number already in JSON's grammar keeps its text, every digit of it (a Decimal's,
+                // an integer past 64 bits); YAML's other spellings go through their value.
+                if scalar.string.wholeMatch(of: /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/) != nil { return scalar.string }
                 if let integer = Int64(scalar.string) { return String(integer) }
                 if let number = Double(scalar.string), number.isFinite, scalar.string.first != "." { return String(number) }
             }
