@@ -10,7 +10,7 @@ struct APIGenCommand: ParsableCommand {
         commandName: "apigen",
         abstract: "Generates one Swift API class per endpoint from the YAML manifests of a workspace.",
         version: APIGenVersion.current,
-        subcommands: [Generate.self, Check.self, Lint.self, Init.self, Template.self, Schema.self, Import.self, Export.self, Serve.self, Verify.self],
+        subcommands: [Generate.self, Check.self, Lint.self, Init.self, Template.self, Schema.self, Import.self, Export.self, Diff.self, Serve.self, Verify.self],
         defaultSubcommand: Generate.self
     )
 }

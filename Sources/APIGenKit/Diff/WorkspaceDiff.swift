@@ -1,0 +1,333 @@
+import APIManifest
+import Foundation
+
+/// The changes between two versions of a workspace, REST, JSON-RPC and gRPC alike, each at the
+/// new version's line: `apigen diff`. Changes that break an app already shipped or a server
+/// already deployed are `.breaking`; the rest are `.compatible`.
+///
+/// An API is known by its manifest name, a model's field by its JSON key, a proto field by its
+/// number: a rename is a removal and an addition. Whether a type change breaks depends on the
+/// way values flow through it (`TypeUse`): what apps send may widen, what they read may narrow.
+public struct WorkspaceDiff {
+    let old: WorkspaceDescription
+    let new: WorkspaceDescription
+    private let oldModels: [String: ModelDescription]
+    private let newModels: [String: ModelDescription]
+    /// How each model is used, in either version.
+    private let uses: [String: TypeUse]
+    private(set) var changes: [WorkspaceChange] = []
+
+    /// The changes from `old` to `new`, breaking ones first, each group in the new version's
+    /// line order.
+    public static func changes(from old: WorkspaceDescription, to new: WorkspaceDescription) -> [WorkspaceChange] {
+        var diff = WorkspaceDiff(old: old, new: new)
+        diff.compareAPIs()
+        diff.compareModels()
+        ProtoDiff(old: old, new: new).compare(into: &diff.changes)
+        return diff.changes.enumerated().sorted { a, b in
+            let (left, right) = (a.element, b.element)
+            if left.effect != right.effect { return left.effect == .breaking }
+            if left.file != right.file { return left.file < right.file }
+            if left.line != right.line { return left.line < right.line }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+
+    private init(old: WorkspaceDescription, new: WorkspaceDescription) {
+        self.old = old
+        self.new = new
+        oldModels = Dictionary(old.models.map { ($0.manifestName, $0) }, uniquingKeysWith: { first, _ in first })
+        newModels = Dictionary(new.models.map { ($0.manifestName, $0) }, uniquingKeysWith: { first, _ in first })
+        uses = Self.uses(in: old, oldModels).merging(Self.uses(in: new, newModels)) { $0.union($1) }
+    }
+
+    private mutating func report(_ effect: WorkspaceChange.Effect, _ subject: String, _ message: String, at location: SourceLocation) {
+        changes.append(WorkspaceChange(effect, subject, message, at: location))
+    }
+
+    // MARK: APIs
+
+    private mutating func compareAPIs() {
+        let newAPIs = Dictionary(new.apis.map { ($0.manifestName, $0) }, uniquingKeysWith: { first, _ in first })
+        let oldNames = Set(old.apis.map(\.manifestName))
+        for api in old.apis {
+            guard let now = newAPIs[api.manifestName] else {
+                report(.breaking, api.manifestName, "the API was removed; apps already shipped call it", at: newLocation(ofFileOf: api.declaredAt))
+                continue
+            }
+            compare(api, now)
+        }
+        for api in new.apis where !oldNames.contains(api.manifestName) {
+            report(.compatible, api.manifestName, "a new API", at: api.declaredAt)
+        }
+    }
+
+    private mutating func compare(_ old: APIDescription, _ new: APIDescription) {
+        let name = new.manifestName
+        func breaking(_ message: String) { report(.breaking, name, message, at: new.declaredAt) }
+        guard old.kind == new.kind else {
+            return breaking("it was \(Self.kindName(old.kind)) and is \(Self.kindName(new.kind)) now; apps already shipped call it as before")
+        }
+        let oldBase = old.baseURL ?? self.old.defaults.baseURL
+        let newBase = new.baseURL ?? self.new.defaults.baseURL
+        if oldBase != newBase {
+            breaking("its base URL changed from \(oldBase ?? "none") to \(newBase ?? "none"); apps already shipped call the old one")
+        }
+        if let before = old.rest, let now = new.rest {
+            if before.method != now.method { breaking("its method changed from \(before.method.rawValue) to \(now.method.rawValue)") }
+            if Self.routeShape(before.path) != Self.routeShape(now.path) { breaking("its path changed from \(before.path) to \(now.path)") }
+        }
+        if let before = old.rpc, let now = new.rpc {
+            if before.method != now.method { breaking("its remote method changed from \(before.method) to \(now.method)") }
+            if before.path != now.path { breaking("its endpoint changed from '\(before.path)' to '\(now.path)'") }
+            if before.structure != now.structure { breaking("its parameters go \(Self.structureName(now.structure)) now, \(Self.structureName(before.structure)) before") }
+            if before.isNotification != now.isNotification {
+                breaking(now.isNotification ? "it is a notification now: apps already shipped wait for a reply" : "it is no notification now: apps already shipped send it without an id")
+            }
+        }
+        if let before = old.grpc, let now = new.grpc {
+            if before.method != now.method { breaking("its gRPC method changed from \(before.method) to \(now.method)") }
+            if before.shape != now.shape { breaking("it was a \(before.shape) call and is a \(now.shape) call now") }
+            if before.requestMessage != now.requestMessage { breaking("its request message changed from \(before.requestMessage) to \(now.requestMessage)") }
+            if before.responseMessage != now.responseMessage { breaking("its response message changed from \(before.responseMessage) to \(now.responseMessage)") }
+        }
+        compareParameters(old, new)
+        compareResponse(old, new)
+    }
+
+    private mutating func compareParameters(_ old: APIDescription, _ new: APIDescription) {
+        let name = new.manifestName
+        let sent = { (api: APIDescription) in api.parameters.filter { !$0.isDownloadDestination } }
+        let before = sent(old)
+        let now = sent(new)
+        let byPosition = new.rpc?.structure == .byPosition && old.rpc?.structure == .byPosition
+        for (index, parameter) in before.enumerated() {
+            guard let match = now.firstIndex(where: { $0.wireName == parameter.wireName }) else {
+                report(.breaking, name, "parameter '\(parameter.wireName)' was removed; apps already shipped send it", at: new.declaredAt)
+                continue
+            }
+            let current = now[match]
+            let subject = "parameter '\(parameter.wireName)'"
+            if byPosition, match != index { report(.breaking, name, "\(subject) moved from position \(index + 1) to \(match + 1)", at: new.declaredAt) }
+            if parameter.location != current.location, old.rpc == nil {
+                report(.breaking, name, "\(subject) moved from the \(parameter.location.rawValue) to the \(current.location.rawValue)", at: new.declaredAt)
+            }
+            compareType(Self.expression(parameter.type), Self.expression(current.type), use: .request, subject: name, what: subject, at: new.declaredAt)
+            if parameter.defaultLiteral != current.defaultLiteral {
+                let change = "\(parameter.defaultLiteral ?? "none") to \(current.defaultLiteral ?? "none")"
+                report(.breaking, name, "the default of \(subject) changed from \(change): apps already shipped send the old one", at: new.declaredAt)
+            }
+            if parameter.dateFormat != current.dateFormat {
+                report(.breaking, name, "\(subject) is written as \(current.dateFormat.rawValue) now, \(parameter.dateFormat.rawValue) before", at: new.declaredAt)
+            }
+        }
+        for parameter in now where !before.contains(where: { $0.wireName == parameter.wireName }) {
+            if parameter.type.isOptional || parameter.defaultLiteral != nil {
+                report(.compatible, name, "a new optional parameter '\(parameter.wireName)'", at: new.declaredAt)
+            } else {
+                report(.breaking, name, "a new parameter '\(parameter.wireName)' is required; apps already shipped do not send it", at: new.declaredAt)
+            }
+        }
+    }
+
+    private mutating func compareResponse(_ old: APIDescription, _ new: APIDescription) {
+        guard old.grpc == nil, new.grpc == nil else { return }
+        if old.response.decoding != new.response.decoding {
+            return report(.breaking, new.manifestName, "its reply is read as \(new.response.decoding.rawValue) now, \(old.response.decoding.rawValue) before", at: new.declaredAt)
+        }
+        guard let before = old.response.type.expression, let now = new.response.type.expression else { return }
+        compareType(before, now, use: .response, subject: new.manifestName, what: "its reply", at: new.declaredAt)
+    }
+
+    // MARK: Models
+
+    private mutating func compareModels() {
+        for model in new.models {
+            guard let before = oldModels[model.manifestName] else { continue }
+            let use = uses[model.manifestName] ?? .both
+            switch (before.shape, model.shape) {
+            case (.structure(let oldFields), .structure(let newFields)):
+                compareFields(oldFields, newFields, of: model, use: use)
+            case (.enumeration(let oldEnum), .enumeration(let newEnum)):
+                compareCases(oldEnum, newEnum, of: model, use: use)
+            case (.union(let oldUnion), .union(let newUnion)):
+                compareAlternatives(oldUnion, newUnion, of: model, use: use)
+            default:
+                report(.breaking, model.manifestName, "it was \(Self.shapeName(before.shape)) and is \(Self.shapeName(model.shape)) now", at: model.declaredAt)
+            }
+        }
+    }
+
+    private mutating func compareFields(_ before: [FieldDescription], _ now: [FieldDescription], of model: ModelDescription, use: TypeUse) {
+        let reader = use.contains(.request) ? "servers already deployed" : "apps already shipped"
+        for field in before {
+            let subject = "\(model.manifestName).\(field.jsonKey)"
+            guard let current = now.first(where: { $0.jsonKey == field.jsonKey }) else {
+                report(.breaking, subject, "the field was removed; \(use.contains(.response) ? "apps already shipped read it" : "servers already deployed read it")", at: model.declaredAt)
+                continue
+            }
+            let at = current.declaredAt ?? model.declaredAt
+            compareType(Self.expression(field.type), Self.expression(current.type), use: use, subject: subject, what: "the field", at: at)
+            if field.defaultLiteral != current.defaultLiteral {
+                report(.breaking, subject, "its default changed from \(field.defaultLiteral ?? "none") to \(current.defaultLiteral ?? "none"): \(reader) fill in the old one", at: at)
+            }
+            if field.dateFormat != current.dateFormat {
+                report(.breaking, subject, "it is written as \(current.dateFormat.rawValue) now, \(field.dateFormat.rawValue) before", at: at)
+            }
+        }
+        for field in now where !before.contains(where: { $0.jsonKey == field.jsonKey }) {
+            let subject = "\(model.manifestName).\(field.jsonKey)"
+            let at = field.declaredAt ?? model.declaredAt
+            if use.contains(.request), !field.type.isOptional, field.defaultLiteral == nil {
+                report(.breaking, subject, "a new required field; apps already shipped do not send it", at: at)
+            } else {
+                report(.compatible, subject, "a new \(field.type.isOptional ? "optional " : "")field", at: at)
+            }
+        }
+    }
+
+    private mutating func compareCases(_ before: EnumDescription, _ now: EnumDescription, of model: ModelDescription, use: TypeUse) {
+        if before.rawType != now.rawType {
+            return report(.breaking, model.manifestName, "its values are \(now.rawType) now, \(before.rawType) before", at: model.declaredAt)
+        }
+        let newValues = Set(now.cases.map(\.rawValue))
+        let oldValues = Set(before.cases.map(\.rawValue))
+        for value in before.cases.map(\.rawValue) where !newValues.contains(value) {
+            if before.isFrozen || use.contains(.request) {
+                let who = use.contains(.request) ? "apps already shipped may send it" : "the enum is frozen, and apps already shipped switch over every value"
+                report(.breaking, model.manifestName, "value '\(value)' was removed; \(who)", at: model.declaredAt)
+            } else {
+                report(.compatible, model.manifestName, "value '\(value)' was removed; apps already shipped read what remains", at: model.declaredAt)
+            }
+        }
+        for value in now.cases.map(\.rawValue) where !oldValues.contains(value) {
+            if before.isFrozen, use.contains(.response) {
+                report(.breaking, model.manifestName, "value '\(value)' was added to a frozen enum; apps already shipped fail to decode it", at: model.declaredAt)
+            } else {
+                report(.compatible, model.manifestName, "a new value '\(value)'\(before.isFrozen ? "" : "; apps already shipped read it as .\(before.unknownCase)")", at: model.declaredAt)
+            }
+        }
+    }
+
+    private mutating func compareAlternatives(_ before: UnionDescription, _ now: UnionDescription, of model: ModelDescription, use: TypeUse) {
+        if before.discriminator != now.discriminator {
+            return report(.breaking, model.manifestName, "its discriminator changed from \(before.discriminator ?? "none") to \(now.discriminator ?? "none")", at: model.declaredAt)
+        }
+        func key(_ alternative: UnionDescription.Alternative) -> String { alternative.discriminatorValue ?? alternative.type.spelling }
+        let newKeys = Set(now.alternatives.map(key))
+        let oldKeys = Set(before.alternatives.map(key))
+        for alternative in before.alternatives where !newKeys.contains(key(alternative)) {
+            report(.breaking, model.manifestName, "alternative '\(key(alternative))' was removed", at: model.declaredAt)
+        }
+        for alternative in now.alternatives where !oldKeys.contains(key(alternative)) {
+            let effect: WorkspaceChange.Effect = use.contains(.response) ? .breaking : .compatible
+            let why = effect == .breaking ? "; apps already shipped cannot decode it" : ""
+            report(effect, model.manifestName, "a new alternative '\(key(alternative))'\(why)", at: model.declaredAt)
+        }
+    }
+
+    // MARK: Types
+
+    private mutating func compareType(_ before: TypeExpression, _ now: TypeExpression, use: TypeUse, subject: String, what: String, at location: SourceLocation) {
+        let relation = TypeRelation(from: before, to: now, enums: enumRawTypes)
+        guard relation != .same else { return }
+        let effect: WorkspaceChange.Effect = relation.breaks(use) ? .breaking : .compatible
+        // Optionality alone is said as what it means to the side that breaks.
+        if case .optional(let wrapped) = before, wrapped == now {
+            let why = use.contains(.request) ? "apps already shipped may leave it out" : "apps already shipped read it as before"
+            return report(effect, subject, "\(what) is required now, optional before: \(why)", at: location)
+        }
+        if case .optional(let wrapped) = now, wrapped == before {
+            let why = use.contains(.response) ? "apps already shipped require it" : "servers take what they took"
+            return report(effect, subject, "\(what) may be absent now, required before: \(why)", at: location)
+        }
+        report(effect, subject, "\(what) changed from \(before) to \(now): \(relation.reason(use))", at: location)
+    }
+
+    /// Enums by name, with their raw value type, in either version.
+    private var enumRawTypes: [String: String] {
+        var result: [String: String] = [:]
+        for model in old.models + new.models {
+            if case .enumeration(let enumeration) = model.shape { result[model.manifestName] = enumeration.rawType }
+        }
+        return result
+    }
+
+    /// How each model is used by `workspace`'s APIs: parameters and the models they hold are
+    /// sent, replies and error bodies are read.
+    static func uses(in workspace: WorkspaceDescription, _ models: [String: ModelDescription]) -> [String: TypeUse] {
+        var uses: [String: TypeUse] = [:]
+        func mark(_ type: TypeExpression?, _ use: TypeUse) {
+            for name in type?.names ?? [] {
+                guard let model = models[name], !(uses[name] ?? []).isSuperset(of: use) else { continue }
+                uses[name, default: []].formUnion(use)
+                switch model.shape {
+                case .structure(let fields): for field in fields { mark(expression(field.type), use) }
+                case .union(let union): for alternative in union.alternatives { mark(expression(alternative.type), use) }
+                case .enumeration: break
+                }
+            }
+        }
+        let errorBodies = workspace.defaults.errorResponses + workspace.apis.flatMap(\.errorResponses)
+        for model in workspace.models where errorBodies.contains(where: { $0.swiftType == model.swiftName }) {
+            mark(.named(model.manifestName), .response)
+        }
+        for api in workspace.apis {
+            for parameter in api.parameters where !parameter.isDownloadDestination { mark(expression(parameter.type), .request) }
+            mark(api.response.type.expression, .response)
+        }
+        return uses
+    }
+
+    static func expression(_ type: SwiftType) -> TypeExpression {
+        type.expression ?? .named(type.unwrappedSpelling)
+    }
+
+    // MARK: Words
+
+    /// Where a removed API's file is in the new version: the same file at the start, or the
+    /// workspace file when the file is gone too.
+    private func newLocation(ofFileOf old: SourceLocation) -> SourceLocation {
+        let oldRoot = URL(fileURLWithPath: self.old.workspaceFile).deletingLastPathComponent().standardizedFileURL.path + "/"
+        let newRoot = URL(fileURLWithPath: new.workspaceFile).deletingLastPathComponent().standardizedFileURL.path + "/"
+        let file = URL(fileURLWithPath: old.file).standardizedFileURL.path
+        if file.hasPrefix(oldRoot) {
+            let moved = newRoot + file.dropFirst(oldRoot.count)
+            if FileManager.default.fileExists(atPath: moved) { return SourceLocation(file: Self.relative(moved, like: new.workspaceFile), line: 1, column: 1) }
+        }
+        return SourceLocation(file: new.workspaceFile, line: 1, column: 1)
+    }
+
+    /// `path` relative to the working folder when `example` is, as the new version's locations are.
+    private static func relative(_ path: String, like example: String) -> String {
+        guard !example.hasPrefix("/") else { return path }
+        let folder = FileManager.default.currentDirectoryPath + "/"
+        return path.hasPrefix(folder) ? String(path.dropFirst(folder.count)) : path
+    }
+
+    static func routeShape(_ path: String) -> String {
+        let trimmed = path.hasPrefix("/") ? path : "/" + path
+        return trimmed.replacing(/\{[^}]*\}/, with: "{}")
+    }
+
+    static func kindName(_ kind: APIKind) -> String {
+        switch kind {
+        case .rest: "a REST API"
+        case .jsonrpc: "a JSON-RPC method"
+        case .rpc: "a custom RPC method"
+        case .grpc: "a gRPC method"
+        }
+    }
+
+    static func structureName(_ structure: ParameterStructure) -> String {
+        structure == .byPosition ? "by position" : "by name"
+    }
+
+    static func shapeName(_ shape: ModelDescription.Shape) -> String {
+        switch shape {
+        case .structure: "a model"
+        case .enumeration: "an enum"
+        case .union: "a union"
+        }
+    }
+}
