@@ -18,12 +18,12 @@ public struct MockRoutes: Sendable {
         let sample: SampleDescription?
         let answersNoContent: Bool
 
-        /// The requests it takes: its method and template, placeholders unnamed (`GET /users/{}`).
-        var shape: String {
-            method + " " + template.parts.map { part in
+        /// A request path it takes: its template, each placeholder filled with `x`.
+        var sampleRequest: String {
+            template.parts.map { part in
                 switch part {
                 case .text(let text): text
-                case .placeholder: "{}"
+                case .placeholder: "x"
                 }
             }.joined()
         }
@@ -47,7 +47,7 @@ public struct MockRoutes: Sendable {
     /// The base URLs the workspace's APIs name, for an app to point at the server.
     public let baseURLs: [String]
     /// APIs no request reaches, as another answers every request they would take.
-    public let collisions: [RouteCollision]
+    public private(set) var collisions: [RouteCollision]
 
     /// The routes of `workspace`'s REST and JSON-RPC APIs; its gRPC and custom RPC APIs are not served.
     public init(_ workspace: WorkspaceDescription) {
@@ -75,7 +75,7 @@ public struct MockRoutes: Sendable {
                     if api.sample != nil {
                         collisions.append(RouteCollision(
                             api: method.api, declaredAt: method.declaredAt, answeringAPI: answering.api, answeringDeclaredAt: answering.declaredAt,
-                            route: "POST \(path) (JSON-RPC \(description.method))"
+                            route: "POST \(path) (JSON-RPC \(description.method))", request: "JSON-RPC \(description.method)"
                         ))
                     }
                 } else {
@@ -91,20 +91,28 @@ public struct MockRoutes: Sendable {
             if (a.element.sample == nil) != (b.element.sample == nil) { return a.element.sample != nil }
             return a.offset < b.offset
         }.map(\.element)
-        var answering: [String: RESTRoute] = [:]
-        for route in self.rest {
-            guard let first = answering[route.shape] else {
-                answering[route.shape] = route
-                continue
-            }
-            collisions.append(RouteCollision(
-                api: route.api, declaredAt: route.declaredAt, answeringAPI: first.api, answeringDeclaredAt: first.declaredAt,
-                route: "\(route.method) \(route.template.text)"
-            ))
-        }
-        self.collisions = collisions.sorted { $0.declaredAt < $1.declaredAt }
         self.rpc = rpc
         self.baseURLs = baseURLs.sorted()
+        self.collisions = []
+        // A route whose own request, its placeholders filled, something else answers first:
+        // another API at the same route, one that takes more (`/files/{name}` before
+        // `/files/{name}.json`), or a JSON-RPC endpoint at its path.
+        for route in self.rest {
+            let path = route.sampleRequest
+            let served = "\(route.method) \(route.template.text)"
+            if route.method == "POST", let methods = rpcMethods(at: path), let method = methods.values.min(by: { $0.api < $1.api }) {
+                collisions.append(RouteCollision(
+                    api: route.api, declaredAt: route.declaredAt, answeringAPI: method.api, answeringDeclaredAt: method.declaredAt,
+                    route: served, request: "POST \(path)"
+                ))
+            } else if let first = self.route(method: route.method, path: path), first.api != route.api {
+                collisions.append(RouteCollision(
+                    api: route.api, declaredAt: route.declaredAt, answeringAPI: first.api, answeringDeclaredAt: first.declaredAt,
+                    route: served, request: "\(route.method) \(path)"
+                ))
+            }
+        }
+        self.collisions = collisions.sorted { $0.declaredAt < $1.declaredAt }
     }
 
     /// The routes, one line each: `GET /v1/users/{id} → GetUser`.
@@ -134,19 +142,21 @@ public struct MockRoutes: Sendable {
     }
 }
 
-/// Two APIs at one route: every request that would reach `api` is answered by `answeringAPI`.
+/// Two APIs at one route: requests that `api` declares are answered by `answeringAPI`.
 public struct RouteCollision: Sendable, Equatable {
-    /// The API no request reaches, and where its manifest declares it.
+    /// The API the requests do not reach, and where its manifest declares it.
     public let api: String
     public let declaredAt: SourceLocation
-    /// The API that answers instead, and where its manifest declares it.
+    /// The API that answers them instead, and where its manifest declares it.
     public let answeringAPI: String
     public let answeringDeclaredAt: SourceLocation
     /// `GET /v1/users/{id}`, as the server sees it.
     public let route: String
+    /// A request that shows it: `GET /v1/files/x.json`.
+    public let request: String
 
     /// `apis/users.yaml:12:3: warning: …`, as compilers write.
     public var diagnostic: String {
-        "\(declaredAt): warning: '\(api)' is served at \(route), where '\(answeringAPI)' (\(answeringDeclaredAt)) answers every request first; no request reaches '\(api)'"
+        "\(declaredAt): warning: '\(api)' is served at \(route), but '\(answeringAPI)' (\(answeringDeclaredAt)) answers first: \(request) reaches '\(answeringAPI)', not '\(api)'"
     }
 }

@@ -17,9 +17,11 @@ public struct MockServer: Sendable {
         public var latency: Duration
         /// The share of requests (0 to 1) answered `503 Service Unavailable` instead.
         public var failRate: Double
-        /// A request body larger than this is answered `413 Content Too Large` unread.
+        /// A request body larger than this is answered `413 Content Too Large`, nothing past the
+        /// bound kept.
         public var maxRequestBytes: Int
-        /// Requests answered at once; one past them is answered `503` at once, with `Retry-After`.
+        /// Requests read and answered at once (a sample's delay aside); one past them is answered
+        /// `503` at once, with `Retry-After`.
         public var maxConcurrentRequests: Int
         /// The most requests a JSON-RPC batch may hold; a larger one is one Invalid Request error.
         public var maxBatchRequests: Int
@@ -56,11 +58,15 @@ public struct MockServer: Sendable {
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let inFlight = NIOLockedValueBox(0)
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
+            let clock = ContinuousClock()
+            let start = clock.now
             let target = request.uri.string
             let method = request.method.rawValue
             if let refusal = Self.refusal(authority: request.head.authority, origin: request.headers[.origin]) {
                 return respond(MockAnswer(api: nil, status: 403, body: MockAnswer.error(refusal), delay: .zero), method: method, target: target, elapsed: .zero)
             }
+            // A slot is held while the body is read and answered, what takes memory; not while
+            // the answer waits out its delay.
             let admitted = inFlight.withLockedValue { count in
                 guard count < options.maxConcurrentRequests else { return false }
                 count += 1
@@ -72,21 +78,25 @@ public struct MockServer: Sendable {
                 response.headers[.retryAfter] = "1"
                 return response
             }
-            defer { inFlight.withLockedValue { $0 -= 1 } }
-            var request = request
-            let body: ByteBuffer
+            let answer: MockAnswer
             do {
-                body = try await request.collectBody(upTo: options.maxRequestBytes)
-            } catch {
+                defer { inFlight.withLockedValue { $0 -= 1 } }
+                var request = request
+                let body = try await request.collectBody(upTo: options.maxRequestBytes)
+                answer = self.answer(method: method, target: target, body: Data(body.readableBytesView))
+            } catch is NIOTooManyBytesError {
                 let tooLarge = MockAnswer(api: nil, status: 413, body: MockAnswer.error("the request's body is larger than \(options.maxRequestBytes) bytes, the most apigen serve reads"), delay: .zero)
                 return respond(tooLarge, method: method, target: target, elapsed: .zero)
             }
-            return await answer(method: method, target: target, body: Data(body.readableBytesView))
+            try? await Task.sleep(for: answer.delay + options.latency)
+            return respond(answer, method: method, target: target, elapsed: clock.now - start)
         }
         var logger = Logger(label: "apigen-serve")
         logger.logLevel = .critical
         let app = Application(
             responder: responder,
+            // A connection that sends nothing for this long is closed, and whatever it held freed.
+            server: .http1(configuration: .init(idleTimeout: Self.idleTimeout)),
             configuration: .init(address: .hostname("127.0.0.1", port: options.port)),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger
@@ -94,9 +104,13 @@ public struct MockServer: Sendable {
         try await app.run()
     }
 
+    /// How long a connection may send nothing, mid-request or between requests.
+    static let idleTimeout: TimeAmount = .seconds(10)
+
     /// Why a request is refused before it is read: it names another host than this machine
     /// (`Host: attacker.example` is what a page that rebinds its DNS name to 127.0.0.1 sends),
-    /// or a web page of another origin sent it. A mock server is the developer's, not the web's.
+    /// or a page of a site elsewhere sent it (an `Origin` not on this machine). A mock server is
+    /// the developer's, not the web's; it sends no CORS headers, so no other page reads it.
     static func refusal(authority: String?, origin: String?) -> String? {
         guard let authority, let host = BaseURL("http://" + authority)?.host, HostName.isLoopback(host) else {
             return "apigen serve answers requests to this machine only (Host: 127.0.0.1, localhost or [::1]); this one names '\(authority ?? "")'"
@@ -107,18 +121,14 @@ public struct MockServer: Sendable {
         return nil
     }
 
-    /// The answer to one request, after the sample's delay and the added latency, and its line
-    /// in the log.
-    func answer(method: String, target: String, body: Data) async -> Response {
-        let clock = ContinuousClock()
-        let start = clock.now
+    /// The answer to one request: a sample, a JSON-RPC reply, or a failure `--fail-rate` injects.
+    func answer(method: String, target: String, body: Data) -> MockAnswer {
         let path = String(target.prefix { $0 != "?" })
-        var answer = MockAnswer.answer(routes: routes, method: method, path: path, body: body, maxBatchRequests: options.maxBatchRequests)
+        let answer = MockAnswer.answer(routes: routes, method: method, path: path, body: body, maxBatchRequests: options.maxBatchRequests)
         if options.failRate > 0, Double.random(in: 0..<1) < options.failRate {
-            answer = MockAnswer(api: answer.api, status: 503, body: Data(#"{"error":"a failure apigen serve injected (--fail-rate)"}"#.utf8), delay: answer.delay)
+            return MockAnswer(api: answer.api, status: 503, body: Data(#"{"error":"a failure apigen serve injected (--fail-rate)"}"#.utf8), delay: answer.delay)
         }
-        try? await Task.sleep(for: answer.delay + options.latency)
-        return respond(answer, method: method, target: target, elapsed: clock.now - start)
+        return answer
     }
 
     /// `answer` as a response, and its line in the log.

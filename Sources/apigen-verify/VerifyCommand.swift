@@ -133,7 +133,7 @@ struct VerifyCommand: AsyncParsableCommand {
             }
             let name = line[..<colon].trimmingCharacters(in: .whitespaces)
             guard ContractCheck.isHeaderName(name) else {
-                Console.error("error: \(source) names no header: '\(name)' is not a header name")
+                Console.error("error: \(source) is not 'Name: value': what comes before its ':' is not a header name")
                 throw ExitCode.failure
             }
             return HeaderDescription(name: name, value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
@@ -147,23 +147,31 @@ struct VerifyCommand: AsyncParsableCommand {
                 Console.error("error: --header-file \(headerFile) cannot be read: \(error.localizedDescription)")
                 throw ExitCode.failure
             }
-            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            // Lines end in LF or CRLF (one Character to Swift); a byte-order mark is no header's.
+            let lines = text.trimmingPrefix("\u{FEFF}").split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            for (index, line) in lines.enumerated() {
                 let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
                 result.append(try header(trimmed, from: "line \(index + 1) of \(headerFile)"))
             }
         }
         for entry in headerVariables {
-            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-            guard ContractCheck.isHeaderName(parts[0]) else {
-                Console.error("error: --header-env \(entry): '\(parts[0])' is not a header name")
+            let equals = entry.firstIndex(of: "=")!
+            let (name, variable) = (String(entry[..<equals]), String(entry[entry.index(after: equals)...]))
+            guard ContractCheck.isHeaderName(name) else {
+                Console.error("error: --header-env \(entry): '\(name)' is not a header name")
                 throw ExitCode.failure
             }
-            guard parts.count == 2, let value = ProcessInfo.processInfo.environment[parts[1]] else {
-                Console.error("error: --header-env \(entry): the environment has no variable '\(parts.last ?? "")'")
+            guard !variable.isEmpty else {
+                Console.error("error: --header-env \(entry) names no variable: write NAME=VARIABLE")
                 throw ExitCode.failure
             }
-            result.append(HeaderDescription(name: parts[0], value: value))
+            // An empty value is what CI gives for a secret it does not have: not a header to send.
+            guard let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty else {
+                Console.error("error: --header-env \(entry): the environment has no variable '\(variable)', or it is empty")
+                throw ExitCode.failure
+            }
+            result.append(HeaderDescription(name: name, value: value))
         }
         return result
     }

@@ -164,14 +164,30 @@ struct VerifyOnTheWireTests {
             "Bearer from-file 7", "Bearer from-env -",
         ])
 
+        // CRLF lines and a byte-order mark, as an editor on Windows writes them.
+        try "\u{FEFF}# staging\r\nAuthorization: Bearer crlf\r\nX-Tenant: 8\r\n".write(to: headers, atomically: true, encoding: .utf8)
+        let crlf = try await runTool(tool, ["-w", workspace, "-q", "--header-file", headers.path])
+        #expect(crlf.status == 0, "\(crlf.errors)")
+        #expect(home.requests.last.map { "\($0.headers[.authorization] ?? "-") \($0.headers[HTTPField.Name("X-Tenant")!] ?? "-")" } == "Bearer crlf 8")
+
         try "Authorization: Bearer ok\nhunter2\n".write(to: headers, atomically: true, encoding: .utf8)
         let badLine = try await runTool(tool, ["-w", workspace, "--header-file", headers.path])
         #expect(badLine.status == 1)
         #expect(badLine.errors == "error: line 2 of \(headers.path) is not 'Name: value'\n")
+        // A secret's line without its name is named by its number, never shown.
+        try "s3cr3t token: value\n".write(to: headers, atomically: true, encoding: .utf8)
+        let spaced = try await runTool(tool, ["-w", workspace, "--header-file", headers.path])
+        #expect(spaced.status == 1)
+        #expect(!spaced.errors.contains("s3cr3t"), "\(spaced.errors)")
         let unset = try await runTool(tool, ["-w", workspace, "--header-env", "Authorization=APIGEN_NO_SUCH_VARIABLE"])
         #expect(unset.status == 1)
-        #expect(unset.errors.contains("the environment has no variable 'APIGEN_NO_SUCH_VARIABLE'"))
-        #expect(home.requests.count == 2)
+        #expect(unset.errors.contains("the environment has no variable 'APIGEN_NO_SUCH_VARIABLE', or it is empty"))
+        let empty = try await runTool(tool, ["-w", workspace, "--header-env", "Authorization=STAGING_AUTH"], environment: ["STAGING_AUTH": ""])
+        #expect(empty.status == 1)
+        let noName = try await runTool(tool, ["-w", workspace, "--header-env", "=STAGING_AUTH"], environment: ["STAGING_AUTH": "x"])
+        #expect(noName.status == 1)
+        #expect(noName.errors.contains("'' is not a header name"))
+        #expect(home.requests.count == 3)
     }
 
     /// A workspace of `api`'s text, at `baseURL`, described.

@@ -7,8 +7,9 @@ import Foundation
 /// server nor an HTTP client.
 enum CompanionTool {
     /// Runs `name` with `arguments` and exits with its status. A signal that would end
-    /// `apigen` (Ctrl-C, `kill`, a closed terminal) is passed on to the tool, and `apigen` ends
-    /// when the tool does: a server left running without its parent would hold its port.
+    /// `apigen` (Ctrl-C, Ctrl-\\, `kill`, a closed terminal) is passed on to the tool, and
+    /// `apigen` ends when the tool does: a server left running without its parent would hold its
+    /// port. `kill -9` cannot be passed on.
     static func run(_ name: String, _ arguments: [String]) throws -> Never {
         let folder = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).resolvingSymlinksInPath().deletingLastPathComponent()
         let tool = folder.appendingPathComponent(name)
@@ -20,8 +21,9 @@ enum CompanionTool {
         process.executableURL = tool
         process.arguments = arguments
         try process.run()
-        // After `run`: a signal ignored here before it would be ignored by the tool too.
-        let forwarding = forwardSignals([SIGINT, SIGTERM, SIGHUP], to: process.processIdentifier)
+        // After `run`: a signal ignored here before it would be ignored by the tool too. A signal
+        // in the moment between the two still ends apigen alone.
+        let forwarding = forwardSignals([SIGINT, SIGTERM, SIGHUP, SIGQUIT], to: process.processIdentifier)
         process.waitUntilExit()
         for source in forwarding { source.cancel() }
         // A tool ended by a signal exits as a shell reports it: 128 plus the signal's number.
