@@ -78,7 +78,7 @@ struct DiffTests {
         let changes = WorkspaceDiff.changes(from: try Self.describe(old.workspaceFile), to: try Self.describe(new.workspaceFile))
         let lines = changes.map { $0.diagnostic.replacingOccurrences(of: new.root.path + "/", with: "") }
         #expect(lines == [
-            "apis/billing.yaml:41:3: error: ListInvoices: the default of parameter 'limit' changed from 50 to 20: apps already shipped send the old one",
+            "apis/billing.yaml:41:3: error: ListInvoices: the default of parameter 'limit' changed from 50 to 20: what was built from the old version uses the old one",
             "apis/calculator.yaml:10:3: error: Subtract: its endpoint changed from '/jsonrpc' to '/rpc'",
             "apis/calculator.yaml:34:3: error: Sum: its remote method changed from sum to add",
             "apis/users.yaml:1:1: error: GetProfile: the API was removed; apps already shipped call it",
@@ -155,14 +155,14 @@ struct DiffTests {
         #expect(changed.status == 1)
         #expect(changed.stderr == "apis/weather.yaml:4:3: error: Forecast.city: the field was removed; apps already shipped read it\napigen diff: 1 breaking change, 0 compatible\n")
         let missing = try APIGenBinary.run(["diff", "--against", "no-such-branch"], in: copy.root)
-        #expect(missing.status == 1)
+        #expect(missing.status == 2)
         #expect(missing.stderr.hasPrefix("error: git archive --format=tar -o "))
         #expect(missing.stderr.contains("no-such-branch"))
         let both = try APIGenBinary.run(["diff", "a.yaml", "b.yaml", "--against", "HEAD"], in: copy.root)
         #expect(both.status == 64)
     }
 
-    @Test("gRPC: a method's streaming shape changed, a field number reused under another name, a field's type changed, a field removed; a field added is a note", .needsProtoTools)
+    @Test("gRPC: a method's streaming shape changed, a field number reused under another name, a field's type changed, a field removed; a field added or removed with its number reserved is a note", .needsProtoTools)
     func protos() throws {
         let old = try ExampleCopy()
         let new = try ExampleCopy()
@@ -170,14 +170,55 @@ struct DiffTests {
         try new.edit("protos/routeguide/route_guide.proto", "rpc ListFeatures(geo.Rectangle) returns (stream Feature);", "rpc ListFeatures(geo.Rectangle) returns (Feature);")
         try new.edit("protos/routeguide/route_guide.proto", "  string name = 1;\n  geo.Point location = 2;", "  bytes name = 1;\n  geo.Point place = 2;")
         try new.edit("protos/routeguide/route_guide.proto", "  int32 distance = 3;\n", "  int32 climb = 5;\n")
+        try new.edit("protos/routeguide/route_guide.proto", "  string message = 2;\n", "  reserved 2;\n")
         let lines = WorkspaceDiff.changes(from: try Self.describe(old.workspaceFile), to: try Self.describe(new.workspaceFile))
             .map { $0.diagnostic.replacingOccurrences(of: new.root.path + "/", with: "") }
         #expect(lines == [
             "apis/routes.yaml:11:3: error: ListFeatures: it was a server-streaming call and is a unary call now",
             "apis/routes.yaml:11:3: error: routeguide.Feature.name: field 1 changed from string to bytes; what was built from the old proto reads it wrong",
             "apis/routes.yaml:11:3: error: routeguide.Feature.location: field 2 is 'place' now; its JSON name and generated property changed",
-            "apis/routes.yaml:11:3: error: routeguide.RouteSummary.distance: field 3 was removed; what was built from the old proto still sends and reads it (reserve its number)",
+            "apis/routes.yaml:11:3: error: routeguide.RouteSummary.distance: field 3 was removed; what was built from the old proto still sends and reads it (reserve its number to say it is gone for good)",
+            "apis/routes.yaml:11:3: note: routeguide.RouteNote.message: field 2 was removed and its number reserved",
             "apis/routes.yaml:11:3: note: routeguide.RouteSummary.climb: a new field 5",
         ])
+    }
+
+    @Test("What the wire knows decides: a body's encoding, placeholders moved (not renamed), error bodies, an envelope, header names in any case, defaults as values")
+    func wireIdentity() throws {
+        let old = try ExampleCopy()
+        let new = try ExampleCopy()
+        defer { old.remove(); new.remove() }
+        try old.edit("users.yaml", "    path: /users/{id}\n    parameters:\n      id: { type: Int, example: 7 }", "    path: /users/{id}/{part}\n    parameters:\n      id: { type: Int, example: 7 }\n      part: String")
+        try new.edit("users.yaml", "    path: /users/{id}\n    parameters:\n      id: { type: Int, example: 7 }", "    path: /users/{part}/{id}\n    parameters:\n      id: { type: Int, example: 7 }\n      part: String")
+        try new.edit("calculator.yaml", "      - a: Int\n", "      - x: Int\n")
+        try new.edit("auth.yaml", "    body: form\n", "")
+        try new.edit("workspace.yaml", "default: Problem", "default: ValidationErrors")
+        try new.edit("calculator.yaml", #"apiVersion: "2""#, #"apiVersion: "3""#)
+        try new.edit("users.yaml", "name: Idempotency-Key", "name: idempotency-key")
+        try new.edit("workspace.yaml", "baseURL: https://api.example.com/v1", "baseURL: https://api.example.com/v1/")
+        try new.edit("billing.yaml", "status: { type: InvoiceStatus, default: open }", "status: { type: String, default: open }")
+        let lines = WorkspaceDiff.changes(from: try Self.describe(old.workspaceFile), to: try Self.describe(new.workspaceFile))
+            .map { $0.diagnostic.replacingOccurrences(of: new.root.path + "/", with: "") }
+        // The header in other case and the base URL with a trailing slash are the same on the wire.
+        #expect(lines == [
+            "apis/auth.yaml:14:3: error: SignIn: its body is sent as a JSON object of its parameters now, as a form before",
+            #"apis/calculator.yaml:85:3: error: Divide: its envelope's extra members are apiVersion: "3", trace: true now, apiVersion: "2", trace: true before"#,
+            "apis/users.yaml:50:3: error: GetUser: parameter 'id' moved from placeholder 1 of the path to placeholder 2; apps already shipped send another value there",
+            "apis/users.yaml:50:3: error: GetUser: parameter 'part' moved from placeholder 2 of the path to placeholder 1; apps already shipped send another value there",
+            "apis/workspace.yaml:1:1: error: defaults: the body of the workspace's error replies is ValidationErrors now, Problem before; apps already shipped read the old one",
+            "apis/billing.yaml:41:3: note: ListInvoices: parameter 'status' changed from InvoiceStatus to String: wider: it takes every value it took",
+            "apis/calculator.yaml:34:3: note: Sum: parameter 'a' is 'x' now, in its place; its name is not on the wire",
+            "apis/calculator.yaml:48:3: note: Update: parameter 'a' is 'x' now, in its place; its name is not on the wire",
+        ])
+    }
+
+    @Test("A version that cannot be described exits 2, told apart from a breaking change")
+    func cannotCompare() throws {
+        let copy = try ExampleCopy()
+        defer { copy.remove() }
+        try copy.edit("users.yaml", "    method: GET\n    path: /users/{id}\n", "    method: FETCH\n    path: /users/{id}\n")
+        let run = try APIGenBinary.run(["diff", "apis/workspace.yaml", copy.workspaceFile], in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("error: the new workspace (\(copy.workspaceFile)) has errors, so it cannot be compared:"))
     }
 }

@@ -10,6 +10,9 @@ struct TypeUse: OptionSet, Sendable {
     /// Servers send it and apps read it.
     static let response = TypeUse(rawValue: 2)
     static let both: TypeUse = [.request, .response]
+    /// Apps send it as text (a path segment, a query item, a header): sent, and any scalar's
+    /// text is a `String`'s.
+    static let text: TypeUse = [.request, TypeUse(rawValue: 4)]
 }
 
 /// How a new type relates to an old one, as JSON values go: the same, accepting more (`Int` to

@@ -1,4 +1,5 @@
 import APIManifest
+import APIWireFormat
 import Foundation
 
 /// The changes between two versions of a workspace, REST, JSON-RPC and gRPC alike, each at the
@@ -21,6 +22,7 @@ public struct WorkspaceDiff {
     /// line order.
     public static func changes(from old: WorkspaceDescription, to new: WorkspaceDescription) -> [WorkspaceChange] {
         var diff = WorkspaceDiff(old: old, new: new)
+        diff.compareWorkspaceDefaults()
         diff.compareAPIs()
         diff.compareModels()
         ProtoDiff(old: old, new: new).compare(into: &diff.changes)
@@ -68,19 +70,27 @@ public struct WorkspaceDiff {
         guard old.kind == new.kind else {
             return breaking("it was \(Self.kindName(old.kind)) and is \(Self.kindName(new.kind)) now; apps already shipped call it as before")
         }
-        let oldBase = old.baseURL ?? self.old.defaults.baseURL
-        let newBase = new.baseURL ?? self.new.defaults.baseURL
-        if oldBase != newBase {
-            breaking("its base URL changed from \(oldBase ?? "none") to \(newBase ?? "none"); apps already shipped call the old one")
+        // An API that takes the workspace's base URL is reported with it, once (`compareDefaults`).
+        if old.baseURL != nil || new.baseURL != nil {
+            let oldBase = old.baseURL ?? self.old.defaults.baseURL
+            let newBase = new.baseURL ?? self.new.defaults.baseURL
+            if !Self.sameServer(oldBase, newBase) {
+                breaking("its base URL changed from \(oldBase ?? "none") to \(newBase ?? "none"); apps already shipped call the old one")
+            }
         }
         if let before = old.rest, let now = new.rest {
             if before.method != now.method { breaking("its method changed from \(before.method.rawValue) to \(now.method.rawValue)") }
             if Self.routeShape(before.path) != Self.routeShape(now.path) { breaking("its path changed from \(before.path) to \(now.path)") }
+            if before.body != now.body { breaking("its body is sent \(Self.bodyName(now.body)) now, \(Self.bodyName(before.body)) before") }
         }
         if let before = old.rpc, let now = new.rpc {
             if before.method != now.method { breaking("its remote method changed from \(before.method) to \(now.method)") }
             if before.path != now.path { breaking("its endpoint changed from '\(before.path)' to '\(now.path)'") }
             if before.structure != now.structure { breaking("its parameters go \(Self.structureName(now.structure)) now, \(Self.structureName(before.structure)) before") }
+            if before.envelope != now.envelope {
+                breaking("its envelope's extra members are \(Self.envelopeText(now.envelope)) now, \(Self.envelopeText(before.envelope)) before")
+            }
+            if before.delegateType != now.delegateType { breaking("its calls are wrapped by \(now.delegateType) now, \(before.delegateType) before") }
             if before.isNotification != now.isNotification {
                 breaking(now.isNotification ? "it is a notification now: apps already shipped wait for a reply" : "it is no notification now: apps already shipped send it without an id")
             }
@@ -88,58 +98,140 @@ public struct WorkspaceDiff {
         if let before = old.grpc, let now = new.grpc {
             if before.method != now.method { breaking("its gRPC method changed from \(before.method) to \(now.method)") }
             if before.shape != now.shape { breaking("it was a \(before.shape) call and is a \(now.shape) call now") }
-            if before.requestMessage != now.requestMessage { breaking("its request message changed from \(before.requestMessage) to \(now.requestMessage)") }
-            if before.responseMessage != now.responseMessage { breaking("its response message changed from \(before.responseMessage) to \(now.responseMessage)") }
+            // Its messages are compared field by field (`ProtoDiff`): their names are not on the wire.
         }
         compareParameters(old, new)
         compareResponse(old, new)
+        compareErrorBodies(old.errorResponses, new.errorResponses, subject: name, at: new.declaredAt)
+        compareResponseHeaders(old, new)
     }
 
+    /// Parameters are matched as the wire knows them: by position for a JSON-RPC call by
+    /// position, header names in any case, path placeholders by name (a placeholder renamed in
+    /// its place is the same segment), the rest by name.
     private mutating func compareParameters(_ old: APIDescription, _ new: APIDescription) {
         let name = new.manifestName
-        let sent = { (api: APIDescription) in api.parameters.filter { !$0.isDownloadDestination } }
-        let before = sent(old)
-        let now = sent(new)
-        let byPosition = new.rpc?.structure == .byPosition && old.rpc?.structure == .byPosition
+        let before = Self.sentParameters(old)
+        let now = Self.sentParameters(new)
+        var unmatched = Set(now.indices)
+        var pairs: [(old: Int, new: Int)] = []
         for (index, parameter) in before.enumerated() {
-            guard let match = now.firstIndex(where: { $0.wireName == parameter.wireName }) else {
-                report(.breaking, name, "parameter '\(parameter.wireName)' was removed; apps already shipped send it", at: new.declaredAt)
-                continue
+            if let match = unmatched.sorted().first(where: { Self.wireKey(now[$0], in: new) == Self.wireKey(parameter, in: old) }) {
+                unmatched.remove(match)
+                pairs.append((index, match))
             }
-            let current = now[match]
-            let subject = "parameter '\(parameter.wireName)'"
-            if byPosition, match != index { report(.breaking, name, "\(subject) moved from position \(index + 1) to \(match + 1)", at: new.declaredAt) }
+        }
+        // A placeholder or a by-position parameter renamed where it stands: the same slot.
+        for (index, parameter) in before.enumerated() where !pairs.contains(where: { $0.old == index }) {
+            guard let slot = Self.slot(parameter, in: old),
+                  let match = unmatched.sorted().first(where: { Self.slot(now[$0], in: new) == slot })
+            else { continue }
+            unmatched.remove(match)
+            pairs.append((index, match))
+            report(.compatible, name, "\(Self.parameterName(parameter)) is '\(now[match].wireName)' now, in its place; its name is not on the wire", at: new.declaredAt)
+        }
+        for (index, parameter) in before.enumerated() where !pairs.contains(where: { $0.old == index }) {
+            report(.breaking, name, "\(Self.parameterName(parameter)) was removed; apps already shipped send it", at: new.declaredAt)
+        }
+        for (index, match) in pairs {
+            let (parameter, current) = (before[index], now[match])
+            let subject = Self.parameterName(current)
             if parameter.location != current.location, old.rpc == nil {
                 report(.breaking, name, "\(subject) moved from the \(parameter.location.rawValue) to the \(current.location.rawValue)", at: new.declaredAt)
+            } else if let slot = Self.slot(parameter, in: old), let now = Self.slot(current, in: new), slot != now {
+                let place = old.rpc == nil ? "placeholder \(slot + 1) of the path to placeholder \(now + 1)" : "position \(slot + 1) to position \(now + 1)"
+                report(.breaking, name, "\(subject) moved from \(place); apps already shipped send another value there", at: new.declaredAt)
             }
-            compareType(Self.expression(parameter.type), Self.expression(current.type), use: .request, subject: name, what: subject, at: new.declaredAt)
-            if parameter.defaultLiteral != current.defaultLiteral {
-                let change = "\(parameter.defaultLiteral ?? "none") to \(current.defaultLiteral ?? "none")"
-                report(.breaking, name, "the default of \(subject) changed from \(change): apps already shipped send the old one", at: new.declaredAt)
-            }
+            let use: TypeUse = [.path, .query, .header].contains(current.location) && old.rpc == nil ? .text : .request
+            compareType(Self.expression(parameter.type), Self.expression(current.type), use: use, subject: name, what: subject, at: new.declaredAt)
+            compareDefaults(parameter.defaultJSON, current.defaultJSON, subject: name, what: "the default of \(subject)", at: new.declaredAt)
             if parameter.dateFormat != current.dateFormat {
                 report(.breaking, name, "\(subject) is written as \(current.dateFormat.rawValue) now, \(parameter.dateFormat.rawValue) before", at: new.declaredAt)
             }
         }
-        for parameter in now where !before.contains(where: { $0.wireName == parameter.wireName }) {
+        for match in unmatched.sorted() {
+            let parameter = now[match]
             if parameter.type.isOptional || parameter.defaultLiteral != nil {
-                report(.compatible, name, "a new optional parameter '\(parameter.wireName)'", at: new.declaredAt)
+                report(.compatible, name, "a new optional \(Self.parameterName(parameter))", at: new.declaredAt)
             } else {
-                report(.breaking, name, "a new parameter '\(parameter.wireName)' is required; apps already shipped do not send it", at: new.declaredAt)
+                report(.breaking, name, "a new \(Self.parameterName(parameter)) is required; apps already shipped do not send it", at: new.declaredAt)
             }
+        }
+    }
+
+    /// A changed default breaks: apps already shipped send the old one (a parameter) or fill it
+    /// in (a field). One added or removed does not: what was built sends or reads a value.
+    private mutating func compareDefaults(_ before: String?, _ now: String?, subject: String, what: String, at location: SourceLocation) {
+        let (old, new) = (before.flatMap { JSONValue.parse(Data($0.utf8)) }, now.flatMap { JSONValue.parse(Data($0.utf8)) })
+        guard old != new else { return }
+        switch (before, now) {
+        case (let before?, let now?):
+            report(.breaking, subject, "\(what) changed from \(before) to \(now): what was built from the old version uses the old one", at: location)
+        case (nil, let now?):
+            report(.compatible, subject, "\(what) is \(now) now, none before", at: location)
+        case (let before?, nil):
+            report(.compatible, subject, "\(what) is gone, \(before) before", at: location)
+        case (nil, nil):
+            break
+        }
+    }
+
+    private mutating func compareErrorBodies(_ before: [ErrorBodyDescription], _ now: [ErrorBodyDescription], subject: String, at location: SourceLocation) {
+        let whose = subject == "defaults" ? "the workspace's" : "its"
+        func status(_ body: ErrorBodyDescription) -> String { body.status.map { "\(whose) \($0) replies" } ?? "\(whose) error replies" }
+        for body in before {
+            guard let current = now.first(where: { $0.status == body.status }) else {
+                report(.breaking, subject, "the body of \(status(body)) is no longer \(body.swiftType); apps already shipped read it as one", at: location)
+                continue
+            }
+            if current.swiftType != body.swiftType {
+                report(.breaking, subject, "the body of \(status(body)) is \(current.swiftType) now, \(body.swiftType) before; apps already shipped read the old one", at: location)
+            }
+        }
+        for body in now where !before.contains(where: { $0.status == body.status }) {
+            report(.compatible, subject, "the body of \(status(body)) is read as \(body.swiftType)", at: location)
+        }
+    }
+
+    private mutating func compareResponseHeaders(_ old: APIDescription, _ new: APIDescription) {
+        for header in old.responseHeaders {
+            guard let current = new.responseHeaders.first(where: { $0.wireName.lowercased() == header.wireName.lowercased() }) else {
+                report(.breaking, new.manifestName, "reply header '\(header.wireName)' was removed; apps already shipped read it", at: new.declaredAt)
+                continue
+            }
+            compareType(Self.expression(header.type), Self.expression(current.type), use: .response, subject: new.manifestName, what: "reply header '\(current.wireName)'", at: new.declaredAt)
+        }
+        for header in new.responseHeaders where !old.responseHeaders.contains(where: { $0.wireName.lowercased() == header.wireName.lowercased() }) {
+            report(.compatible, new.manifestName, "a new reply header '\(header.wireName)'", at: new.declaredAt)
         }
     }
 
     private mutating func compareResponse(_ old: APIDescription, _ new: APIDescription) {
         guard old.grpc == nil, new.grpc == nil else { return }
         if old.response.decoding != new.response.decoding {
-            return report(.breaking, new.manifestName, "its reply is read as \(new.response.decoding.rawValue) now, \(old.response.decoding.rawValue) before", at: new.declaredAt)
+            // A body once ignored may be anything; a file and bytes are the same bytes.
+            let compatible = old.response.decoding == .noContent || Set([old.response.decoding, new.response.decoding]) == [.bytes, .download]
+            return report(
+                compatible ? .compatible : .breaking, new.manifestName,
+                "its reply is read as \(Self.decodingName(new.response.decoding)) now, \(Self.decodingName(old.response.decoding)) before", at: new.declaredAt
+            )
         }
         guard let before = old.response.type.expression, let now = new.response.type.expression else { return }
         compareType(before, now, use: .response, subject: new.manifestName, what: "its reply", at: new.declaredAt)
     }
 
     // MARK: Models
+
+    /// The workspace's defaults, at the workspace file: its base URL and error bodies, once for
+    /// every API that takes them.
+    private mutating func compareWorkspaceDefaults() {
+        let location = SourceLocation(file: new.workspaceFile, line: 1, column: 1)
+        if !Self.sameServer(old.defaults.baseURL, new.defaults.baseURL) {
+            let change = "\(old.defaults.baseURL ?? "none") to \(new.defaults.baseURL ?? "none")"
+            report(.breaking, "defaults", "the workspace's base URL changed from \(change); apps already shipped call the old one", at: location)
+        }
+        compareErrorBodies(old.defaults.errorResponses, new.defaults.errorResponses, subject: "defaults", at: location)
+    }
 
     private mutating func compareModels() {
         for model in new.models {
@@ -159,7 +251,6 @@ public struct WorkspaceDiff {
     }
 
     private mutating func compareFields(_ before: [FieldDescription], _ now: [FieldDescription], of model: ModelDescription, use: TypeUse) {
-        let reader = use.contains(.request) ? "servers already deployed" : "apps already shipped"
         for field in before {
             let subject = "\(model.manifestName).\(field.jsonKey)"
             guard let current = now.first(where: { $0.jsonKey == field.jsonKey }) else {
@@ -168,9 +259,7 @@ public struct WorkspaceDiff {
             }
             let at = current.declaredAt ?? model.declaredAt
             compareType(Self.expression(field.type), Self.expression(current.type), use: use, subject: subject, what: "the field", at: at)
-            if field.defaultLiteral != current.defaultLiteral {
-                report(.breaking, subject, "its default changed from \(field.defaultLiteral ?? "none") to \(current.defaultLiteral ?? "none"): \(reader) fill in the old one", at: at)
-            }
+            compareDefaults(field.defaultJSON, current.defaultJSON, subject: subject, what: "its default", at: at)
             if field.dateFormat != current.dateFormat {
                 report(.breaking, subject, "it is written as \(current.dateFormat.rawValue) now, \(field.dateFormat.rawValue) before", at: at)
             }
@@ -229,9 +318,16 @@ public struct WorkspaceDiff {
     // MARK: Types
 
     private mutating func compareType(_ before: TypeExpression, _ now: TypeExpression, use: TypeUse, subject: String, what: String, at location: SourceLocation) {
-        let relation = TypeRelation(from: before, to: now, enums: enumRawTypes)
+        var relation = TypeRelation(from: before, to: now, enums: enumRawTypes)
         guard relation != .same else { return }
-        let effect: WorkspaceChange.Effect = relation.breaks(use) ? .breaking : .compatible
+        // In a path, a query or a header every value is text: any scalar widens to String.
+        if use == .text, relation == .other, case .named(let name) = now.unwrapped, name == "String" { relation = .wider }
+        var effect: WorkspaceChange.Effect = relation.breaks(use) ? .breaking : .compatible
+        // An enum that is not frozen reads a value it does not know as `.unknown`.
+        if case .named(let name) = before.unwrapped, let enumeration = enums[name], !enumeration.isFrozen, relation == .wider, !use.contains(.request) {
+            effect = .compatible
+            return report(effect, subject, "\(what) changed from \(before) to \(now): apps already shipped read a value they do not know as .\(enumeration.unknownCase)", at: location)
+        }
         // Optionality alone is said as what it means to the side that breaks.
         if case .optional(let wrapped) = before, wrapped == now {
             let why = use.contains(.request) ? "apps already shipped may leave it out" : "apps already shipped read it as before"
@@ -246,9 +342,14 @@ public struct WorkspaceDiff {
 
     /// Enums by name, with their raw value type, in either version.
     private var enumRawTypes: [String: String] {
-        var result: [String: String] = [:]
-        for model in old.models + new.models {
-            if case .enumeration(let enumeration) = model.shape { result[model.manifestName] = enumeration.rawType }
+        enums.mapValues(\.rawType)
+    }
+
+    /// The old version's enums by name.
+    private var enums: [String: EnumDescription] {
+        var result: [String: EnumDescription] = [:]
+        for model in old.models {
+            if case .enumeration(let enumeration) = model.shape { result[model.manifestName] = enumeration }
         }
         return result
     }
@@ -303,6 +404,69 @@ public struct WorkspaceDiff {
         guard !example.hasPrefix("/") else { return path }
         let folder = FileManager.default.currentDirectoryPath + "/"
         return path.hasPrefix(folder) ? String(path.dropFirst(folder.count)) : path
+    }
+
+    static func sentParameters(_ api: APIDescription) -> [ParameterDescription] {
+        api.parameters.filter { !$0.isDownloadDestination }
+    }
+
+    /// What names a parameter: a header's name in any case, its name otherwise (a position's or
+    /// a placeholder's name is not on the wire, but says what the value means).
+    static func wireKey(_ parameter: ParameterDescription, in api: APIDescription) -> String {
+        if api.rpc != nil { return parameter.wireName }
+        switch parameter.location {
+        case .header: return "header " + parameter.wireName.lowercased()
+        case .body where parameter.wireName.isEmpty: return "body"
+        default: return parameter.wireName
+        }
+    }
+
+    /// Where a parameter whose name is not on the wire goes: which placeholder of the path it
+    /// fills, or its position in a JSON-RPC call by position; nil for the others.
+    static func slot(_ parameter: ParameterDescription, in api: APIDescription) -> Int? {
+        if api.rpc?.structure == .byPosition { return sentParameters(api).firstIndex { $0.swiftName == parameter.swiftName } }
+        guard parameter.location == .path, api.rpc == nil, let path = api.rest?.path else { return nil }
+        return PathTemplate(path).placeholders.firstIndex { $0.name == parameter.wireName }
+    }
+
+    static func parameterName(_ parameter: ParameterDescription) -> String {
+        parameter.wireName.isEmpty ? "body" : "parameter '\(parameter.wireName)'"
+    }
+
+    /// Whether two base URLs reach the same server at the same path.
+    static func sameServer(_ old: String?, _ new: String?) -> Bool {
+        guard let old, let new else { return old == new }
+        guard let before = BaseURL(old), let now = BaseURL(new) else { return old == new }
+        return (before.scheme, before.host, before.port, before.path) == (now.scheme, now.host, now.port, now.path)
+    }
+
+    static func bodyName(_ body: BodyShape) -> String {
+        switch body {
+        case .fields(.json): "as a JSON object of its parameters"
+        case .fields(.form): "as a form"
+        case .fields(.multipart): "as multipart/form-data"
+        case .value: "as one JSON value"
+        case .bytes(let contentType): "as bytes of \(contentType)"
+        }
+    }
+
+    static func envelopeText(_ envelope: [EnvelopeField]) -> String {
+        envelope.isEmpty ? "none" : envelope.map { "\($0.name): \($0.json)" }.joined(separator: ", ")
+    }
+
+    static func decodingName(_ decoding: ResponseDescription.Decoding) -> String {
+        switch decoding {
+        case .json: "JSON"
+        case .text: "text"
+        case .noContent: "nothing"
+        case .bytes: "bytes"
+        case .download: "a file"
+        case .events: "an event stream of JSON"
+        case .textEvents: "an event stream of text"
+        case .jsonLines: "JSON Lines"
+        case .protobuf: "a protobuf message"
+        case .grpcStream: "a stream of protobuf messages"
+        }
     }
 
     static func routeShape(_ path: String) -> String {

@@ -9,6 +9,8 @@ public struct ProtoShapes: Sendable {
         public var fields: [Int32: Field]
         /// A map field's entry: field 1 the key, field 2 the value.
         public var isMapEntry: Bool
+        /// The field numbers the proto reserves (`reserved 3, 9 to 11;`).
+        public var reservedNumbers: [Range<Int32>] = []
     }
 
     public struct Field: Sendable {
@@ -24,6 +26,8 @@ public struct ProtoShapes: Sendable {
         /// Whether a repeated field's values go in one length-delimited record (proto3's default
         /// for numbers and enums).
         public var isPacked = false
+        /// The `oneof` it is a member of (not a proto3 `optional`'s own); nil for none.
+        public var oneof: String? = nil
     }
 
     /// A field's type, as the wire reads it.
@@ -66,12 +70,12 @@ public struct ProtoShapes: Sendable {
         let fields = message.fields.map { field in
             Field(
                 name: field.name, jsonName: field.jsonName ?? field.name, number: field.number, type: Self.type(of: field), isRepeated: field.isRepeated,
-                hasPresence: field.hasPresence, isPacked: field.isPacked
+                hasPresence: field.hasPresence, isPacked: field.isPacked, oneof: field.realContainingOneof?.name
             )
         }
         messages[message.fullName] = Message(
             fullName: message.fullName, fields: Dictionary(fields.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first }),
-            isMapEntry: message.options.mapEntry
+            isMapEntry: message.options.mapEntry, reservedNumbers: message.reservedRanges
         )
     }
 

@@ -13,7 +13,8 @@ struct Diff: ParsableCommand {
             'apigen diff OLD NEW' compares two workspace files; 'apigen diff --against REF' compares \
             this one (-w) with the same file at a git revision of its repository (a branch, a tag, \
             a commit). Each change is a line at the new version's file:line:col: 'error:' for a \
-            breaking change, 'note:' for one that nothing built from the old version notices.
+            breaking change, 'note:' for one that nothing built from the old version notices. \
+            Exits 1 when a change breaks, 2 when the versions cannot be compared.
             """
     )
 
@@ -54,7 +55,7 @@ struct Diff: ParsableCommand {
 
         let old = try Self.describe(oldFile, as: against.map { "the workspace at \($0)" } ?? "the old workspace")
         let new = try Self.describe(newFile, as: against == nil ? "the new workspace" : "the workspace")
-        let changes = WorkspaceDiff.changes(from: old, to: new)
+        let changes = WorkspaceDiff.changes(from: old, to: new).filter { !quiet || $0.effect == .breaking }
         let breaking = changes.count { $0.effect == .breaking }
         if json {
             struct Document: Encodable {
@@ -67,7 +68,7 @@ struct Diff: ParsableCommand {
             let document = Document(breaking: breaking, compatible: changes.count - breaking, changes: changes)
             Console.output(String(decoding: try encoder.encode(document), as: UTF8.self))
         } else {
-            for change in changes where !quiet || change.effect == .breaking { Console.error(change.diagnostic) }
+            for change in changes { Console.error(change.diagnostic) }
             if !quiet || breaking > 0 {
                 let compatible = changes.count - breaking
                 Console.error("apigen diff: \(breaking) breaking change\(breaking == 1 ? "" : "s"), \(compatible) compatible")
@@ -83,7 +84,7 @@ struct Diff: ParsableCommand {
         guard let (_, description) = described, !diagnostics.hasErrors else {
             Console.error("error: \(what) (\(file)) has errors, so it cannot be compared:")
             for diagnostic in diagnostics.sorted where diagnostic.severity == .error { Console.error(diagnostic.description) }
-            throw ExitCode.failure
+            throw ExitCode.cannotCompare
         }
         return description
     }
@@ -100,7 +101,7 @@ enum GitRevision {
         let path = absolute.resolvingSymlinksInPath().path
         guard path.hasPrefix(root) else {
             Console.error("error: \(file) is not inside the git repository at \(top)")
-            throw ExitCode.failure
+            throw ExitCode.cannotCompare
         }
         let checkout = FileManager.default.temporaryDirectory.appendingPathComponent("apigen-diff-\(UUID())")
         try FileManager.default.createDirectory(at: checkout, withIntermediateDirectories: true)
@@ -117,7 +118,7 @@ enum GitRevision {
         guard FileManager.default.fileExists(atPath: checkout.appendingPathComponent(relative).path) else {
             try? FileManager.default.removeItem(at: checkout)
             Console.error("error: \(relative) does not exist at \(revision)")
-            throw ExitCode.failure
+            throw ExitCode.cannotCompare
         }
         return (checkout.appendingPathComponent(relative).path, checkout)
     }
@@ -140,7 +141,7 @@ enum GitRevision {
             try process.run()
         } catch {
             Console.error("error: cannot run \(arguments.first ?? tool): \(error.localizedDescription)")
-            throw ExitCode.failure
+            throw ExitCode.cannotCompare
         }
         // Both are short (a path, a message); a tar archive goes to a file.
         let printed = output.fileHandleForReading.readDataToEndOfFile()
@@ -149,8 +150,14 @@ enum GitRevision {
         guard process.terminationStatus == 0 else {
             let message = String(decoding: complaint, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             Console.error("error: \(arguments.joined(separator: " ")) failed: \(message)")
-            throw ExitCode.failure
+            throw ExitCode.cannotCompare
         }
         return String(decoding: printed, as: UTF8.self)
     }
+}
+
+extension ExitCode {
+    /// `apigen diff` could not compare (a version with errors, a revision git does not have):
+    /// 2, as diff(1) says trouble, so that CI tells it from a breaking change (1).
+    static let cannotCompare = ExitCode(2)
 }

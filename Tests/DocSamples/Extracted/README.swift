@@ -63,13 +63,13 @@ enum READMESamples {
         configuration.httpTransport = try .replaying(Recording(contentsOf: URL(fileURLWithPath: "Fixtures/users.json")))   // replay
     }
 
-    // README.md:233
-    static func sample233() async throws {
+    // README.md:238
+    static func sample238() async throws {
         APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
     }
 
-    // README.md:255
-    static func sample255() async throws {
+    // README.md:260
+    static func sample260() async throws {
         let difference = try await SubtractAPI(minuend: 42, subtrahend: 23).start()   // JSON-RPC 2.0
 
         let batch = JSONRPCBatch()                                                     // one HTTP request
@@ -81,8 +81,8 @@ enum READMESamples {
         let members = try await CountMembersAPI(group: "admins").start()              // CommandEnvelope
     }
 
-    // README.md:270
-    static func sample270() async throws {
+    // README.md:275
+    static func sample275() async throws {
         let hello = try await SayHelloAPI { $0.name = "Ada" }.start()                 // unary
         for try await feature in try await ListFeaturesAPI(area).start() { print(feature.name) }   // server stream
         let summary = try await RecordRouteAPI(producing: { writer in                 // client stream
