@@ -61,11 +61,7 @@ struct MockServerSafetyTests {
 
     @Test("An API another answers first is a warning at its line, naming the one that answers and a request that shows it")
     func collidingRoutes() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-collide-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try "module: Clash\noutput: Generated\ndefaults:\n  baseURL: https://api.example.com/v1\n".write(to: folder.appendingPathComponent("workspace.yaml"), atomically: true, encoding: .utf8)
-        try """
+        let scratch = try ScratchWorkspace(baseURL: "https://api.example.com/v1", api: """
             apis:
               GetUser:
                 method: GET
@@ -109,9 +105,10 @@ struct MockServerSafetyTests {
                 method: POST
                 path: /rpc/
                 response: JSON
-            """.write(to: folder.appendingPathComponent("clash.yaml"), atomically: true, encoding: .utf8)
-        let routes = try MockServerTests.routes(folder.appendingPathComponent("workspace.yaml").path)
-        let file = folder.appendingPathComponent("clash.yaml").path
+            """)
+        defer { scratch.remove() }
+        let routes = try MockServerTests.routes(scratch.workspaceFile)
+        let file = scratch.apiFile
         #expect(routes.collisions.map(\.diagnostic) == [
             "\(file):13:3: warning: 'GetMe' is served at GET /v1/me, but 'GetProfile' (\(file):7:3) answers first: GET /v1/me reaches 'GetProfile', not 'GetMe'",
             "\(file):23:3: warning: 'PingNamed' is served at POST /v1/rpc (JSON-RPC ping), but 'Ping' (\(file):17:3) answers first: JSON-RPC ping reaches 'Ping', not 'PingNamed'",

@@ -22,20 +22,13 @@ struct VerifyOnTheWireTests {
     /// `GetMaps` at the third party `maps`, and `GetPartner` at `partner` marked
     /// `authenticated: true`.
     static func workspace(home: String, maps: String, partner: String) throws -> WorkspaceDescription {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verify-wire-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try "module: Wire\noutput: Generated\ndefaults:\n  baseURL: \(home)\n".write(to: folder.appendingPathComponent("workspace.yaml"), atomically: true, encoding: .utf8)
-        try """
+        try ScratchWorkspace.describe("""
             apis:
               GetMe: { method: GET, path: /me, response: JSON }
               GetPublic: { method: GET, path: /public, authenticated: false, response: JSON }
               GetMaps: { method: GET, path: /maps, baseURL: "\(maps)", response: JSON }
               GetPartner: { method: GET, path: /partner, baseURL: "\(partner)", authenticated: true, response: JSON }
-            """.write(to: folder.appendingPathComponent("wire.yaml"), atomically: true, encoding: .utf8)
-        var diagnostics = Diagnostics()
-        let described = Generator.describe(workspaceFile: folder.appendingPathComponent("workspace.yaml").path, into: &diagnostics)
-        return try #require(described, "\(diagnostics.sorted)").1
+            """, baseURL: home)
     }
 
     @Test("--header goes to the workspace's origin and to 'authenticated: true' APIs; never to a third party or an API that says 'authenticated: false'")
@@ -190,16 +183,8 @@ struct VerifyOnTheWireTests {
         #expect(home.requests.count == 3)
     }
 
-    /// A workspace of `api`'s text, at `baseURL`, described.
     static func describe(_ api: String, baseURL: String) throws -> WorkspaceDescription {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verify-values-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try "module: Values\noutput: Generated\ndefaults:\n  baseURL: \(baseURL)\n".write(to: folder.appendingPathComponent("workspace.yaml"), atomically: true, encoding: .utf8)
-        try api.write(to: folder.appendingPathComponent("values.yaml"), atomically: true, encoding: .utf8)
-        var diagnostics = Diagnostics()
-        let described = Generator.describe(workspaceFile: folder.appendingPathComponent("workspace.yaml").path, into: &diagnostics)
-        return try #require(described, "\(diagnostics.sorted)").1
+        try ScratchWorkspace.describe(api, baseURL: baseURL)
     }
 
     @Test("Examples go as the generated initializer sends them: a model's defaults filled in, a Unix date in a body as its whole seconds, null left out, a Decimal with every digit")
