@@ -117,6 +117,9 @@ struct DiffTests {
         // Forecast is only read; ListUsers' cursor only sent.
         try new.edit("weather.yaml", "      summary: String?\n", "      summary: String\n")
         try new.edit("weather.yaml", "      temperature: Double\n", "      temperature: Int\n")
+        // A type of the new version only: a reply's text narrowed to one of its values.
+        try new.edit("weather.yaml", "      city: String\n", "      city: City\n")
+        try new.edit("weather.yaml", "\napis:\n", "  City: { enum: [Lisbon, Porto] }\n\napis:\n")
         try new.edit("users.yaml", #"cursor: { type: "String?", example: "x y&z=1+2" }"#, #"cursor: { type: "String", example: "x y&z=1+2" }"#)
         try new.edit("users.yaml", #"limit: { type: "Int?", example: 20 }"#, #"limit: { type: "Double?", example: 20 }"#)
         let lines = WorkspaceDiff.changes(from: try Self.describe(old.workspaceFile), to: try Self.describe(new.workspaceFile))
@@ -124,6 +127,7 @@ struct DiffTests {
         #expect(lines == [
             "apis/users.yaml:70:3: error: ListUsers: parameter 'cursor' is required now, optional before: apps already shipped may leave it out",
             "apis/users.yaml:70:3: note: ListUsers: parameter 'limit' changed from Int? to Double?: wider: it takes every value it took",
+            "apis/weather.yaml:6:7: note: Forecast.city: the field changed from String to City: narrower: apps already shipped read every value it may hold",
             "apis/weather.yaml:7:7: note: Forecast.temperature: the field changed from Double to Int: narrower: apps already shipped read every value it may hold",
             "apis/weather.yaml:8:7: note: Forecast.summary: the field is required now, optional before: apps already shipped read it as before",
         ])

@@ -16,6 +16,10 @@ public struct WorkspaceDiff {
     private let newModels: [String: ModelDescription]
     /// How each model is used, in either version.
     private let uses: [String: TypeUse]
+    /// The old version's enums by name: whether one is frozen is what apps already shipped do.
+    private let enums: [String: EnumDescription]
+    /// Each enum's raw value type, in either version (a type may become an enum, or stop being one).
+    private let enumRawTypes: [String: String]
     private(set) var changes: [WorkspaceChange] = []
 
     /// The changes from `old` to `new`, breaking ones first, each group in the new version's
@@ -41,6 +45,8 @@ public struct WorkspaceDiff {
         oldModels = Dictionary(old.models.map { ($0.manifestName, $0) }, uniquingKeysWith: { first, _ in first })
         newModels = Dictionary(new.models.map { ($0.manifestName, $0) }, uniquingKeysWith: { first, _ in first })
         uses = Self.uses(in: old, oldModels).merging(Self.uses(in: new, newModels)) { $0.union($1) }
+        enums = Self.enums(of: oldModels)
+        enumRawTypes = Self.enums(of: newModels).merging(enums) { _, old in old }.mapValues(\.rawType)
     }
 
     private mutating func report(_ effect: WorkspaceChange.Effect, _ subject: String, _ message: String, at location: SourceLocation) {
@@ -340,18 +346,12 @@ public struct WorkspaceDiff {
         report(effect, subject, "\(what) changed from \(before) to \(now): \(relation.reason(use))", at: location)
     }
 
-    /// Enums by name, with their raw value type, in either version.
-    private var enumRawTypes: [String: String] {
-        enums.mapValues(\.rawType)
-    }
-
-    /// The old version's enums by name.
-    private var enums: [String: EnumDescription] {
-        var result: [String: EnumDescription] = [:]
-        for model in old.models {
-            if case .enumeration(let enumeration) = model.shape { result[model.manifestName] = enumeration }
+    /// The enums of `models` by name.
+    private static func enums(of models: [String: ModelDescription]) -> [String: EnumDescription] {
+        models.compactMapValues { model in
+            if case .enumeration(let enumeration) = model.shape { return enumeration }
+            return nil
         }
-        return result
     }
 
     /// How each model is used by `workspace`'s APIs: parameters and the models they hold are
