@@ -42,12 +42,17 @@ let package = Package(
             path: "Runtime/PeerClient",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Medians, timing and resource use, shared by the benchmark programs.
+        // Medians, timing and resource use (CPU, context switches, heap allocations), shared by
+        // the benchmark programs.
         .target(
             name: "BenchSupport",
+            dependencies: ["AllocationCounter"],
             path: "Runtime/BenchSupport",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // malloc and its siblings defined in each benchmark executable, forwarding to glibc and
+        // counting while a benchmark asks: every library in the process allocates through them.
+        .target(name: "AllocationCounter", path: "Runtime/AllocationCounter"),
         .executableTarget(
             name: "RuntimeBench",
             dependencies: [

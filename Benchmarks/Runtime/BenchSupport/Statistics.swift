@@ -20,15 +20,3 @@ public func residentMiB() -> Double {
           let pages = text.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return .nan }
     return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
 }
-
-/// CPU time (user and system) this process has used so far, in seconds.
-public func processCPUSeconds() -> Double {
-    var usage = rusage()
-    #if canImport(Glibc)
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    #else
-    getrusage(RUSAGE_SELF, &usage)
-    #endif
-    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-}

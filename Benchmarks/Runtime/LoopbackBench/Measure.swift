@@ -17,8 +17,8 @@ struct WrongAnswer: Error, CustomStringConvertible {
 /// What one round of calls cost.
 struct Round {
     let callsPerSecond: Double
-    /// This process's CPU time per call (the servers run in another process).
-    let cpuMicrosecondsPerCall: Double
+    /// This process's CPU time and context switches per call (the servers run in another process).
+    let cost: CostPerCall
 }
 
 /// Hands out call numbers to the workers of a round.
@@ -30,7 +30,7 @@ private final class CallNumbers: Sendable {
 /// Makes `calls` calls, `width` at a time (each worker takes the next number when its call ends).
 func run(_ arm: Arm, calls: Int, width: Int) async throws -> Round {
     let numbers = CallNumbers()
-    let cpuBefore = processCPUSeconds()
+    let before = ResourceUse.now()
     let start = ContinuousClock.now
     try await withThrowingTaskGroup(of: Void.self) { group in
         for _ in 0..<width {
@@ -43,36 +43,54 @@ func run(_ arm: Arm, calls: Int, width: Int) async throws -> Round {
         try await group.waitForAll()
     }
     let wall = (ContinuousClock.now - start).seconds
-    let cpu = processCPUSeconds() - cpuBefore
-    return Round(callsPerSecond: Double(calls) / wall, cpuMicrosecondsPerCall: cpu / Double(calls) * 1e6)
+    let use = ResourceUse.now() - before
+    return Round(callsPerSecond: Double(calls) / wall, cost: CostPerCall(use: use, calls: calls))
+}
+
+/// The heap allocations per call of `calls` calls, `width` at a time, counted in a run of their own.
+func allocationsPerCall(_ arm: Arm, calls: Int, width: Int) async throws -> (count: Double, bytes: Double) {
+    let counted = try await Allocations.counting { _ = try await run(arm, calls: calls, width: width) }
+    return (Double(counted.count) / Double(calls), Double(counted.bytes) / Double(calls))
 }
 
 /// The medians of a comparison between our side and the peer.
 struct Comparison {
     let name: String
     let width: Int
-    let ours: (callsPerSecond: Double, cpu: Double)
-    let peer: (callsPerSecond: Double, cpu: Double)
+    let ours: Side
+    let peer: Side
     /// The median of the rounds' own ratios (each round runs both sides back to back), which a
     /// slow spell of the machine moves less than the ratio of the two medians.
     let ratio: Double
     /// The lowest and highest of the rounds' ratios.
     let spread: (low: Double, high: Double)
 
+    struct Side {
+        var callsPerSecond: Double
+        /// Medians of the rounds' CPU and switches; allocations from the counting pass.
+        var cost: CostPerCall
+    }
+
     var row: String {
-        String(format: "| %@ | %d | %.0f | %.0f | **%.2f×** | %.2f–%.2f | %.0f | %.0f |",
-               name, width, ours.callsPerSecond, peer.callsPerSecond, ratio, spread.low, spread.high, ours.cpu, peer.cpu)
+        String(
+            format: "| %@ | %d | %.0f | %.0f | **%.2f×** | %.2f–%.2f | %.0f / %.0f | %.2f + %.2f / %.2f + %.2f | %.0f / %.0f |",
+            name, width, ours.callsPerSecond, peer.callsPerSecond, ratio, spread.low, spread.high,
+            ours.cost.cpuMicroseconds, peer.cost.cpuMicroseconds,
+            ours.cost.voluntarySwitches, ours.cost.involuntarySwitches, peer.cost.voluntarySwitches, peer.cost.involuntarySwitches,
+            ours.cost.allocations, peer.cost.allocations
+        )
     }
 
     static let header = """
-        | call | concurrency | manager calls/s | raw client calls/s | ratio (median of rounds) | rounds' ratios | manager CPU µs/call | raw CPU µs/call |
-        |---|---:|---:|---:|---:|---:|---:|---:|
+        | call | concurrency | manager calls/s | raw client calls/s | ratio (median of rounds) | rounds' ratios | CPU µs a call, manager / raw | context switches a call, voluntary + involuntary, manager / raw | heap allocations a call, manager / raw |
+        |---|---:|---:|---:|---:|---:|---:|---:|---:|
         """
 }
 
 /// Warms both sides up, then runs `rounds` rounds of both sides back to back, our side first in
 /// the first, third, fifth… round and the peer's in the others, so that machine noise and any cost
-/// of going first fall on both. LOOPBACK_SIDE=ours or =peer runs one side only (for profiling); the other reads as zero.
+/// of going first fall on both; then counts each side's allocations in a run of its own.
+/// LOOPBACK_SIDE=ours or =peer runs one side only (for profiling); the other reads as zero.
 func compare(_ name: String, ours: Arm, peer: Arm, calls: Int, width: Int, rounds: Int) async throws -> Comparison {
     let side = ProcessInfo.processInfo.environment["LOOPBACK_SIDE"]
     let sides = [(arm: ours, runs: side != "peer"), (arm: peer, runs: side != "ours")]
@@ -83,8 +101,15 @@ func compare(_ name: String, ours: Arm, peer: Arm, calls: Int, width: Int, round
             results[index].append(try await run(sides[index].arm, calls: calls, width: width))
         }
     }
-    let medians = results.map { rounds in
-        rounds.isEmpty ? (callsPerSecond: 0.0, cpu: 0.0) : (median(rounds.map(\.callsPerSecond)), median(rounds.map(\.cpuMicrosecondsPerCall)))
+    var medians: [Comparison.Side] = []
+    for (index, rounds) in results.enumerated() {
+        guard !rounds.isEmpty else {
+            medians.append(Comparison.Side(callsPerSecond: 0, cost: CostPerCall.zero))
+            continue
+        }
+        var cost = CostPerCall.median(rounds.map(\.cost))
+        (cost.allocations, cost.allocatedBytes) = try await allocationsPerCall(sides[index].arm, calls: min(calls, 1_000), width: width)
+        medians.append(Comparison.Side(callsPerSecond: median(rounds.map(\.callsPerSecond)), cost: cost))
     }
     let ratios = zip(results[0], results[1]).map { $0.callsPerSecond / $1.callsPerSecond }
     return Comparison(

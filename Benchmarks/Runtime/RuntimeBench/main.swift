@@ -73,12 +73,37 @@ func peerCall() async throws -> Int {
 // MARK: Measuring
 
 func callsPerSecond(_ calls: Int, _ call: () async throws -> Int) async throws -> Double {
+    try await measured(calls, call).callsPerSecond
+}
+
+/// The rate of `calls` sequential calls, and what each cost in CPU and context switches.
+func measured(_ calls: Int, _ call: () async throws -> Int) async throws -> (callsPerSecond: Double, cost: CostPerCall) {
     let clock = ContinuousClock()
+    let before = ResourceUse.now()
     let start = clock.now
     var sum = 0
     for _ in 0..<calls { sum &+= try await call() }
+    let elapsed = clock.now - start
+    let use = ResourceUse.now() - before
     precondition(sum == 7 * calls, "a call returned the wrong model")
-    return Double(calls) / (clock.now - start).seconds
+    return (Double(calls) / elapsed.seconds, CostPerCall(use: use, calls: calls))
+}
+
+/// The median cost of a call over `rounds`, with its heap allocations counted in a run of their own.
+func costPerCall(_ rounds: [CostPerCall], _ call: () async throws -> Int) async throws -> CostPerCall {
+    var cost = CostPerCall.median(rounds)
+    let calls = 10_000
+    let counted = try await Allocations.counting { _ = try await callsPerSecond(calls, call) }
+    cost.allocations = Double(counted.count) / Double(calls)
+    cost.allocatedBytes = Double(counted.bytes) / Double(calls)
+    return cost
+}
+
+func describe(_ cost: CostPerCall) -> String {
+    String(
+        format: "CPU %.2f µs, context switches %.3f + %.3f, %.1f heap allocations (%.0f bytes) a call",
+        cost.cpuMicroseconds, cost.voluntarySwitches, cost.involuntarySwitches, cost.allocations, cost.allocatedBytes
+    )
 }
 
 let arguments = CommandLine.arguments.dropFirst().compactMap(Int.init)
@@ -97,16 +122,18 @@ if let only = ProcessInfo.processInfo.environment["RUNTIME_ONLY"] {
 // Warm up both, then alternate rounds so that machine noise falls on both alike.
 _ = try await callsPerSecond(10_000, oursCall)
 _ = try await callsPerSecond(10_000, peerCall)
-var ours: [Double] = []
-var theirs: [Double] = []
+var ours: [(callsPerSecond: Double, cost: CostPerCall)] = []
+var theirs: [(callsPerSecond: Double, cost: CostPerCall)] = []
 for _ in 0..<rounds {
-    ours.append(try await callsPerSecond(callsPerRound, oursCall))
-    theirs.append(try await callsPerSecond(callsPerRound, peerCall))
+    ours.append(try await measured(callsPerRound, oursCall))
+    theirs.append(try await measured(callsPerRound, peerCall))
 }
+let oursCost = try await costPerCall(ours.map(\.cost), oursCall)
+let theirCost = try await costPerCall(theirs.map(\.cost), peerCall)
 print("Runtime overhead, \(rounds) rounds of \(callsPerRound) sequential calls, median calls per second:")
-print(String(format: "  apigen manager:          %9.0f", median(ours)))
-print(String(format: "  swift-openapi-runtime:   %9.0f", median(theirs)))
-print(String(format: "  ratio (ours / peer):     %9.2f", median(ours) / median(theirs)))
+print(String(format: "  apigen manager:          %9.0f   %@", median(ours.map(\.callsPerSecond)), describe(oursCost)))
+print(String(format: "  swift-openapi-runtime:   %9.0f   %@", median(theirs.map(\.callsPerSecond)), describe(theirCost)))
+print(String(format: "  ratio (ours / peer):     %9.2f", median(ours.map(\.callsPerSecond)) / median(theirs.map(\.callsPerSecond))))
 
 // MARK: Memory
 
