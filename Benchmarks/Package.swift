@@ -8,7 +8,8 @@ let package = Package(
     name: "Benchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(path: ".."),
+        // Named, so that the products below are found whatever the clone's folder is called.
+        .package(name: "apigen", path: ".."),
         .package(url: "https://github.com/apple/swift-openapi-generator.git", exact: "1.14.3"),
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -28,8 +29,8 @@ let package = Package(
         .target(
             name: "BenchClient",
             dependencies: [
-                .product(name: "APIRuntime", package: "main"),
-                .product(name: "APIGRPC", package: "main"),
+                .product(name: "APIRuntime", package: "apigen"),
+                .product(name: "APIGRPC", package: "apigen"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             path: "Runtime/BenchClient",
@@ -57,8 +58,8 @@ let package = Package(
             name: "RuntimeBench",
             dependencies: [
                 "BenchClient", "PeerClient", "BenchSupport",
-                .product(name: "APIRuntime", package: "main"),
-                .product(name: "APIDiskCache", package: "main"),
+                .product(name: "APIRuntime", package: "apigen"),
+                .product(name: "APIDiskCache", package: "apigen"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -71,8 +72,8 @@ let package = Package(
             name: "LoopbackBench",
             dependencies: [
                 "BenchClient", "BenchSupport",
-                .product(name: "APIRuntime", package: "main"),
-                .product(name: "APIAsyncHTTPClient", package: "main"),
+                .product(name: "APIRuntime", package: "apigen"),
+                .product(name: "APIAsyncHTTPClient", package: "apigen"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -91,8 +92,8 @@ let package = Package(
             name: "TransferBench",
             dependencies: [
                 "BenchClient", "BenchSupport",
-                .product(name: "APIRuntime", package: "main"),
-                .product(name: "APIAsyncHTTPClient", package: "main"),
+                .product(name: "APIRuntime", package: "apigen"),
+                .product(name: "APIAsyncHTTPClient", package: "apigen"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
