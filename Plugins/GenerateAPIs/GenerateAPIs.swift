@@ -40,8 +40,8 @@ struct GenerateAPIs: CommandPlugin {
         let apigen = try context.tool(named: "apigen-generate").url
         // No protoc of the plugin's own: committed gRPC code carries a record of what made it, and
         // apigen needs protoc only after a proto changed. It then looks where `PROTOC` and
-        // `PROTOC_GEN_SWIFT` say, in this package's build folder (`swift build --product protoc
-        // --product protoc-gen-swift` builds swift-protobuf's), then on the PATH, and says so.
+        // `PROTOC_GEN_SWIFT` say, in this package's build folder (`swift build --product protoc` and
+        // `swift build --product protoc-gen-swift` build swift-protobuf's), then on the PATH, and says so.
         var environment = ProcessInfo.processInfo.environment
         // The plugin's sandbox lets apigen write only to the package and the plugin's own folder.
         environment["APIGEN_CACHE_DIR"] = context.pluginWorkDirectoryURL.appending(path: "cache").path

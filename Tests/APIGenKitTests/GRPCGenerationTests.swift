@@ -440,7 +440,7 @@ struct GRPCGenerationTests {
         let copy = try alone()
         defer { try? FileManager.default.removeItem(at: copy.deletingLastPathComponent()) }
         let stderr = try failure({ _ in }, environment: ["PATH": "/nonexistent", "PROTOC": nil], executable: copy)
-        #expect(stderr.contains("apis/shop.yaml:2:3: error: gRPC APIs need protoc, which is not on this machine: build swift-protobuf's with 'swift build --product protoc --product protoc-gen-swift' in apigen's package or in one that depends on it"), "\(stderr)")
+        #expect(stderr.contains("apis/shop.yaml:2:3: error: gRPC APIs need protoc, which is not on this machine: build swift-protobuf's with 'swift build --product protoc && swift build --product protoc-gen-swift' in apigen's package or in one that depends on it"), "\(stderr)")
     }
 
     @Test("PROTOC naming no program: an error naming the variable")

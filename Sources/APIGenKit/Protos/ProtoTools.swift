@@ -11,7 +11,7 @@ struct ProtoTools: Sendable {
     /// Read once a run, when the messages' record is written (`readVersions()`).
     var versions: Versions?
 
-    static let protocHelp = "build swift-protobuf's with 'swift build --product protoc --product protoc-gen-swift' in apigen's package or in one that depends on it (the build plugin APIGenGRPCPlugin builds it itself), install one ('apt-get install protobuf-compiler libprotobuf-dev', 'brew install protobuf'), or set PROTOC to its path"
+    static let protocHelp = "build swift-protobuf's with 'swift build --product protoc && swift build --product protoc-gen-swift' in apigen's package or in one that depends on it (the build plugin APIGenGRPCPlugin builds it itself), install one ('apt-get install protobuf-compiler libprotobuf-dev', 'brew install protobuf'), or set PROTOC to its path"
     static let pluginHelp = "build it with 'swift build --product protoc-gen-swift' in apigen's package or in one that depends on it, or set PROTOC_GEN_SWIFT to its path"
 
     /// `PROTOC`, else swift-protobuf's built beside apigen or in the package being worked in,

@@ -25,10 +25,14 @@ enum CallingSamples {
         let text = try await api.start(options: APICallOptions(headers: [(name: "X-Trace", value: "abc")]))
         async let again = api.start()
         api.cancel()                                  // fails that call with APIError.Reason.cancelled
+
+        // The value with the reply's header fields (and a gRPC call's trailers), the same options:
+        let reply = try await DownloadTextAPI(name: "notes.txt").startWithMetadata(options: APICallOptions(timeout: .seconds(5)))
+        print(reply.value, reply.headerFields[.contentType] ?? "")
     }
 
-    // docs/calling.md:35
-    static func sample35() async throws {
+    // docs/calling.md:39
+    static func sample39() async throws {
         // body: multipart, with `photo: File`
         let user = try await UploadAvatarAPI(id: 7, photo: UploadFile(contentsOf: photoURL)).start()
 
@@ -52,8 +56,8 @@ enum CallingSamples {
         }
     }
 
-    // docs/calling.md:62
-    static func sample62() async throws {
+    // docs/calling.md:66
+    static func sample66() async throws {
         do {
             try await UpdateUserAPI(id: 7, name: "Ada", etag: tag).start()
         } catch {
@@ -61,8 +65,8 @@ enum CallingSamples {
         }
     }
 
-    // docs/calling.md:119
-    static func sample119() async throws {
+    // docs/calling.md:123
+    static func sample123() async throws {
         // Where a value came from:
         let reply = try await GetProfileAPI().startWithMetadata()
         switch reply.source {
@@ -89,13 +93,13 @@ enum CallingSamples {
         manager.cache.removeAll()
     }
 
-    // docs/calling.md:150
-    static func sample150() async throws {
+    // docs/calling.md:154
+    static func sample154() async throws {
         APIManager.bootstrap { $0.cache = .disk(maxBytes: 64 << 20) }   // Library/Caches/apigen-responses.sqlite
     }
 
-    // docs/calling.md:196
-    static func sample196() async throws {
+    // docs/calling.md:200
+    static func sample200() async throws {
         let manager = APIManager()
         manager.stub(GetUserAPI.self, delay: .milliseconds(300)) { api in
             User(id: api.id, name: "Ada", role: .member, tags: [], createdAt: .now)
@@ -115,8 +119,8 @@ enum CallingSamples {
         manager.stub(SumAPI.self, reply: { _ in StubResponse(json: #"{"jsonrpc":"2.0","result":6,"id":1}"#) })
     }
 
-    // docs/calling.md:245
-    static func sample245() async throws {
+    // docs/calling.md:249
+    static func sample249() async throws {
         let fixture = URL(fileURLWithPath: "Tests/Fixtures/users.json")
 
         // Once, against the real server:
@@ -129,13 +133,13 @@ enum CallingSamples {
         replaying.grpcTransport = replaying.httpTransport
     }
 
-    // docs/calling.md:303
-    static func sample303() async throws {
+    // docs/calling.md:307
+    static func sample307() async throws {
         APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
     }
 
-    // docs/calling.md:333
-    static func sample333() async throws {
+    // docs/calling.md:337
+    static func sample337() async throws {
         var configuration = APIManager.Configuration()
         configuration.interceptors = [
             LoggingInterceptor(logger: logger),                                // swift-log, secrets redacted
@@ -156,8 +160,32 @@ enum CallingSamples {
         let batch = APIBatch(policy: .failFast)                                // any kinds at once
     }
 
-    // docs/calling.md:356
-    static func sample356() async throws {
+    // docs/calling.md:371
+    struct TenantInterceptor: APIInterceptor {
+        let tenant: @Sendable () -> String
+
+        func adapt(_ request: APIRequest, context: APICallContext) async throws(APIError) -> APIRequest {
+            var request = request
+            request.headerFields[.init("X-Tenant")!] = tenant()
+            return request
+        }
+
+        func intercept(
+            _ request: APIRequest, context: APICallContext,
+            next: () async throws(APIError) -> APIResponse
+        ) async throws(APIError) -> APIResponse {
+            let started = ContinuousClock.now
+            defer { print("\(context.definition.name), attempt \(context.attempt): \(ContinuousClock.now - started)") }
+            return try await next()
+        }
+
+        func observe(_ event: CacheEvent, context: APICallContext) {
+            if case .hit(let age) = event { print("\(context.definition.name) answered by the cache, \(age) s old") }
+        }
+    }
+
+    // docs/calling.md:401
+    static func sample401() async throws {
         var configuration = APIManager.Configuration()
         configuration.baseURLOverrides = ["https://api.example.com/v1": "http://127.0.0.1:8080/v1"]
         let manager = APIManager(configuration: configuration)

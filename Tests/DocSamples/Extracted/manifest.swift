@@ -31,8 +31,8 @@ enum ManifestSamples {
         headers.rateLimitRemaining                   // Int?: nil when absent or not a number
     }
 
-    // docs/manifest.md:615
-    static func sample615() async throws {
+    // docs/manifest.md:616
+    static func sample616() async throws {
         let batch = JSONRPCBatch()
         let sum = batch.add(SumAPI(a: 1, b: 2, c: 4))
         let difference = batch.add(SubtractAPI(minuend: 42, subtrahend: 23))
