@@ -48,7 +48,12 @@ public struct Allocations: Sendable {
         allocation_counter_set_enabled(true)
         defer { allocation_counter_set_enabled(false) }
         try await work()
-        return Allocations(count: Int(allocation_counter_allocations()), bytes: Int(allocation_counter_bytes()))
+        let counted = Allocations(count: Int(allocation_counter_allocations()), bytes: Int(allocation_counter_bytes()))
+        #if os(Linux)
+        // Any call allocates: none counted means the libraries do not call this program's malloc.
+        precondition(counted.count > 0, "no allocation counted: malloc is not the benchmark's own (AllocationCounter)")
+        #endif
+        return counted
     }
 }
 
