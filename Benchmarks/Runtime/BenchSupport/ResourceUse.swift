@@ -65,13 +65,22 @@ public struct CostPerCall: Sendable {
     public var allocations: Double
     public var allocatedBytes: Double
 
-    public init(use: ResourceUse, allocations: Allocations? = nil, calls: Int) {
+    /// CPU and context switches a call; allocations are counted in a pass of their own (`adding`).
+    public init(use: ResourceUse, calls: Int) {
         let calls = Double(calls)
         cpuMicroseconds = use.cpuSeconds / calls * 1e6
         voluntarySwitches = Double(use.voluntarySwitches) / calls
         involuntarySwitches = Double(use.involuntarySwitches) / calls
-        self.allocations = Double(allocations?.count ?? 0) / calls
-        allocatedBytes = Double(allocations?.bytes ?? 0) / calls
+        allocations = 0
+        allocatedBytes = 0
+    }
+
+    /// This cost with the allocations `counted` over `calls` calls.
+    public func adding(_ counted: Allocations, calls: Int) -> CostPerCall {
+        var cost = self
+        cost.allocations = Double(counted.count) / Double(calls)
+        cost.allocatedBytes = Double(counted.bytes) / Double(calls)
+        return cost
     }
 
     public init(cpuMicroseconds: Double, voluntarySwitches: Double, involuntarySwitches: Double, allocations: Double, allocatedBytes: Double) {

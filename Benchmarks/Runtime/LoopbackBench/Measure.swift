@@ -47,12 +47,6 @@ func run(_ arm: Arm, calls: Int, width: Int) async throws -> Round {
     return Round(callsPerSecond: Double(calls) / wall, cost: CostPerCall(use: use, calls: calls))
 }
 
-/// The heap allocations per call of `calls` calls, `width` at a time, counted in a run of their own.
-func allocationsPerCall(_ arm: Arm, calls: Int, width: Int) async throws -> (count: Double, bytes: Double) {
-    let counted = try await Allocations.counting { _ = try await run(arm, calls: calls, width: width) }
-    return (Double(counted.count) / Double(calls), Double(counted.bytes) / Double(calls))
-}
-
 /// The medians of a comparison between our side and the peer.
 struct Comparison {
     let name: String
@@ -107,8 +101,9 @@ func compare(_ name: String, ours: Arm, peer: Arm, calls: Int, width: Int, round
             medians.append(Comparison.Side(callsPerSecond: 0, cost: CostPerCall.zero))
             continue
         }
-        var cost = CostPerCall.median(rounds.map(\.cost))
-        (cost.allocations, cost.allocatedBytes) = try await allocationsPerCall(sides[index].arm, calls: min(calls, 1_000), width: width)
+        let counted = min(calls, 1_000)
+        let allocations = try await Allocations.counting { _ = try await run(sides[index].arm, calls: counted, width: width) }
+        let cost = CostPerCall.median(rounds.map(\.cost)).adding(allocations, calls: counted)
         medians.append(Comparison.Side(callsPerSecond: median(rounds.map(\.callsPerSecond)), cost: cost))
     }
     let ratios = zip(results[0], results[1]).map { $0.callsPerSecond / $1.callsPerSecond }

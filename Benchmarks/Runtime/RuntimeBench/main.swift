@@ -91,12 +91,9 @@ func measured(_ calls: Int, _ call: () async throws -> Int) async throws -> (cal
 
 /// The median cost of a call over `rounds`, with its heap allocations counted in a run of their own.
 func costPerCall(_ rounds: [CostPerCall], _ call: () async throws -> Int) async throws -> CostPerCall {
-    var cost = CostPerCall.median(rounds)
     let calls = 10_000
     let counted = try await Allocations.counting { _ = try await callsPerSecond(calls, call) }
-    cost.allocations = Double(counted.count) / Double(calls)
-    cost.allocatedBytes = Double(counted.bytes) / Double(calls)
-    return cost
+    return CostPerCall.median(rounds).adding(counted, calls: calls)
 }
 
 func describe(_ cost: CostPerCall) -> String {
