@@ -71,10 +71,6 @@ struct DiffTests {
         try new.edit("weather.yaml", "      summary: String?\n", "      summary: String?\n      humidity: Double?\n")
         try new.edit("weather.yaml", "apis:\n", "apis:\n  GetAlerts: { method: GET, path: /alerts, baseURL: \"https://weather.example.net/v2\", response: \"[String]\" }\n")
 
-        let users = new.root.appendingPathComponent("apis/users.yaml").path
-        let billing = new.root.appendingPathComponent("apis/billing.yaml").path
-        let calculator = new.root.appendingPathComponent("apis/calculator.yaml").path
-        let weather = new.root.appendingPathComponent("apis/weather.yaml").path
         let changes = WorkspaceDiff.changes(from: try Self.describe(old.workspaceFile), to: try Self.describe(new.workspaceFile))
         let lines = changes.map { $0.diagnostic.replacingOccurrences(of: new.root.path + "/", with: "") }
         #expect(lines == [

@@ -76,7 +76,9 @@ struct SessionLifetimeTests {
         let started = ContinuousClock.now
         await manager.shutdown(gracePeriod: grace)
         let took = ContinuousClock.now - started
-        #expect(took < grace + .seconds(5), "shutdown took \(took)")
+        // Its own bound is grace + 2 × sessionCloseLimit; a full parallel run on two cores adds
+        // seconds of scheduling to it.
+        #expect(took < grace + APIManager.sessionCloseLimit * 2 + .seconds(4), "shutdown took \(took)")
 
         let readerError = await expectAPIError { _ = try await reader.value }
         #expect(readerError?.reason == .cancelled)

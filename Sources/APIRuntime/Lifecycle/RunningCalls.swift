@@ -15,7 +15,7 @@ final class RunningCalls: Sendable {
         /// Set by `close()`: the manager takes no new calls.
         var isClosed = false
         /// Who waits in `idle()` for the table to empty.
-        var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        var idleWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
     }
 
     /// Guards the table of running calls.
@@ -33,8 +33,8 @@ final class RunningCalls: Sendable {
         let waiters = table.withLockedValue { table -> [CheckedContinuation<Void, Never>] in
             table.running.removeValue(forKey: id)
             guard table.running.isEmpty else { return [] }
-            defer { table.idleWaiters = [] }
-            return table.idleWaiters
+            defer { table.idleWaiters = [:] }
+            return Array(table.idleWaiters.values)
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -59,15 +59,42 @@ final class RunningCalls: Sendable {
     /// How many calls are running.
     var count: Int { table.withLockedValue { $0.running.count } }
 
-    /// Returns once no call is running.
+    /// Returns once no call is running, or at once when the waiting task is cancelled.
     func idle() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let isIdle = table.withLockedValue { table in
-                if table.running.isEmpty { return true }
-                table.idleWaiters.append(continuation)
+        let id = table.withLockedValue { table in
+            defer { table.next += 1 }
+            return table.next
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                // A cancellation that came before this point finds no waiter to resume; the
+                // task's flag, read under the same lock, tells.
+                let resumeNow = table.withLockedValue { table in
+                    if table.running.isEmpty || Task.isCancelled { return true }
+                    table.idleWaiters[id] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            table.withLockedValue { $0.idleWaiters.removeValue(forKey: id) }?.resume()
+        }
+    }
+
+    /// Waits for no call to be running, for at most `limit` on `clock`; returns whether none is.
+    func idle(within limit: Duration, on clock: any APIClock) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask { [self] in
+                await idle()
+                return true
+            }
+            group.addTask {
+                try? await clock.sleep(for: limit)
                 return false
             }
-            if isIdle { continuation.resume() }
+            _ = await group.next()
+            group.cancelAll()
+            return count == 0
         }
     }
 }

@@ -102,36 +102,23 @@ public final class APIManager: Sendable {
     public func cancelAll() -> Int { running.cancel(tag: nil) }
 
     /// Refuses new calls at once, lets the calls in flight (reply streams included) finish for up
-    /// to `gracePeriod`, cancels those still running after it, then closes every session. It
-    /// returns within `gracePeriod` plus `sessionCloseLimit`, whatever the calls and the servers do.
+    /// to `gracePeriod`, cancels those still running after it and gives them `sessionCloseLimit`
+    /// to end, then closes every session. It returns within `gracePeriod` plus twice
+    /// `sessionCloseLimit`, whatever the calls and the servers do: a call whose interceptor or
+    /// transport ignores cancellation ends on its own after the sessions under it have closed.
     public func shutdown(gracePeriod: Duration = .seconds(30)) async {
         running.close()
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask { [running] in
-                await running.idle()
-                return true
-            }
-            group.addTask { [clock] in
-                do {
-                    try await clock.sleep(for: gracePeriod)
-                    return false
-                } catch {
-                    return true
-                }
-            }
-            if await group.next() == false {
-                running.cancel(tag: nil)
-            }
-            // Stops the sleep once idle; otherwise waits for the cancelled calls to end.
-            group.cancelAll()
+        if await !running.idle(within: gracePeriod, on: clock) {
+            running.cancel(tag: nil)
+            _ = await running.idle(within: Self.sessionCloseLimit, on: SystemClock())
         }
         await closeSessions()
     }
 
-    /// How long `shutdown` waits for its sessions to close once their calls have ended. Closing a
-    /// TLS connection waits for the server's close_notify, which some servers never send
-    /// (grpcio's); SwiftNIO's TLS gives up on it after 5 s. Past this limit the manager returns and
-    /// the closes end on their own.
+    /// How long `shutdown` waits for the calls it cancelled to end, and then for its sessions to
+    /// close. Closing a TLS connection waits for the server's close_notify, which some servers
+    /// never send (grpcio's); SwiftNIO's TLS gives up on it after 5 s. Past this limit the manager
+    /// returns and the closes end on their own.
     public static let sessionCloseLimit = Duration.seconds(1)
 
     /// Closes every session, waiting for them at most `sessionCloseLimit` of real time (the

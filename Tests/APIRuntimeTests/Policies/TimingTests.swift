@@ -197,6 +197,35 @@ struct TimingTests {
         await shutdown.value
         #expect(clock.elapsed == .seconds(5))
     }
+
+    @Test(
+        "shutdown returns within twice sessionCloseLimit after the grace period, though a call ignores its cancellation",
+        .timeLimit(.minutes(1))
+    )
+    func shutdownBoundedWhenCancellationIsIgnored() async throws {
+        // A transport that waits for the test, whatever cancels it.
+        let held = NIOLockedValueBox<[CheckedContinuation<Void, Never>]>([])
+        var configuration = APIManager.Configuration()
+        configuration.httpTransport = .scripted { _ in
+            await withCheckedContinuation { continuation in held.withLockedValue { $0.append(continuation) } }
+            return (.status(.ok), Data("1".utf8))
+        }
+        let manager = APIManager(configuration: configuration)
+        let call = Task { try await Self.CountUsersAPI().using(manager).start() }
+        try await waitUntil { held.withLockedValue { $0.count } == 1 }
+
+        let started = ContinuousClock.now
+        await manager.shutdown(gracePeriod: .zero)
+        let took = ContinuousClock.now - started
+        #expect(took >= APIManager.sessionCloseLimit, "shutdown took \(took)")
+        #expect(took < APIManager.sessionCloseLimit * 2 + .seconds(3), "shutdown took \(took)")
+
+        // The call ends when its transport does, with what the transport gave it.
+        #expect(manager.running.count == 1)
+        for continuation in held.withLockedValue({ $0 }) { continuation.resume() }
+        #expect(try await call.value == 1)
+        #expect(manager.running.count == 0)
+    }
 }
 
 /// The rate limiter's table of buckets, on a manual clock.
