@@ -76,9 +76,9 @@ struct SessionLifetimeTests {
         let started = ContinuousClock.now
         await manager.shutdown(gracePeriod: grace)
         let took = ContinuousClock.now - started
-        // Its own bound is grace + 2 × sessionCloseLimit; a full parallel run on two cores adds
-        // seconds of scheduling to it.
-        #expect(took < grace + APIManager.sessionCloseLimit * 2 + .seconds(4), "shutdown took \(took)")
+        // Its own bound is grace + 2 × sessionCloseLimit; a full parallel run on two cores has
+        // delayed the waits' tasks by more than 4 s. A shutdown that waits for the server takes 120 s.
+        #expect(took < grace + APIManager.sessionCloseLimit * 2 + .seconds(15), "shutdown took \(took)")
 
         let readerError = await expectAPIError { _ = try await reader.value }
         #expect(readerError?.reason == .cancelled)

@@ -218,7 +218,9 @@ struct TimingTests {
         await manager.shutdown(gracePeriod: .zero)
         let took = ContinuousClock.now - started
         #expect(took >= APIManager.sessionCloseLimit, "shutdown took \(took)")
-        #expect(took < APIManager.sessionCloseLimit * 2 + .seconds(3), "shutdown took \(took)")
+        // Without the bound it never returns; a full parallel run on two cores has delayed the
+        // waits' tasks by more than 4 s, hence the slack.
+        #expect(took < APIManager.sessionCloseLimit * 2 + .seconds(15), "shutdown took \(took)")
 
         // The call ends when its transport does, with what the transport gave it.
         #expect(manager.running.count == 1)
