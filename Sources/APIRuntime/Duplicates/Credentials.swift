@@ -97,12 +97,16 @@ struct Credentials: Sendable, Equatable {
     /// encoded, in the order they came; not a page's cursor (`pageToken`, `next_token`), which
     /// says where a list goes on, not who reads it.
     static func secretQueryItems(in path: String) -> [(name: Substring, value: Substring)] {
-        guard let mark = path.firstIndex(of: "?") else { return [] }
-        let query = path[path.index(after: mark)...].prefix { $0 != "#" }
-        return query.split(separator: "&").compactMap { item in
-            let name = item.prefix { $0 != "=" }
-            guard name.count < item.count, isCredentialQueryItem(name.removingPercentEncoding ?? String(name)) else { return nil }
-            return (name, item[item.index(after: name.endIndex)...])
+        // Read as bytes: the marks are ASCII, and the items keep the bytes they were sent with.
+        let bytes = path.utf8
+        guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return [] }
+        let query = bytes[bytes.index(after: mark)...].prefix { $0 != UInt8(ascii: "#") }
+        return query.split(separator: UInt8(ascii: "&")).compactMap { item in
+            guard let equals = item.firstIndex(of: UInt8(ascii: "=")) else { return nil }
+            let name = Substring(item[..<equals])
+            let decoded = item[..<equals].contains(UInt8(ascii: "%")) ? name.removingPercentEncoding ?? String(name) : String(name)
+            guard isCredentialQueryItem(decoded) else { return nil }
+            return (name, Substring(item[item.index(after: equals)...]))
         }
     }
 

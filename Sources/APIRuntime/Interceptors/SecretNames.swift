@@ -8,7 +8,9 @@
 /// words removed or added (`words`).
 public struct SecretNames: Sendable, Equatable {
     /// Words that make a name secret wherever they appear in it.
-    public var words: Set<String>
+    public var words: Set<String> {
+        didSet { suffixWords = Self.suffixWords(of: words) }
+    }
     /// Whole names that are secret whatever their words (matched without regard to case).
     public var names: Set<String>
 
@@ -31,6 +33,14 @@ public struct SecretNames: Sendable, Equatable {
     public init(words: Set<String> = SecretNames.standardWords, names: Set<String> = SecretNames.standardNames) {
         self.words = Set(words.map { $0.lowercased() })
         self.names = Set(names.map { $0.lowercased() })
+        suffixWords = Self.suffixWords(of: self.words)
+    }
+
+    /// The words of five letters or more, which also make secret a word that ends with them.
+    private var suffixWords: [String]
+
+    private static func suffixWords(of words: Set<String>) -> [String] {
+        words.filter { $0.count >= 5 }.sorted()
     }
 
     /// Headers that carry credentials whatever `words` says.
@@ -46,13 +56,44 @@ public struct SecretNames: Sendable, Equatable {
         let lowered = name.lowercased()
         if names.contains(lowered) || words.contains(lowered) { return true }
         return Self.words(of: name).contains { word in
-            words.contains(word) || words.contains { $0.count >= 5 && word.count > $0.count && word.hasSuffix($0) }
+            words.contains(word) || suffixWords.contains { word.utf8.count > $0.utf8.count && word.hasSuffix($0) }
         }
     }
 
     /// `X-API-Key` → `x`, `api`, `key`; `refreshToken` → `refresh`, `token`; `password2` →
     /// `password`, `2` (Django's second password field).
     static func words(of name: String) -> [String] {
+        // Most names are ASCII, whose bytes say what the characters' properties would.
+        guard name.utf8.allSatisfy({ $0 < 0x80 }) else { return unicodeWords(of: name) }
+        var words: [String] = []
+        var current: [UInt8] = []
+        var previousIsLower = false
+        var previousIsDigit = false
+        for byte in name.utf8 {
+            if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: " ") {
+                if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
+                current = []
+                previousIsLower = false
+                previousIsDigit = false
+                continue
+            }
+            let isUpper = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            let isLower = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            let isDigit = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            if (isUpper && previousIsLower) || isDigit != previousIsDigit, !current.isEmpty {
+                words.append(String(decoding: current, as: UTF8.self))
+                current = []
+            }
+            current.append(isUpper ? byte + 32 : byte)
+            previousIsLower = isLower
+            previousIsDigit = isDigit
+        }
+        if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
+        return words
+    }
+
+    /// `words(of:)` for a name with characters beyond ASCII, read by their Unicode properties.
+    private static func unicodeWords(of name: String) -> [String] {
         var words: [String] = []
         var current = ""
         var previousIsLower = false

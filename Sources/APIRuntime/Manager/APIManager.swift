@@ -185,28 +185,34 @@ public final class APIManager: Sendable {
                 invalidate(after: plan.definition)
                 return try await decoder.reply(from: response, api: plan.request.api)
             }
-            // Before the credentials are attached: a log-out after this, even one that comes while
-            // the request is made, keeps the call from storing the account's reply.
-            let mark = cache.store.removalMark
-            var context = plan.context
-            context.cacheLooksFirst = true
-            let request = try await preparation.prepare(plan, context: context)
-            var outcome = try await self.caching.run(plan, request, caching, mark: mark, fetch: send, refreshInBackground: refreshInBackground(plan))
-            var reply: APIReply<Response>
-            do throws(APIError) {
-                reply = try await decoder.reply(from: outcome.response, api: plan.request.api)
-            } catch where outcome.source.isFromCache && error.reason.isDecoding {
-                // A stored reply the app's types no longer read (an update changed a model) is
-                // dropped; the network answers instead, unless the call asked for the cache alone.
-                cache.store.remove(outcome.key)
-                guard caching.policy != .cacheOnly else { throw APIError(api: plan.request.api, reason: .notCached, underlying: error) }
-                let reload = CallPlan.Caching(settings: caching.settings, policy: .reload)
-                outcome = try await self.caching.run(plan, request, reload, mark: mark, fetch: send, refreshInBackground: refreshInBackground(plan))
-                reply = try await decoder.reply(from: outcome.response, api: plan.request.api)
-            }
-            reply.source = outcome.source
-            return reply
+            return try await performCached(plan, caching, decoder: decoder)
         }
+    }
+
+    /// The stages of a call whose API has a cache: the cache answers, or sends the call and keeps
+    /// its reply. A function of its own, so that an uncached call's task holds none of its state.
+    private func performCached<Response>(_ plan: CallPlan, _ caching: CallPlan.Caching, decoder: ResponseDecoder<Response>) async throws(APIError) -> APIReply<Response> {
+        // Before the credentials are attached: a log-out after this, even one that comes while
+        // the request is made, keeps the call from storing the account's reply.
+        let mark = cache.store.removalMark
+        var context = plan.context
+        context.cacheLooksFirst = true
+        let request = try await preparation.prepare(plan, context: context)
+        var outcome = try await self.caching.run(plan, request, caching, mark: mark, fetch: send, refreshInBackground: refreshInBackground(plan))
+        var reply: APIReply<Response>
+        do throws(APIError) {
+            reply = try await decoder.reply(from: outcome.response, api: plan.request.api)
+        } catch where outcome.source.isFromCache && error.reason.isDecoding {
+            // A stored reply the app's types no longer read (an update changed a model) is
+            // dropped; the network answers instead, unless the call asked for the cache alone.
+            cache.store.remove(outcome.key)
+            guard caching.policy != .cacheOnly else { throw APIError(api: plan.request.api, reason: .notCached, underlying: error) }
+            let reload = CallPlan.Caching(settings: caching.settings, policy: .reload)
+            outcome = try await self.caching.run(plan, request, reload, mark: mark, fetch: send, refreshInBackground: refreshInBackground(plan))
+            reply = try await decoder.reply(from: outcome.response, api: plan.request.api)
+        }
+        reply.source = outcome.source
+        return reply
     }
 
     /// The duplicate gate and what follows it, for a call whose first attempt sends `first`.

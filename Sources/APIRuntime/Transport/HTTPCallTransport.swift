@@ -37,33 +37,16 @@ struct HTTPCallTransport: CallTransport {
     }
 
     func send(_ request: APIRequest) async throws(APIError) -> APIResponse {
-        var head = request.head
-        var outgoing = request.streamedBody ?? request.body.map(HTTPBody.init)
         do {
+            var head = request.head
+            let outgoing = request.streamedBody ?? request.body.map(HTTPBody.init)
             var (response, body) = try await transport.send(head, body: outgoing)
             keepCookies(of: response, from: head)
-            var followed = 0
-            while var next = try redirects.next(after: response, to: head, body: outgoing, followed: followed, api: request.api) {
-                // The redirect's own body is read (a little of it) so the connection can be reused.
-                _ = try? await body.collect(upTo: 64 * 1024)
-                // Over TLS, the transport would reach the new host with its first host's settings.
-                if next.request.scheme == "https", let host = next.request.url?.host, (tlsByHost[HostName.key(host)] ?? .standard) != tls {
-                    throw APIError(api: request.api, reason: .invalidResponse(
-                        message: "a redirect to \(host), whose TLS settings differ from those of the host it came from, is refused"
-                    ))
-                }
-                // The jar's cookies for where the redirect leads, in place of those it had for where
-                // the call began, or of none where the redirect dropped the call's own at another
-                // origin.
-                if let cookies, request.carriesJarCookies || next.request.headerFields[.cookie] == nil, let url = next.request.url {
-                    next.request.headerFields[.cookie] = cookies.header(for: url)
-                }
-                (head, outgoing) = next
-                (response, body) = try await transport.send(head, body: outgoing)
-                keepCookies(of: response, from: head)
-                followed += 1
+            var changedCredentials = false
+            if let next = try redirects.next(after: response, to: head, body: outgoing, followed: 0, api: request.api) {
+                (head, response, body) = try await follow(next, of: request, leaving: body)
+                changedCredentials = Credentials(head) != Credentials(request.head)
             }
-            let changedCredentials = followed > 0 && Credentials(head) != Credentials(request.head)
             // A body with a content coding reaches its reader decoded (both transports decode
             // gzip), and its Content-Length counts the encoded bytes, not what the reader gets.
             if let coding = response.headerFields[.contentEncoding], coding.lowercased() != "identity", case .known = body.length {
@@ -91,6 +74,40 @@ struct HTTPCallTransport: CallTransport {
             throw APIError(api: request.api, reason: .tls(error), underlying: error)
         } catch {
             throw APIError(api: request.api, reason: Task.isCancelled ? .cancelled : .transport(message: "\(error)"), underlying: error)
+        }
+    }
+
+    /// Follows the redirect to `first` and those after it, as `redirects` allows, from the
+    /// reply whose body is `body`; returns the last request and its reply.
+    private func follow(
+        _ first: (request: HTTPRequest, body: HTTPBody?), of request: APIRequest, leaving body: HTTPBody
+    ) async throws -> (HTTPRequest, HTTPResponse, HTTPBody) {
+        var next = first
+        var body = body
+        var followed = 0
+        while true {
+            // The redirect's own body is read (a little of it) so the connection can be reused.
+            _ = try? await body.collect(upTo: 64 * 1024)
+            // Over TLS, the transport would reach the new host with its first host's settings.
+            if next.request.scheme == "https", let host = next.request.url?.host, (tlsByHost[HostName.key(host)] ?? .standard) != tls {
+                throw APIError(api: request.api, reason: .invalidResponse(
+                    message: "a redirect to \(host), whose TLS settings differ from those of the host it came from, is refused"
+                ))
+            }
+            // The jar's cookies for where the redirect leads, in place of those it had for where
+            // the call began, or of none where the redirect dropped the call's own at another
+            // origin.
+            if let cookies, request.carriesJarCookies || next.request.headerFields[.cookie] == nil, let url = next.request.url {
+                next.request.headerFields[.cookie] = cookies.header(for: url)
+            }
+            let response: HTTPResponse
+            (response, body) = try await transport.send(next.request, body: next.body)
+            keepCookies(of: response, from: next.request)
+            followed += 1
+            guard let after = try redirects.next(after: response, to: next.request, body: next.body, followed: followed, api: request.api) else {
+                return (next.request, response, body)
+            }
+            next = after
         }
     }
 
