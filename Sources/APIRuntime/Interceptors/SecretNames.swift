@@ -56,7 +56,8 @@ public struct SecretNames: Sendable, Equatable {
         let lowered = name.lowercased()
         if names.contains(lowered) || words.contains(lowered) { return true }
         return Self.words(of: name).contains { word in
-            words.contains(word) || suffixWords.contains { word.utf8.count > $0.utf8.count && word.hasSuffix($0) }
+            // A word that ends with a long one and is not that word (compared as characters are).
+            words.contains(word) || suffixWords.contains { word.hasSuffix($0) && word != $0 }
         }
     }
 

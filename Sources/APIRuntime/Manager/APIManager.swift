@@ -106,6 +106,8 @@ public final class APIManager: Sendable {
     /// to end, then closes every session. It returns within `gracePeriod` plus twice
     /// `sessionCloseLimit`, whatever the calls and the servers do: a call whose interceptor or
     /// transport ignores cancellation ends on its own after the sessions under it have closed.
+    /// Cancelling the task that waits in `shutdown` cuts the grace period short: the calls are
+    /// cancelled at once.
     public func shutdown(gracePeriod: Duration = .seconds(30)) async {
         running.close()
         if await !running.idle(within: gracePeriod, on: clock) {

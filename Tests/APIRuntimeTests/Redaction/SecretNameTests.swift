@@ -42,4 +42,13 @@ struct SecretNameTests {
         #expect(!secrets.contains("accesstoken"))
         #expect(!secrets.contains("limit_token"))
     }
+
+    @Test("A word added in one Unicode form makes secret the names that end with it in another")
+    func canonicalSuffix() {
+        var secrets = SecretNames.standard
+        secrets.words.insert("passe\u{301}")
+        #expect(secrets.contains("xpass\u{E9}"))
+        #expect(secrets.contains("pass\u{E9}"))
+        #expect(!secrets.contains("pass"))
+    }
 }

@@ -11,17 +11,9 @@ enum READMESamples {
         let user = try await GetUserAPI(id: 7).start()
     }
 
-    // README.md:129
-    static func sample129() async throws {
+    // README.md:112
+    static func sample112() async throws {
         let page = try await ListUsersAPI(role: .admin, limit: 20).start()
-
-        // Callback style, for code that is not async yet:
-        GetUserAPI(id: 7).start { result in
-            switch result {
-            case .success(let user): print(user.name)
-            case .failure(let error): print(error)   // "GetUser: HTTP 404 (25-byte body)"
-            }
-        }
 
         // Per-call options, and cancellation:
         let api = DownloadTextAPI(name: "notes.txt")
@@ -30,20 +22,18 @@ enum READMESamples {
         api.cancel()
     }
 
-    // README.md:165
-    static func sample165() async throws {
+    // README.md:140
+    static func sample140() async throws {
         // A screen shows what it had at once, then what is new:
-        for try await reply in GetProfileAPI().cacheThenNetwork() {
-            show(reply.value)
-        }
+        for try await reply in GetProfileAPI().cacheThenNetwork() { show(reply.value) }
 
         // Offline: the stored profile, up to a day old, when the server cannot be reached.
         let profile = try await GetProfileAPI().startWithMetadata()
         if case .stale(_, .error) = profile.source { show("offline") }
     }
 
-    // README.md:187
-    static func sample187() async throws {
+    // README.md:158
+    static func sample158() async throws {
         let manager = APIManager()
         manager.stub(GetUserAPI.self) { api in
             guard api.id == 7 else { throw StubError.status(404) }
@@ -55,21 +45,13 @@ enum READMESamples {
         let asked = manager.recordedCalls(of: GetUserAPI.self).map(\.id)   // [7]
     }
 
-    // README.md:205
-    static func sample205() async throws {
-        var configuration = APIManager.Configuration()
-        configuration.interceptors.append(try ExchangeRecorder(file: URL(fileURLWithPath: "Fixtures/users.json")))   // record
-
-        configuration.httpTransport = try .replaying(Recording(contentsOf: URL(fileURLWithPath: "Fixtures/users.json")))   // replay
-    }
-
-    // README.md:238
-    static func sample238() async throws {
+    // README.md:189
+    static func sample189() async throws {
         APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
     }
 
-    // README.md:260
-    static func sample260() async throws {
+    // README.md:209
+    static func sample209() async throws {
         let difference = try await SubtractAPI(minuend: 42, subtrahend: 23).start()   // JSON-RPC 2.0
 
         let batch = JSONRPCBatch()                                                     // one HTTP request
@@ -79,10 +61,7 @@ enum READMESamples {
         print(try sum.get())
 
         let members = try await CountMembersAPI(group: "admins").start()              // CommandEnvelope
-    }
 
-    // README.md:275
-    static func sample275() async throws {
         let hello = try await SayHelloAPI { $0.name = "Ada" }.start()                 // unary
         for try await feature in try await ListFeaturesAPI(area).start() { print(feature.name) }   // server stream
         let summary = try await RecordRouteAPI(producing: { writer in                 // client stream
