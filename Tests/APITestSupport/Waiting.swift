@@ -13,3 +13,11 @@ public func waitUntil(_ condition: @Sendable () -> Bool) async throws {
         try await Task.sleep(for: .milliseconds(5))
     }
 }
+
+extension Result {
+    /// The error of a failure; nil for a success.
+    public var failureValue: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}

@@ -367,13 +367,6 @@ struct JSONRPCBatchTests {
     }
 }
 
-extension Result {
-    var failureValue: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
-    }
-}
-
 @Suite("JSON-RPC batches: settings and cancellation")
 struct JSONRPCBatchSettingsTests {
     @Test("A member whose headers differ from the first member's fails alone; the rest are sent")

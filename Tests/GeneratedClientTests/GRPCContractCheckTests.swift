@@ -85,7 +85,7 @@ struct GRPCContractCheckTests {
             "GetFeature typeMismatch $.location true",
             "GetFeature extraField $.#9 false",
         ])
-        #expect(report.findings.first?.message.hasPrefix("the server answered UNIMPLEMENTED") == true)
+        #expect(report.findings.first?.message.hasPrefix("the server answered UNIMPLEMENTED") == true, "\(report.findings.first?.message ?? "")")
         #expect(report.findings.allSatisfy { $0.file.hasSuffix(".yaml") })
     }
 }

@@ -22,6 +22,8 @@ public final class APIDefaults: Sendable {
     /// How the workspace's cacheable APIs (`APIDefinition.isCacheable`) cache their replies,
     /// unless an API says otherwise; nil caches nothing.
     public let cache: CacheSettings?
+    /// The origin of `baseURL`, worked out once: the app's own server.
+    let origin: Origin?
 
     /// The defaults `workspace.yaml` declares; generated code makes one, `APIDefaults.workspace`.
     public init(
@@ -36,6 +38,7 @@ public final class APIDefaults: Sendable {
         cache: CacheSettings? = nil
     ) {
         self.baseURL = baseURL
+        self.origin = Origin(baseURL)
         self.timeout = timeout
         self.headers = headers
         self.maxConnectionsPerHost = maxConnectionsPerHost

@@ -78,6 +78,10 @@ public final class APIDefinition: Sendable {
     let pathTemplate: PathTemplate
     /// `declaredBaseURL`, parsed once; nil when none is declared or it is not a base URL.
     let parsedBaseURL: BaseURL?
+    /// The origin of `declaredBaseURL` as a URL names it, worked out once: the manifest's own say
+    /// of where its server is (`BaseURLResolver.declaredOrigins` maps it as the manager's
+    /// overrides say, for interceptors).
+    let declaredOrigin: Origin?
     /// The workspace's headers (except for gRPC, whose metadata come from the API alone) then the
     /// API's, a later one replacing an earlier one of the same name, checked once here rather
     /// than on every call; headers that frame the message are the transport's, and left out.
@@ -137,6 +141,7 @@ public final class APIDefinition: Sendable {
         self.invalidates = invalidates
         self.defaults = defaults
         self.parsedBaseURL = (baseURL ?? defaults.baseURL).flatMap(BaseURL.init)
+        self.declaredOrigin = Origin(baseURL ?? defaults.baseURL)
         var fields = HTTPFields()
         var invalid: String?
         for header in (wire.kind == .grpc ? [] : defaults.headers) + headers {

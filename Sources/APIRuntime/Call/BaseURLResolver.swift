@@ -3,16 +3,28 @@ import APIWireFormat
 /// Where calls go: the base URLs manifests declare, as a manager's `baseURLOverrides` map them,
 /// each replacement parsed once.
 struct BaseURLResolver: Sendable {
-    /// `configuration.baseURLOverrides`, each replacement parsed once (nil when it is no base URL).
-    let overrides: [String: (text: String, parsed: BaseURL?)]
+    /// `configuration.baseURLOverrides`, each replacement parsed once (nil when it is no base URL),
+    /// with its origin.
+    let overrides: [String: (text: String, parsed: BaseURL?, origin: Origin?)]
 
     init(overrides: [String: String]) {
-        self.overrides = overrides.mapValues { ($0, BaseURL($0)) }
+        self.overrides = overrides.mapValues { ($0, BaseURL($0), Origin($0)) }
     }
 
     /// `declared` as the overrides map it.
     func mapped(_ declared: String) -> String {
         overrides[declared]?.text ?? declared
+    }
+
+    /// The origins of the base URLs `definition`'s manifest and workspace declare, as the overrides
+    /// map them, for a call's `APICallContext`: worked out when the definition or the manager was
+    /// made, not on each call.
+    func declaredOrigins(of definition: APIDefinition) -> (declared: Origin?, workspace: Origin?) {
+        func mapped(_ text: String?, _ origin: Origin?) -> Origin? {
+            guard let text, let override = overrides[text] else { return origin }
+            return override.origin
+        }
+        return (mapped(definition.declaredBaseURL, definition.declaredOrigin), mapped(definition.defaults.baseURL, definition.defaults.origin))
     }
 
     /// Where a call goes: the base URL its options give, else the one its manifest declares as

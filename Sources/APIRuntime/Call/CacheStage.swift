@@ -9,6 +9,10 @@ import HTTPTypes
 struct CacheStage: Sendable {
     let cache: ResponseCache
     let interceptors: InterceptorChain
+    /// Where a revalidation in the background is registered, so that `cancelAll()` and `shutdown`
+    /// reach it, and the deadline it runs within.
+    let running: RunningCalls
+    let deadlines: Deadlines
 
     /// The rest of the call after this stage: the duplicate gate, the attempts, the transport.
     typealias Fetch = @Sendable (_ plan: CallPlan, _ first: OutgoingRequest) async throws(APIError) -> AnsweredRequest
@@ -31,13 +35,38 @@ struct CacheStage: Sendable {
         let shared: CacheKey?
     }
 
-    /// Runs `plan`, whose first attempt sends `request`, through the cache: `fetch` when nothing
-    /// fresh is stored, and `refreshInBackground` to revalidate a reply served stale while
-    /// revalidating. What comes back is stored unless a removal after `mark` (the store's
-    /// `removalMark`, read before the request was made) took away what it would be kept under.
-    func run(
-        _ plan: CallPlan, _ request: OutgoingRequest, _ caching: CallPlan.Caching, mark: Int, fetch: @escaping Fetch,
-        refreshInBackground: (@escaping @Sendable () async throws(APIError) -> Void) -> Void
+    /// Runs `plan`, whose first attempt sends `request`, through the cache, and decodes the reply
+    /// it gets: `fetch` when nothing fresh is stored. What comes back is stored unless a removal
+    /// after `mark` (the store's `removalMark`, read before the request was made) took away what
+    /// it would be kept under.
+    ///
+    /// A stored reply the app's types no longer read (an update changed a model) is dropped, and
+    /// the network answers instead, unless the call asked for the cache alone.
+    func run<Response>(
+        _ plan: CallPlan, _ request: OutgoingRequest, _ caching: CallPlan.Caching, mark: Int, decoder: ResponseDecoder<Response>,
+        fetch: @escaping Fetch
+    ) async throws(APIError) -> APIReply<Response> {
+        let api = plan.request.api
+        var outcome = try await self.outcome(plan, request, caching, mark: mark, fetch: fetch)
+        var reply: APIReply<Response>
+        do throws(APIError) {
+            reply = try await decoder.reply(from: outcome.response, api: api)
+        } catch where outcome.source.isFromCache && error.reason.isDecoding {
+            cache.store.remove(outcome.key)
+            guard caching.policy != .cacheOnly else { throw APIError(api: api, reason: .notCached, underlying: error) }
+            var reload = caching
+            reload.policy = .reload
+            outcome = try await self.outcome(plan, request, reload, mark: mark, fetch: fetch)
+            reply = try await decoder.reply(from: outcome.response, api: api)
+        }
+        reply.source = outcome.source
+        return reply
+    }
+
+    /// The reply `plan` gets through the cache, before it is decoded: a stored one, or the
+    /// network's; a reply served stale while revalidating is revalidated in the background.
+    private func outcome(
+        _ plan: CallPlan, _ request: OutgoingRequest, _ caching: CallPlan.Caching, mark: Int, fetch: @escaping Fetch
     ) async throws(APIError) -> Outcome {
         let keys = keys(for: request, caching)
         let now = cache.now
@@ -69,9 +98,7 @@ struct CacheStage: Sendable {
                 // The call's mark, not one read when the refresh starts: a log-out right after this
                 // reply is served keeps the refresh, sent with the credentials of before, from
                 // storing its reply.
-                refreshInBackground { [self] () async throws(APIError) in
-                    _ = try await fetchAndStore(plan, request, caching, keys: keys, stored: reply, mark: mark, fetch: fetch)
-                }
+                refreshInBackground(plan, request, caching, keys: keys, stored: reply, mark: mark, fetch: fetch)
                 return Outcome(response: reply.response, source: .stale(age: age, reason: .revalidating), key: key)
             }
             observe(.miss, plan)
@@ -87,6 +114,26 @@ struct CacheStage: Sendable {
             let age = reply.freshness.age(at: cache.now)
             observe(.servedStale(age: age, reason: .error(error)), plan)
             return Outcome(response: reply.response, source: .stale(age: age, reason: .error(error)), key: key)
+        }
+    }
+
+    /// Revalidates `stored`, served stale, in a task of its own within a deadline of its own (the
+    /// call's timeout from now), registered with the manager's running calls so that `cancelAll()`
+    /// and `shutdown` reach it.
+    private func refreshInBackground(
+        _ plan: CallPlan, _ request: OutgoingRequest, _ caching: CallPlan.Caching, keys: Keys, stored: CachedReply, mark: Int,
+        fetch: @escaping Fetch
+    ) {
+        let refresh = plan.restarted(at: deadlines.clock.now)
+        let request = request.restarted(until: refresh.deadline)
+        Task { [self] in
+            await running.run(tags: Set(refresh.definition.tags)) { [self] task in
+                _ = await Result { () async throws(APIError) in
+                    try await deadlines.enforce(refresh.deadline, timeout: refresh.timeout, api: refresh.request.api, on: task) { () async throws(APIError) in
+                        _ = try await fetchAndStore(refresh, request, caching, keys: keys, stored: stored, mark: mark, fetch: fetch)
+                    }
+                }
+            }
         }
     }
 

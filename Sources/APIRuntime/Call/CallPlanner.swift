@@ -36,7 +36,6 @@ extension APIManager {
         // Streams are always allowed, and never cached: a request stream has no identity to
         // compare, and a reply stream has one reader, so it cannot be shared.
         let streams = request.messageProducer != nil || request.streamedBody != nil || request.streamsResponse || request.streamsResponseBody
-        let kind = definition.kind
         let cacheSettings = streams || !definition.isCacheable ? nil : definition.cache ?? defaults.cache
         // Concurrent misses of a cached call share one request.
         let duplicates: FrequencyPolicy = streams ? .allow : frequency == .allow && cacheSettings != nil ? .coalesce : frequency
@@ -47,7 +46,7 @@ extension APIManager {
 
         var rpc: RPCCall?
         if let delegate = call.delegate {
-            let needsID = kind != .grpc && !definition.wire.isNotification
+            let needsID = delegate.usesRequestIDs && !definition.wire.isNotification
             let wrapped = RPCCall(definition: definition, id: needsID ? nextRequestID() : nil)
             try delegate.wrap(&request, for: wrapped)
             rpc = wrapped
@@ -68,7 +67,7 @@ extension APIManager {
             ))
         }
         return CallPlan(
-            instance: call.instance,
+            caller: .api(call.instance),
             definition: definition,
             delegate: call.delegate,
             rpc: rpc,
@@ -76,8 +75,8 @@ extension APIManager {
             unwrappedBody: unwrappedBody,
             callIdentity: callIdentity,
             context: APICallContext(
-                definition: definition, rpc: rpc, kind: kind, attempt: 1,
-                declaredBaseURL: declared, workspaceBaseURL: defaults.baseURL.map(baseURLs.mapped)
+                definition: definition, rpc: rpc, kind: definition.kind, attempt: 1,
+                declaredBaseURL: declared, workspaceBaseURL: defaults.baseURL.map(baseURLs.mapped), origins: baseURLs.declaredOrigins(of: definition)
             ),
             deadline: deadline,
             timeout: timeout,
@@ -92,7 +91,6 @@ extension APIManager {
                 cookies: cookies
             ),
             transport: transport,
-            unwrapsReply: true,
             cache: cacheSettings.map { CallPlan.Caching(settings: $0, policy: options.cachePolicy ?? .cacheElseNetwork) }
         )
     }

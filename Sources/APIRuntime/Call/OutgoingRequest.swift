@@ -31,6 +31,14 @@ struct OutgoingRequest: Sendable {
         request.account == other.request.account && credentials == other.credentials
     }
 
+    /// This request, to be over by `deadline` rather than the one it was prepared with (what a
+    /// transport that passes a deadline on gives its server).
+    func restarted(until deadline: ContinuousClock.Instant) -> OutgoingRequest {
+        var request = request
+        request.deadline = deadline
+        return OutgoingRequest(request: request, identity: identity, credentials: credentials, validators: validators)
+    }
+
     /// This request with `validators` among its fields.
     func revalidating(with validators: HTTPFields) -> OutgoingRequest {
         var request = request

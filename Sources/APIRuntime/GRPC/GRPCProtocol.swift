@@ -7,6 +7,9 @@ public struct GRPCProtocol: RPCDelegate {
     /// The gRPC protocol; generated gRPC APIs use it through their definition's wire.
     public init() {}
 
+    /// false: the transport pairs each reply with its call.
+    public var usesRequestIDs: Bool { false }
+
     /// Leaves the request as it is: the transport frames the messages.
     public func wrap(_ request: inout APIRequest, for call: RPCCall) throws(APIError) {
         // The transport frames messages itself (length-prefixed, over HTTP/2); nothing to add.

@@ -123,11 +123,19 @@ public struct APICallContext: Sendable {
     /// The base URL the API's manifest declares (its own, else its workspace's), as this call's
     /// manager maps it (`baseURLOverrides`): where the servers the workspace names are, for
     /// interceptors that trust only them with credentials. nil when none is declared.
-    public var declaredBaseURL: String?
+    public var declaredBaseURL: String? {
+        didSet { declaredOrigin = Origin(declaredBaseURL) }
+    }
     /// The default base URL of the API's workspace, as this call's manager maps it: where the
     /// app's own server is, the one the authentication interceptor trusts by default. nil when
     /// the workspace declares none.
-    public var workspaceBaseURL: String?
+    public var workspaceBaseURL: String? {
+        didSet { workspaceOrigin = Origin(workspaceBaseURL) }
+    }
+    /// The origins of `declaredBaseURL` and `workspaceBaseURL`, which interceptors compare a
+    /// request's with, worked out once rather than on every attempt.
+    private(set) var declaredOrigin: Origin?
+    private(set) var workspaceOrigin: Origin?
     /// Whether the response cache looks for a stored reply before the request is sent: a
     /// credential of a named account that is not at hand is then fetched only if it must be sent.
     var cacheLooksFirst = false
@@ -137,11 +145,24 @@ public struct APICallContext: Sendable {
         definition: APIDefinition, rpc: RPCCall?, kind: CallKind, attempt: Int,
         declaredBaseURL: String? = nil, workspaceBaseURL: String? = nil
     ) {
+        self.init(
+            definition: definition, rpc: rpc, kind: kind, attempt: attempt, declaredBaseURL: declaredBaseURL, workspaceBaseURL: workspaceBaseURL,
+            origins: (Origin(declaredBaseURL), Origin(workspaceBaseURL))
+        )
+    }
+
+    /// The context of a planned call, whose base URLs' origins were worked out before.
+    init(
+        definition: APIDefinition, rpc: RPCCall?, kind: CallKind, attempt: Int,
+        declaredBaseURL: String?, workspaceBaseURL: String?, origins: (declared: Origin?, workspace: Origin?)
+    ) {
         self.definition = definition
         self.rpc = rpc
         self.kind = kind
         self.attempt = attempt
         self.declaredBaseURL = declaredBaseURL
         self.workspaceBaseURL = workspaceBaseURL
+        self.declaredOrigin = origins.declared
+        self.workspaceOrigin = origins.workspace
     }
 }

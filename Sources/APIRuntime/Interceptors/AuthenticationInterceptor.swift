@@ -91,9 +91,6 @@ public struct AuthenticationInterceptor: APIInterceptor {
     /// Whether `request` goes where the token may go.
     func trusts(_ request: APIRequest, context: APICallContext) -> Bool {
         if context.definition.authenticated == false { return false }
-        func origin(_ text: String?) -> Origin? {
-            text.flatMap(URL.init(string:)).flatMap(Origin.init)
-        }
         switch hosts {
         case .any:
             return true
@@ -101,11 +98,11 @@ public struct AuthenticationInterceptor: APIInterceptor {
             guard let host = request.url?.host?.lowercased() else { return false }
             return names.contains { $0.lowercased() == host }
         case .declared:
-            guard let declared = origin(context.declaredBaseURL) else { return false }
+            guard let declared = context.declaredOrigin else { return false }
             return declared == request.url.flatMap(Origin.init)
         case .workspace:
-            guard let declared = origin(context.declaredBaseURL), declared == request.url.flatMap(Origin.init) else { return false }
-            return context.definition.authenticated == true || declared == origin(context.workspaceBaseURL)
+            guard let declared = context.declaredOrigin, declared == request.url.flatMap(Origin.init) else { return false }
+            return context.definition.authenticated == true || declared == context.workspaceOrigin
         }
     }
 
@@ -113,10 +110,8 @@ public struct AuthenticationInterceptor: APIInterceptor {
     /// says `authenticated: true`, and the base URL it declares is that origin. A base URL a
     /// manager's `baseURLOverrides` or an instance moved there is not the manifest's say.
     static func manifestSendsInClearText(_ request: APIRequest, _ definition: APIDefinition) -> Bool {
-        guard definition.authenticated == true, let declared = (definition.baseURL ?? definition.defaults.baseURL).flatMap(URL.init(string:)) else {
-            return false
-        }
-        return Origin(declared) != nil && Origin(declared) == request.url.flatMap(Origin.init)
+        guard definition.authenticated == true, let declared = definition.declaredOrigin else { return false }
+        return declared == request.url.flatMap(Origin.init)
     }
 
     /// How many times the provider has been asked for a new token.

@@ -109,7 +109,7 @@ public final class JSONRPCBatch: Sendable {
         body.append(Data("]".utf8))
         let plan = batchPlan(of: sent.map(\.plan), body: body)
         let tags = sent.reduce(into: Set<String>()) { $0.formUnion($1.member.tags) }
-        let outcome = await manager.run(tags: tags) { [manager] task in
+        let outcome = await manager.running.run(tags: tags) { [manager] task in
             await Result { () async throws(APIError) in try await manager.perform(plan, in: task) }
         }
         switch outcome {
@@ -124,7 +124,8 @@ public final class JSONRPCBatch: Sendable {
     /// The name interceptors, logs, metrics and batch-wide errors give a batch.
     static let api = "JSONRPCBatch"
 
-    /// The batch's request and the settings it goes under: the strictest its members share.
+    /// The batch's plan: the first member's, sent to its endpoint with its session, under the
+    /// strictest settings the members share, with the members' envelopes as one array for body.
     private func batchPlan(of members: [CallPlan], body: Data) -> CallPlan {
         let first = members[0]
         // The whole batch is sent again only when every member allows it, under one policy.
@@ -138,28 +139,33 @@ public final class JSONRPCBatch: Sendable {
             skippedInterceptors: skipped.sorted(), authenticated: authenticated, defaults: first.definition.defaults
         )
         let earliest = members.min { $0.deadline < $1.deadline } ?? first
-        var request = first.request
-        request.api = Self.api
-        request.method = .post
-        request.body = body
-        request.headerFields[.contentType] = "application/json"
-        request.timeout = earliest.timeout
-        request.deadline = earliest.deadline
         // One token from each bucket any member counts in: the batch is one request.
         var buckets: [String: RateLimitBucket] = [:]
         for bucket in members.flatMap(\.rateLimits) { buckets[bucket.key] = bucket }
-        return CallPlan(
-            instance: StubbedBatch(members: members), definition: definition, delegate: nil, rpc: nil, request: request,
-            unwrappedBody: body, callIdentity: "",
-            context: APICallContext(
-                definition: definition, rpc: nil, kind: .jsonRPC, attempt: 1,
-                declaredBaseURL: first.context.declaredBaseURL, workspaceBaseURL: first.context.workspaceBaseURL
-            ),
-            deadline: earliest.deadline, timeout: earliest.timeout, duplicates: .allow, retry: retry,
-            rateLimits: buckets.keys.sorted().compactMap { buckets[$0] },
-            session: first.session, sessionSettings: first.sessionSettings, transport: first.transport,
-            unwrapsReply: false, cache: nil
-        )
+
+        var plan = first
+        plan.caller = .batch(members)
+        plan.definition = definition
+        plan.delegate = nil
+        plan.rpc = nil
+        plan.request.api = Self.api
+        plan.request.method = .post
+        plan.request.body = body
+        plan.request.headerFields[.contentType] = "application/json"
+        plan.request.timeout = earliest.timeout
+        plan.request.deadline = earliest.deadline
+        plan.unwrappedBody = body
+        plan.callIdentity = ""
+        plan.context.definition = definition
+        plan.context.kind = .jsonRPC
+        plan.context.rpc = nil
+        plan.deadline = earliest.deadline
+        plan.timeout = earliest.timeout
+        plan.duplicates = .allow
+        plan.retry = retry
+        plan.rateLimits = buckets.keys.sorted().compactMap { buckets[$0] }
+        plan.cache = nil
+        return plan
     }
 
     /// Whether two requests go to the same URL.

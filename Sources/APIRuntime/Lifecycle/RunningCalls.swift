@@ -21,6 +21,31 @@ final class RunningCalls: Sendable {
     /// Guards the table of running calls.
     private let table = NIOLockedValueBox(Table())
 
+    /// Runs `work` in a task of its own, registered under `tags` until it ends, so that
+    /// `cancel(tag:)` and `cancelAll()` can cancel it without cancelling its caller; cancelling
+    /// the caller cancels it too. `register` hands the task's cancel to whoever else may cancel it
+    /// (the API instance's `cancel()`) and returns how to take it back.
+    func run<Value: Sendable>(
+        tags: Set<String>,
+        registering register: (_ cancel: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)? = { _ in nil },
+        _ work: @escaping @Sendable (CallTask) async -> Value
+    ) async -> Value {
+        let call = CallTask()
+        let task = Task.immediateIfAvailable { await work(call) }
+        call.attach { task.cancel() }
+        let id = add(tags: tags, cancel: call.cancel)
+        let unregister = register(call.cancel)
+        defer {
+            remove(id)
+            unregister?()
+        }
+        return await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            call.cancel()
+        }
+    }
+
     func add(tags: Set<String>, cancel: @escaping @Sendable () -> Void) -> UInt64 {
         table.withLockedValue { table in
             defer { table.next += 1 }

@@ -73,7 +73,7 @@ public final class APIManager: Sendable {
         self.interceptors = InterceptorChain(interceptors: configuration.interceptors)
         self.preparation = Preparation(interceptors: interceptors)
         self.cache = ResponseCache(storage: configuration.cache, clock: clock, baseURLs: baseURLs)
-        self.caching = CacheStage(cache: cache, interceptors: interceptors)
+        self.caching = CacheStage(cache: cache, interceptors: interceptors, running: running, deadlines: deadlines)
         self.attempts = AttemptLoop(clock: clock, interceptors: interceptors)
         self.rateLimiter = RateLimiter(clock: clock)
         self.transports = TransportStage(
@@ -145,14 +145,14 @@ public final class APIManager: Sendable {
 
     // MARK: Sending
 
-    /// Plans and sends `call` in a task of its own (see `run`), with its progress reported to
+    /// Plans and sends `call` in a task of its own (`RunningCalls.run`), with its progress reported to
     /// its options' handler; a reply that goes on (a stream) stays cancellable until it ends.
     func send<Response>(
         _ call: APICall<Response>,
         registering register: @escaping (_ cancel: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)?
     ) async throws(APIError) -> APIReply<Response> {
         let tags = call.options.tags.union(call.definition.tags)
-        let outcome = await run(tags: tags, registering: register) { [self] task in
+        let outcome = await running.run(tags: tags, registering: register) { [self] task in
             guard let progress = call.options.progress else { return await planAndPerform(call, in: task) }
             return await ProgressReporter.$current.withValue(ProgressReporter(progress)) { await planAndPerform(call, in: task) }
         }
@@ -200,21 +200,7 @@ public final class APIManager: Sendable {
         var context = plan.context
         context.cacheLooksFirst = true
         let request = try await preparation.prepare(plan, context: context)
-        var outcome = try await self.caching.run(plan, request, caching, mark: mark, fetch: send, refreshInBackground: refreshInBackground(plan))
-        var reply: APIReply<Response>
-        do throws(APIError) {
-            reply = try await decoder.reply(from: outcome.response, api: plan.request.api)
-        } catch where outcome.source.isFromCache && error.reason.isDecoding {
-            // A stored reply the app's types no longer read (an update changed a model) is
-            // dropped; the network answers instead, unless the call asked for the cache alone.
-            cache.store.remove(outcome.key)
-            guard caching.policy != .cacheOnly else { throw APIError(api: plan.request.api, reason: .notCached, underlying: error) }
-            let reload = CallPlan.Caching(settings: caching.settings, policy: .reload)
-            outcome = try await self.caching.run(plan, request, reload, mark: mark, fetch: send, refreshInBackground: refreshInBackground(plan))
-            reply = try await decoder.reply(from: outcome.response, api: plan.request.api)
-        }
-        reply.source = outcome.source
-        return reply
+        return try await self.caching.run(plan, request, caching, mark: mark, decoder: decoder, fetch: send)
     }
 
     /// The duplicate gate and what follows it, for a call whose first attempt sends `first`.
@@ -232,21 +218,6 @@ public final class APIManager: Sendable {
     /// soon as its protocol says it succeeded, before its reply is decoded.
     func invalidate(after definition: APIDefinition) {
         for tag in definition.invalidates { cache.removeAll(tagged: tag) }
-    }
-
-    /// Revalidates a reply served stale, in a task of its own within the call's timeout, which
-    /// `cancelAll()` and `shutdown` reach.
-    private func refreshInBackground(_ plan: CallPlan) -> (@escaping @Sendable () async throws(APIError) -> Void) -> Void {
-        { [self] refresh in
-            let tags = plan.context.definition.tags
-            Task {
-                await run(tags: Set(tags)) { [self] task in
-                    _ = await Result { () async throws(APIError) in
-                        try await deadlines.enforce(clock.after(plan.timeout), timeout: plan.timeout, api: plan.request.api, on: task, operation: refresh)
-                    }
-                }
-            }
-        }
     }
 
     /// `perform` for a request whose reply its caller reads (a JSON-RPC batch).
@@ -274,7 +245,7 @@ public final class APIManager: Sendable {
             }
         }
         // A revalidation's 304 goes back to the cache as it is.
-        guard plan.unwrapsReply, !(exchange.request.isRevalidation && exchange.response.httpStatus?.code == 304) else { return exchange }
+        guard !(exchange.request.isRevalidation && exchange.response.httpStatus?.code == 304) else { return exchange }
         exchange.response = try plan.unwrap(exchange.response)
         return exchange
     }
@@ -289,30 +260,6 @@ public final class APIManager: Sendable {
             let after = next.credentials ?? Credentials(next.request.head), after.replace(before)
         else { return }
         cache.link(after, to: cache.account(of: before))
-    }
-
-    /// Runs `work` in a task of its own, registered under `tags` until it ends, so that
-    /// `cancel(tag:)` and `cancelAll()` can cancel it without cancelling its caller; cancelling
-    /// the caller cancels it too.
-    func run<Value: Sendable>(
-        tags: Set<String>,
-        registering register: (_ cancel: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)? = { _ in nil },
-        _ work: @escaping @Sendable (CallTask) async -> Value
-    ) async -> Value {
-        let call = CallTask()
-        let task = Task.immediateIfAvailable { await work(call) }
-        call.attach { task.cancel() }
-        let id = running.add(tags: tags, cancel: call.cancel)
-        let unregister = register(call.cancel)
-        defer {
-            running.remove(id)
-            unregister?()
-        }
-        return await withTaskCancellationHandler {
-            await task.value
-        } onCancel: {
-            call.cancel()
-        }
     }
 
     /// Request ids for RPC calls: unique among this manager's calls, never reused.

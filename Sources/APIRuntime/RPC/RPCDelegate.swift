@@ -11,6 +11,12 @@ public protocol RPCDelegate: Sendable {
     /// none for their kind; nil (the default) is the manager's `httpTransport`.
     var defaultTransport: TransportFactory? { get }
 
+    /// Whether the manager gives each call a request id (`RPCCall.id`) for the envelope to carry
+    /// and the reply to be matched by: true (the default) for JSON-RPC and most envelopes, false
+    /// for a protocol whose transport pairs each reply with its call (gRPC). Notifications never
+    /// get one. A delegate that wraps another's calls (to log them, say) says what the other says.
+    var usesRequestIDs: Bool { get }
+
     /// Rewrites the encoded request into this protocol's envelope (URL, headers, body).
     func wrap(_ request: inout APIRequest, for call: RPCCall) throws(APIError)
 
@@ -25,6 +31,9 @@ public protocol RPCDelegate: Sendable {
 extension RPCDelegate {
     /// nil: the calls travel by the manager's `httpTransport`.
     public var defaultTransport: TransportFactory? { nil }
+
+    /// true: each call that awaits a reply gets a request id.
+    public var usesRequestIDs: Bool { true }
 
     /// An HTTP `200 OK` whose JSON body is `result` as it is, for a protocol whose `unwrap`
     /// returns the body it is given; a protocol with an envelope writes its own.

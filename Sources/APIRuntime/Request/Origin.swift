@@ -18,6 +18,12 @@ struct Origin: Hashable, Sendable {
         guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
         self.init(scheme: scheme, host: host, port: url.port ?? BaseURL.defaultPort(of: scheme))
     }
+
+    /// The origin of the URL `text` names; nil for none, or text that is no URL with a host.
+    init?(_ text: String?) {
+        guard let url = text.flatMap(URL.init(string:)) else { return nil }
+        self.init(url)
+    }
 }
 
 extension BaseURL {

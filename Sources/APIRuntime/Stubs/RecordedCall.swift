@@ -6,11 +6,12 @@ public struct RecordedCall: Sendable {
     /// The request as the network would have seen it: its URL, headers (the interceptors' too)
     /// and body.
     public let request: APIRequest
-    /// The API instance that made the call; nil for a JSON-RPC batch, which is many.
-    let instance: (any Sendable)?
+    /// Who made the call: the API instance, for a member of a JSON-RPC batch too.
+    let caller: Caller
 
     /// The API that made the call, typed, when it is an `API`: `call.api(GetUserAPI.self)?.id`.
     public func api<API>(_ type: API.Type) -> API? {
-        instance as? API
+        guard case .api(let instance) = caller else { return nil }
+        return instance as? API
     }
 }

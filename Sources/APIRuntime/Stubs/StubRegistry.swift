@@ -33,19 +33,22 @@ final class StubRegistry: Sendable {
         state.withLockedValue { $0 = State() }
     }
 
-    /// Whether the manager answers from stubs, and the stub for `instance`'s class; records the
-    /// request when it does (each member of a batch, with the batch's request).
-    func take(_ request: APIRequest, from instance: (any Sendable)?) -> (isStubbing: Bool, stub: Stub?) {
+    /// Whether the manager answers from stubs, and the stub for the class of the API instance
+    /// making the call; records the request when it does (each member of a batch, with the batch's
+    /// request).
+    func take(_ request: APIRequest, from caller: Caller) -> (isStubbing: Bool, stub: Stub?) {
         state.withLockedValue { state in
             guard state.isStubbing else { return (false, nil) }
-            if let batch = instance as? StubbedBatch {
-                for member in batch.members {
-                    state.recorded.append(RecordedCall(name: member.definition.name, request: request, instance: member.instance))
+            switch caller {
+            case .batch(let members):
+                for member in members {
+                    state.recorded.append(RecordedCall(name: member.definition.name, request: request, caller: member.caller))
                 }
                 return (true, nil)
+            case .api(let instance):
+                state.recorded.append(RecordedCall(name: request.api, request: request, caller: caller))
+                return (true, state.stubs[ObjectIdentifier(type(of: instance))])
             }
-            state.recorded.append(RecordedCall(name: request.api, request: request, instance: instance))
-            return (true, instance.flatMap { state.stubs[ObjectIdentifier(type(of: $0))] })
         }
     }
 
@@ -80,10 +83,4 @@ package struct StubbedCall: Sendable {
         guard let rpc, let delegate, !rpc.isNotification else { return APIResponse(status: .noContent) }
         return delegate.reply(with: Data("null".utf8), for: rpc)
     }
-}
-
-/// A JSON-RPC batch's members, in the batch's plan: typed stubs answer each of them, and the
-/// replies go back as one array, as a server's would.
-struct StubbedBatch: Sendable {
-    let members: [CallPlan]
 }

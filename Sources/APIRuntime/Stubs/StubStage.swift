@@ -14,13 +14,17 @@ struct StubStage: Sendable {
 
     /// The stubbed reply to `request`; nil when the network answers it.
     func answer(_ request: APIRequest, plan: CallPlan) async throws(APIError) -> APIResponse? {
-        let (isStubbing, stub) = registry.take(request, from: plan.instance)
-        if isStubbing, let batch = plan.instance as? StubbedBatch {
-            return try await answer(batch, request: request)
-        }
-        if let stub, let instance = plan.instance {
-            try await wait(stub.delay, api: request.api)
-            return try await reply(of: stub, to: instance, request: request, plan: plan)
+        let (isStubbing, stub) = registry.take(request, from: plan.caller)
+        switch plan.caller {
+        case .batch(let members) where isStubbing:
+            return try await answer(members, request: request)
+        case .api(let instance):
+            if let stub {
+                try await wait(stub.delay, api: request.api)
+                return try await reply(of: stub, to: instance, request: request, plan: plan)
+            }
+        case .batch:
+            break
         }
         if let stub = configured?.stub(for: request, definition: plan.definition) {
             try await wait(stub.delay, api: request.api)
@@ -42,10 +46,10 @@ struct StubStage: Sendable {
 
     /// A batch's reply: each member answered by its typed stub, the replies (notifications
     /// have none) in one array; a member no stub answers fails the batch, naming it.
-    private func answer(_ batch: StubbedBatch, request: APIRequest) async throws(APIError) -> APIResponse {
+    private func answer(_ members: [CallPlan], request: APIRequest) async throws(APIError) -> APIResponse {
         var replies: [Data] = []
-        for member in batch.members {
-            guard let instance = member.instance, let stub = registry.stub(for: instance) else {
+        for member in members {
+            guard case .api(let instance) = member.caller, let stub = registry.stub(for: instance) else {
                 throw APIError(api: request.api, reason: .notStubbed(request: Self.summary(of: member.request, plan: member) + " in a batch"))
             }
             try await wait(stub.delay, api: request.api)
