@@ -55,7 +55,7 @@ struct GRPCPeerTLSTests {
         configuration.tls["localhost"] = TLSSettings(trustRoots: .certificates([peer.authority]))
         let manager = APIManager(configuration: configuration)
         let api = SayHelloAPI { $0.name = "Ada" }.using(manager)
-        api.baseURL = "grpcs://localhost:\(peer.port)"
+        api.options.baseURL = "grpcs://localhost:\(peer.port)"
         #expect(try await api.start().message == "Hello Ada")
         let started = ContinuousClock.now
         await manager.shutdown(gracePeriod: .zero)

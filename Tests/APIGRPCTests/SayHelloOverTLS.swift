@@ -11,8 +11,8 @@ func sayHelloOverTLS(port: Int, host: String = "localhost", settings: TLSSetting
     configuration.tls[host] = settings
     return try await withManager(configuration) { manager in
         let api = SayHelloAPI { $0.name = "Ada" }.using(manager)
-        api.baseURL = "grpcs://\(host):\(port)"
-        api.timeout = .seconds(30)
+        api.options.baseURL = "grpcs://\(host):\(port)"
+        api.options.timeout = .seconds(30)
         do {
             return .success(try await api.start().message)
         } catch let error as APIError {

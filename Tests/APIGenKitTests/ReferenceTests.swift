@@ -21,7 +21,7 @@ struct ReferenceTests {
     @Test("The hostile, shadowing and init fixtures match their committed output")
     func otherFixtures() throws {
         try expectUpToDate(workspace: "Tests/Fixtures/Hostile/apis/workspace.yaml", files: 6)
-        try expectUpToDate(workspace: "Tests/Fixtures/Shadowing/apis/workspace.yaml", files: 9)
+        try expectUpToDate(workspace: "Tests/Fixtures/Shadowing/apis/workspace.yaml", files: 10)
         try expectUpToDate(workspace: "Tests/Fixtures/Init/apis/workspace.yaml", files: 3)
     }
 

@@ -24,9 +24,9 @@ struct CallOptionsTests {
             return (.status(.ok), Data())
         }) { manager in
             let api = BaseAPI(definition: Self.definition, response: .noContent).using(manager)
-            api.timeout = .seconds(10)
-            api.headers = [(name: "X-Layer", value: "instance")]
-            api.tags = ["screen"]
+            api.options.timeout = .seconds(10)
+            api.options.headers = [(name: "X-Layer", value: "instance")]
+            api.options.tags = ["screen"]
             let call = Task { try await api.start(options: APICallOptions(timeout: .seconds(5), headers: [(name: "X-Call", value: "1")], tags: ["one"])) }
             // The call's own timeout, 5 s, beats the instance's 10, the API's 20 and the workspace's 30.
             try await waitUntil { clock.pending == [.seconds(5), .seconds(3600)] }

@@ -91,7 +91,7 @@ struct RequestBuilderTests {
     func relativeBaseURL() async throws {
         let manager = APIManager()
         let api = BaseAPI(definition: definition, response: .noContent, request: RequestBuilder().path("id", 7).path("part", 1)).using(manager)
-        api.baseURL = "/v1"
+        api.options.baseURL = "/v1"
         let error = await expectAPIError { try await api.start() }
         #expect(error?.api == "GetPart")
         #expect(error?.reason == .invalidRequest(message: "'/v1' is not a base URL: it needs a scheme and a host, and no query or fragment"))

@@ -26,7 +26,7 @@ struct AuthenticationChallengeTests {
     func challengeIsTheReply(scheme: String) async throws {
         try await withServer(Self.challenging(scheme)) { server, manager in
             let api = CountUsersAPI().using(manager)
-            api.timeout = .seconds(20)
+            api.options.timeout = .seconds(20)
             let started = ContinuousClock.now
             let error = await expectAPIError { try await api.start() }
             guard case .httpStatus(let code, _)? = error?.reason else {

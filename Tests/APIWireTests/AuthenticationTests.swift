@@ -71,7 +71,7 @@ struct AuthenticationTests {
             _ = try await CountUsersAPI().using(manager).start()
             #expect(home.requests.last?.headers[.authorization] == "Bearer token-0")
             let away = CountUsersAPI().using(manager)
-            away.baseURL = elsewhere.baseURL + "/v1"
+            away.options.baseURL = elsewhere.baseURL + "/v1"
             _ = try await away.start()
             #expect(elsewhere.requests.count == 1)
             #expect(elsewhere.requests.last?.headers[.authorization] == sentElsewhere)

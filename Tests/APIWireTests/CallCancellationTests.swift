@@ -50,7 +50,7 @@ struct CallCancellationTests {
             let api = CountUsersAPI().using(manager)
             try await Self.expectCancelled({ try await api.start() }, once: { try await waitUntil { server.requests.count == 1 } }, by: { api.cancel() })
             // A cancelled call does not leave the instance cancelled.
-            api.timeout = .milliseconds(100)
+            api.options.timeout = .milliseconds(100)
             let error = await expectAPIError { try await api.start() }
             #expect(error?.reason == .timeout(.milliseconds(100)))
         }
@@ -62,7 +62,7 @@ struct CallCancellationTests {
         try await withServer(configure: { $0.retry = patient }, { _ in Response(status: .serviceUnavailable) }) { server, manager in
             // CountUsers is not coalesced: the pause is the caller's own, not a shared call's.
             let api = CountUsersAPI().using(manager)
-            api.tags = ["retrying"]
+            api.options.tags = ["retrying"]
             try await Self.expectCancelled(
                 { try await api.start() },
                 once: { try await waitUntil { server.requests.count == 1 } },
@@ -135,7 +135,7 @@ struct CallCancellationTests {
             // Room for a loaded machine: the call is cancelled, not timed out, well before the
             // server would answer.
             let unary = SayHelloAPI { $0.name = "slow:40000" }.using(manager)
-            unary.timeout = .seconds(30)
+            unary.options.timeout = .seconds(30)
             try await Self.expectCancelled(
                 { try await unary.start() },
                 once: { try await waitUntil { server.calls.withLockedValue { $0.contains("SayHello:slow:40000") } } },
@@ -143,7 +143,7 @@ struct CallCancellationTests {
             )
             // The head held back 20 s: the call waits for it inside start().
             let stream = ListFeaturesAPI(rectangle(from: 0, to: 10, headAfter: 20_000)).using(manager)
-            stream.tags = ["maps"]
+            stream.options.tags = ["maps"]
             try await Self.expectCancelled(
                 { try await stream.start() },
                 once: { try await waitUntil { server.calls.withLockedValue { $0.contains { $0.hasPrefix("ListFeatures") } } } },
@@ -157,7 +157,7 @@ struct CallCancellationTests {
         try await withGRPCServer { _, manager in
             // A message every 100 ms for 100 points: ten seconds unless something stops it.
             let stream = ListFeaturesAPI(rectangle(from: 0, to: 100, pacing: 100)).using(manager)
-            stream.tags = ["maps"]
+            stream.options.tags = ["maps"]
             let features = try await stream.start()
             let clock = ContinuousClock()
             let start = clock.now

@@ -25,7 +25,7 @@ struct CallControlTests {
         // fire seconds late, so "well before" is 10 s, still half the server's time.
         try await withServer(Self.slow(.seconds(20))) { _, manager in
             let api = CountUsersAPI().using(manager)
-            api.timeout = .milliseconds(200)
+            api.options.timeout = .milliseconds(200)
             let clock = ContinuousClock()
             let start = clock.now
             let error = try #require(await expectAPIError { try await api.start() })
@@ -105,7 +105,7 @@ struct CallControlTests {
     func inFlightEmptiesOnFailure() async throws {
         try await withServer(Self.slow(.seconds(2))) { _, manager in
             let api = DeleteUserAPI(id: 1).using(manager)
-            api.timeout = .milliseconds(100)
+            api.options.timeout = .milliseconds(100)
             #expect(await expectAPIError { try await api.start() }?.reason == .timeout(.milliseconds(100)))
             #expect(manager.inFlightCount == 0)
         }
@@ -131,8 +131,8 @@ struct CallControlTests {
     func instanceOverrides() async throws {
         try await withServer({ _ in .json("1") }) { server, manager in
             let api = CountUsersAPI().using(manager)
-            api.baseURL = server.baseURL + "/staging"
-            api.headers = [(name: "Accept", value: "application/vnd.example+json"), (name: "X-Trace", value: "t1")]
+            api.options.baseURL = server.baseURL + "/staging"
+            api.options.headers = [(name: "Accept", value: "application/vnd.example+json"), (name: "X-Trace", value: "t1")]
             _ = try await api.start()
             let request = try #require(server.requests.first)
             #expect(request.target == "/staging/users/count")
@@ -153,7 +153,7 @@ struct CallControlTests {
             // The API and auth base URLs both point at 127.0.0.1 and one port: one session serves both.
             #expect(manager.sessionCount == 1)
             let other = CountUsersAPI().using(manager)
-            other.baseURL = "http://localhost:1"
+            other.options.baseURL = "http://localhost:1"
             _ = try? await other.start()
             #expect(manager.sessionCount == 2)
         }
@@ -164,7 +164,7 @@ struct CallControlTests {
         let manager = APIManager()
         await manager.shutdown()
         let api = CountUsersAPI().using(manager)
-        api.baseURL = "http://127.0.0.1:1"
+        api.options.baseURL = "http://127.0.0.1:1"
         let error = await expectAPIError { try await api.start() }
         #expect(error?.reason == .cancelled)
         #expect(error?.underlying is ManagerShutDown)

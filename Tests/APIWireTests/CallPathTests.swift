@@ -90,13 +90,13 @@ struct CallPathTests {
             let clock = ContinuousClock()
             var start = clock.now
             let first = CountUsersAPI().using(manager)
-            first.timeout = .milliseconds(500)
+            first.options.timeout = .milliseconds(500)
             let timedOut = await expectAPIError { try await first.start() }
             #expect(timedOut?.reason == .timeout(.milliseconds(500)))
             #expect(clock.now - start < .seconds(10))
 
             let api = CountUsersAPI().using(manager)
-            api.timeout = .seconds(60)
+            api.options.timeout = .seconds(60)
             start = clock.now
             let call = Task { try await api.start() }
             try await Task.sleep(for: .milliseconds(200))
@@ -117,7 +117,7 @@ struct CallPathTests {
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(asyncSequence: stalling))
         }) { _, manager in
             let api = CountUsersAPI().using(manager)
-            api.timeout = .milliseconds(500)
+            api.options.timeout = .milliseconds(500)
             let clock = ContinuousClock()
             let start = clock.now
             let error = await expectAPIError { try await api.start() }

@@ -17,7 +17,7 @@ struct CoalescingTests {
     static func call(_ server: LoopbackServer, query: [String] = [], headers: [(name: String, value: String)] = []) -> BaseAPI<String> {
         let definition = APIDefinition(name: "Sorted", wire: .http(.get, path: "/v1/sorted"), frequency: .coalesce, defaults: APIDefaults(baseURL: server.baseURL))
         let api = BaseAPI(definition: definition, response: .text, request: RequestBuilder().query("sort", query))
-        api.headers = headers
+        api.options.headers = headers
         return api
     }
 
@@ -89,7 +89,7 @@ struct CoalescingTests {
         }) { manager in
             func list(timeout: Duration) -> Task<UserPage, any Error> {
                 let api = ListUsersAPI().using(manager)
-                api.timeout = timeout
+                api.options.timeout = timeout
                 return Task { try await api.start() }
             }
             // The leader gives up at 1 s; the follower, which waits up to 10 s, gets the reply at 2 s.
@@ -131,7 +131,7 @@ struct CoalescingTests {
             async let leader = Self.call(server).using(manager).start()
             try await waitUntil { server.requests.count == 1 }
             let follower = Self.call(server).using(manager)
-            follower.progressHandler = { progress in
+            follower.options.progress = { progress in
                 if progress.direction == .download { heard.withLockedValue { $0 = max($0, progress.completedBytes) } }
             }
             async let followed = follower.start()

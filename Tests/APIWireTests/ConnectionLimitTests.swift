@@ -53,7 +53,7 @@ struct ConnectionLimitTests {
         let definition = APIDefinition(name: "Count", method: .get, path: "/users/count", defaults: APIDefaults())
         let peak = try await peakConcurrency(expected: 2, configure: { $0.maxConnectionsPerHost = 2 }) { server, manager in
             let api = BaseAPI(definition: definition, response: .noContent).using(manager)
-            api.baseURL = server.baseURL
+            api.options.baseURL = server.baseURL
             try await api.start()
         }
         #expect(peak == 2)

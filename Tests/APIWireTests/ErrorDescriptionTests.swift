@@ -64,7 +64,7 @@ struct ErrorDescriptionTests {
         try await withGRPCServer { _, manager in
             let api = SayHelloAPI { $0.name = "fail:7:denied for \(Self.secret)" }.using(manager)
             // Room for a loaded machine, as the other gRPC tests give.
-            api.timeout = .seconds(30)
+            api.options.timeout = .seconds(30)
             let error = try #require(await expectAPIError { try await api.start() })
             #expect(error.grpcStatus == .permissionDenied)
             #expect(error.description == "SayHello: gRPC status PERMISSION_DENIED (7)")

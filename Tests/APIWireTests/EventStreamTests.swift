@@ -104,7 +104,7 @@ struct EventStreamTests {
         }) { _, manager in
             for cancelsByTag in [false, true] {
                 let api = UserActivityAPI().using(manager)
-                api.tags = ["feed"]
+                api.options.tags = ["feed"]
                 let stream = try await api.start()
                 let reader = Task {
                     var count = 0

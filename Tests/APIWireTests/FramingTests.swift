@@ -20,7 +20,7 @@ struct FramingTests {
                 timeout: .seconds(10), defaults: APIDefaults(baseURL: server.baseURL)
             )
             let api = BaseAPI<[String: Int]>(definition: definition, response: .json, request: RequestBuilder().body("a", 1)).using(manager)
-            api.headers = [
+            api.options.headers = [
                 (name: "Transfer-Encoding", value: "chunked"), (name: "Content-Length", value: "1000"), (name: "Connection", value: "close"),
                 (name: "Keep-Alive", value: "timeout=1"), (name: "TE", value: "trailers"), (name: "Upgrade", value: "h2c"),
                 (name: "Proxy-Connection", value: "close"), (name: "Host", value: "elsewhere.example"),

@@ -51,7 +51,7 @@ struct InterceptorTests {
             $0.interceptors = [LoggingInterceptor(logger: logger, secretHeaders: ["X-Api-Key"], secretFields: ["name", "cursor"], logsBodies: true)]
         }, { _ in .json(#"{"access_token": "t", "token_type": "b", "expires_in": 1, "scopes": {}}"#) }) { _, manager in
             let api = SignInAPI(grantType: "password", username: "ann", password: "hunter2").using(manager)
-            api.headers = [(name: "Authorization", value: "Bearer SECRET"), (name: "X-Api-Key", value: "KEY"), (name: "Cookie", value: "c=1")]
+            api.options.headers = [(name: "Authorization", value: "Bearer SECRET"), (name: "X-Api-Key", value: "KEY"), (name: "Cookie", value: "c=1")]
             _ = try await api.start()
             let createUser = CreateUserAPI(name: "Ann", role: .member, idempotencyKey: UUID()).using(manager)
             _ = try? await createUser.start()
@@ -84,7 +84,7 @@ struct InterceptorTests {
             for _ in 0..<3 { _ = try await CountUsersAPI().using(manager).start() }
             _ = try? await GetUserAPI(id: 404).using(manager).start()
             let down = CountUsersAPI().using(manager)
-            down.baseURL = "http://127.0.0.1:1"
+            down.options.baseURL = "http://127.0.0.1:1"
             _ = try? await down.start()
         }
         #expect(metrics.counterTotal(label: "apigen_calls_total", dimensions: [("api", "CountUsers"), ("kind", "rest"), ("status", "200")]) == 3)

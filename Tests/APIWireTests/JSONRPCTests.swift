@@ -375,7 +375,7 @@ struct JSONRPCBatchSettingsTests {
             let batch = JSONRPCBatch(manager: manager)
             let sum = batch.add(SumAPI(a: 1, b: 2, c: 4))
             let other = SubtractAPI(minuend: 42, subtrahend: 23)
-            other.headers = [(name: "X-Account", value: "b")]
+            other.options.headers = [(name: "X-Account", value: "b")]
             let difference = batch.add(other)
             try await batch.send()
             #expect(try sum.get() == 7)
@@ -414,7 +414,7 @@ struct JSONRPCBatchSettingsTests {
         }) { server, manager in
             let batch = JSONRPCBatch(manager: manager)
             let sum = SumAPI(a: 1, b: 2, c: 4)
-            sum.tags = ["math"]
+            sum.options.tags = ["math"]
             batch.add(sum)
             let clock = ContinuousClock()
             let start = clock.now

@@ -135,10 +135,10 @@ struct LogRedactionTests {
         let baseURL = try await failure.baseURL()
         try await withManager(configuration) { manager in
             let api = CountUsersAPI().using(manager)
-            api.baseURL = baseURL
+            api.options.baseURL = baseURL
             // Generous: under a full parallel run FoundationNetworking once took over 10 s to
             // report even a refused connection.
-            api.timeout = .seconds(60)
+            api.options.timeout = .seconds(60)
             let error = await expectAPIError { try await api.start() }
             switch (failure, error?.reason) {
             case (.refused, .transport?), (.reset, .transport?), (.reset, .invalidResponse?), (.untrustedCertificate, .tls?):

@@ -76,12 +76,12 @@ struct ManagerPolicyTests {
         try await withServer(Self.slow(.milliseconds(200)) { _ in .json(Self.page) }) { server, manager in
             async let ann: UserPage = {
                 let api = ListUsersAPI().using(manager)
-                api.headers = [(name: "Authorization", value: "Bearer ann")]
+                api.options.headers = [(name: "Authorization", value: "Bearer ann")]
                 return try await api.start()
             }()
             async let bob: UserPage = {
                 let api = ListUsersAPI().using(manager)
-                api.headers = [(name: "Authorization", value: "Bearer bob")]
+                api.options.headers = [(name: "Authorization", value: "Bearer bob")]
                 return try await api.start()
             }()
             _ = try await (ann, bob)
@@ -165,7 +165,7 @@ struct ManagerPolicyTests {
         let manager = APIManager(configuration: configuration)
         func call(_ server: LoopbackServer) -> CountUsersAPI {
             let api = CountUsersAPI().using(manager)
-            api.baseURL = server.baseURL
+            api.options.baseURL = server.baseURL
             return api
         }
         // A slow call on the first session is in flight when two newer sessions push it out.

@@ -24,7 +24,7 @@ struct RedirectTests {
             request.path == "/v1/users/count" ? Self.redirect(to: "/v1/moved/count") : .json("7")
         }) { server, manager in
             let api = CountUsersAPI().using(manager)
-            api.headers = Self.headers
+            api.options.headers = Self.headers
             let count = try await api.start()
             #expect(count == 7)
             #expect(server.requests.map(\.path) == ["/v1/users/count", "/v1/moved/count"])
@@ -38,7 +38,7 @@ struct RedirectTests {
         let other = try await LoopbackServer.start { _ in .json("9") }
         try await withServer({ _ in Self.redirect(to: other.baseURL + "/elsewhere") }) { server, manager in
             let api = CountUsersAPI().using(manager)
-            api.headers = Self.headers
+            api.options.headers = Self.headers
             let count = try await api.start()
             #expect(count == 9)
             let arrived = try #require(other.requests.first)
@@ -62,7 +62,7 @@ struct RedirectTests {
         }) { server, manager in
             for mode in ["303", "307"] {
                 let api = CreateUserAPI(name: "a", role: .guest, idempotencyKey: UUID()).using(manager)
-                api.headers = [(name: "X-Mode", value: mode)]
+                api.options.headers = [(name: "X-Mode", value: mode)]
                 _ = try await api.start()
             }
             let followed = server.requests.filter { $0.path == "/v1/created" }

@@ -73,7 +73,7 @@ struct ResponseBodyTests {
             return Response(status: .ok, headers: [.contentLength: "\(1 << 20)"], body: .init(asyncSequence: chunks))
         }) { _, manager in
             let api = DownloadDocumentAPI(name: "stalled.bin", destination: destination).using(manager)
-            api.timeout = .milliseconds(300)
+            api.options.timeout = .milliseconds(300)
             let error = await expectAPIError { try await api.start() }
             #expect(error?.reason == .timeout(.milliseconds(300)))
             let left = try Self.contents(of: folder)
@@ -143,7 +143,7 @@ struct TransferProgressTests {
             for body in [try HTTPBody(contentsOf: file), HTTPBody(contents)] {
                 let recorder = Recorder()
                 let api = UploadDocumentAPI(name: "p.pdf", document: body).using(manager)
-                api.progressHandler = recorder.handler
+                api.options.progress = recorder.handler
                 try await api.start()
                 let uploads = recorder.reports(.upload)
                 #expect(uploads.count > 1, "progress moves in steps, not all at once")
@@ -161,7 +161,7 @@ struct TransferProgressTests {
         try await withServer({ _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: document))) }) { _, manager in
             let recorder = Recorder()
             let api = DownloadDocumentAPI(name: "d.bin", destination: folder.appendingPathComponent("d.bin")).using(manager)
-            api.progressHandler = recorder.handler
+            api.options.progress = recorder.handler
             _ = try await api.start()
             let downloads = recorder.reports(.download)
             #expect(downloads.count > 1)

@@ -78,7 +78,7 @@ struct RetryTests {
         }
         try await withServer(configure: { $0.retry = Self.fast }, Self.flaky(failures: 1, retryAfter: "30")) { server, manager in
             let api = CountUsersAPI().using(manager)
-            api.timeout = .seconds(10)
+            api.options.timeout = .seconds(10)
             let clock = ContinuousClock()
             let start = clock.now
             let error = await expectAPIError { try await api.start() }
@@ -113,7 +113,7 @@ struct RetryTests {
         try await withServer(configure: { $0.retry = retry; $0.timeout = duration == .seconds(-5_000) ? .seconds(30) : duration },
                              Self.flaky(failures: 1)) { server, manager in
             let api = CountUsersAPI().using(manager)
-            if duration > .zero { api.timeout = duration }
+            if duration > .zero { api.options.timeout = duration }
             let count = try await api.start()
             #expect(count == 1)
             #expect(server.requests.count == 2)

@@ -67,7 +67,7 @@ struct SessionLifetimeTests {
         }
         let stalled = Task {
             let api = GetUserAPI(id: 1).using(manager)
-            api.timeout = .seconds(120)
+            api.options.timeout = .seconds(120)
             return try await api.start()
         }
         try await waitUntil { server.requests.count == 3 }

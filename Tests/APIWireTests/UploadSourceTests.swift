@@ -60,7 +60,7 @@ struct UploadSourceTests {
         try await withServer(configure: { $0.httpTransport = .urlSession }, { _ in Response(status: .noContent) }) { server, manager in
             let taken = NIOLockedValueBox<Int64>(0)
             let api = UploadDocumentAPI(name: "endless", document: HTTPBody(Endless(taken: taken))).using(manager)
-            api.timeout = .milliseconds(300)
+            api.options.timeout = .milliseconds(300)
             let error = await expectAPIError { try await api.start() }
             #expect(error?.reason == .timeout(.milliseconds(300)))
             #expect(taken.withLockedValue { $0 } < Endless.total, "stopped at the deadline, not after the whole body")

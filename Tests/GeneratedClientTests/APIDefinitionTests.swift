@@ -23,19 +23,19 @@ struct APIDefinitionTests {
 
     @Test("Generated classes each keep their own definition")
     func generatedClassesKeepTheirOwn() {
-        let get = GetUserAPI(id: 1).definition
-        let delete = DeleteUserAPI(id: 1).definition
+        let get = GetUserAPI.definition
+        let delete = DeleteUserAPI.definition
         #expect(get.name == "GetUser" && get.method == .get && get.path == "/users/{id}")
         #expect(delete.name == "DeleteUser" && delete.method == .delete)
-        #expect(GetUserAPI(id: 2).definition === get && get === GetUserAPI.definition)
+        #expect(get !== delete && get === GetUserAPI.definition)
         #expect(get.retry == RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(100)) && get.tags == ["users"])
     }
 
     @Test("A definition says what it is once: its wire gives its kind, method, path and protocol")
     func wireGivesTheRest() {
-        let subtract = SubtractAPI(minuend: 1, subtrahend: 2)
-        #expect(subtract.definition.kind == .jsonRPC && subtract.definition.method == .post && subtract.rpcDelegate is JSONRPC)
-        let divide = DivideAPI(dividend: 1, divisor: 2).definition
+        let subtract = SubtractAPI.definition
+        #expect(subtract.kind == .jsonRPC && subtract.method == .post && SubtractAPI(minuend: 1, subtrahend: 2).rpcDelegate is JSONRPC)
+        let divide = DivideAPI.definition
         guard case .jsonRPC(let method) = divide.wire else {
             Issue.record("Divide is not JSON-RPC")
             return

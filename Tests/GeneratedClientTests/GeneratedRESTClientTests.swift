@@ -122,7 +122,7 @@ struct GeneratedRESTClientTests {
     func pathEncodingAndText() async throws {
         try await withServer({ _ in .text("hello, world\n") }) { server, manager in
             let api = DownloadTextAPI(name: "a b/c?d%e#f é").using(manager)
-            api.timeout = .seconds(10)  // the manifest's 2.5 s is short for a loaded sanitizer run
+            api.options.timeout = .seconds(10)  // the manifest's 2.5 s is short for a loaded sanitizer run
             let text = try await api.start()
             #expect(text == "hello, world\n")
             #expect(server.requests.first?.target == "/v1/files/a%20b%2Fc%3Fd%25e%23f%20%C3%A9")
@@ -133,7 +133,7 @@ struct GeneratedRESTClientTests {
     func dotSegments(value: String, sent: String) async throws {
         try await withServer({ _ in .text("ok") }) { server, manager in
             let api = DownloadTextAPI(name: value).using(manager)
-            api.timeout = .seconds(10)
+            api.options.timeout = .seconds(10)
             _ = try await api.start()
             #expect(server.requests.first?.target == "/v1/files/" + sent)
         }

@@ -13,7 +13,7 @@ import WireTestSupport
 struct HostileClientTests {
     @Test("Definitions, enum raw values and JSON keys hold exactly the manifest's text")
     func literals() throws {
-        let definition = HEvilAPI(id: "1", headerValue: "v", bodyField: HPayload(weirdKeyQuoted: "v", naiveCafe: 1, _2fa: true, default: .newline)).definition
+        let definition = HEvilAPI.definition
         #expect(definition.name == #"Evil"""API"#)
         #expect(definition.path == #"/evil/"quoted"/\(x)/{id}/ünï"#)
         #expect(definition.headers.map(\.value) == ["\"\\(injection)\"\"\" */ \u{200B}"])
@@ -47,7 +47,7 @@ struct HostileClientTests {
     func onTheWire() async throws {
         try await withServer({ _ in .json(##""\"\"\"#""##) }) { server, manager in
             let api = HEvilAPI(id: "a/b", headerValue: "v", bodyField: HPayload(weirdKeyQuoted: "q", naiveCafe: 2, _2fa: false, default: .rtl)).using(manager)
-            api.baseURL = server.baseURL
+            api.options.baseURL = server.baseURL
             let mood = try await api.start()
             #expect(mood == .happy)
             let request = try #require(server.requests.first)

@@ -22,7 +22,7 @@ struct ImportedClientTests {
             )
         }) { server, manager in
             let api = ListPetsAPI(limit: 2).using(manager)
-            api.baseURL = server.baseURL + "/v1"
+            api.options.baseURL = server.baseURL + "/v1"
             let (pets, headers) = try await api.startWithHeaders()
             #expect(pets == [Pet(id: 1, name: "Rex", tag: "dog"), Pet(id: 2, name: "Tom")])
             #expect(headers.xNext == "/v1/pets?page=2")
@@ -38,12 +38,12 @@ struct ImportedClientTests {
                 : .json(#"{"code": 404, "message": "no such pet"}"#, status: .notFound)
         }) { server, manager in
             let found = ShowPetByIdAPI(petId: "7").using(manager)
-            found.baseURL = server.baseURL + "/v1"
+            found.options.baseURL = server.baseURL + "/v1"
             let pets = try await found.start()
             #expect(pets == [Pet(id: 7, name: "Rex")])
 
             let missing = ShowPetByIdAPI(petId: "a b").using(manager)
-            missing.baseURL = server.baseURL + "/v1"
+            missing.options.baseURL = server.baseURL + "/v1"
             let error = await expectAPIError { try await missing.start() }
             #expect(server.requests.last?.target == "/v1/pets/a%20b")
             #expect(error?.serverError as? ErrorModel == ErrorModel(code: 404, message: "no such pet"))
@@ -54,7 +54,7 @@ struct ImportedClientTests {
     func createUser() async throws {
         try await withServer({ _ in .json(#"{"id": 1, "name": "Ada"}"#) }) { server, manager in
             let api = CreateUserAPI(body: User(id: 0, name: "Ada", hidden: false)).using(manager)
-            api.baseURL = server.baseURL
+            api.options.baseURL = server.baseURL
             let user = try await api.start()
             #expect(user == User(id: 1, name: "Ada", hidden: true))
             #expect(server.requests.last?.method == .post)

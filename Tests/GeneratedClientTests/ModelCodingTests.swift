@@ -19,7 +19,7 @@ struct ModelCodingTests {
     func decodesServerReply() async throws {
         try await withServer({ _ in .json("[\(Self.itemJSON())]") }) { server, manager in
             let api = RefListItemsAPI(locale: "en").using(manager)
-            api.baseURL = server.baseURL
+            api.options.baseURL = server.baseURL
             let items = try await api.start()
             let item = try #require(items.first)
             #expect(item.price == 9.5 && item.payload == nil && item.sizes == [1, -2])
@@ -34,15 +34,15 @@ struct ModelCodingTests {
             request.method == .get ? .json(reply) : Response(status: .noContent)
         }) { server, manager in
             let list = RefListItemsAPI(locale: "en").using(manager)
-            list.baseURL = server.baseURL
+            list.options.baseURL = server.baseURL
             let item = try #require(try await list.start().first)
             #expect(item.kind == .unknown("gift-card") && item.kind.rawValue == "gift-card")
             #expect(item.priority == .unknown(7) && item.priority?.rawValue == 7)
 
             let put = RefPutItemAPI(id: item.id, version: 1, item: item).using(manager)
-            put.baseURL = server.baseURL
+            put.options.baseURL = server.baseURL
             // The manifest's 0.75 s is too short for a loaded machine.
-            put.timeout = .seconds(10)
+            put.options.timeout = .seconds(10)
             try await put.start()
             let sent = try #require(server.requests.last?.bodyText)
             #expect(sent.contains(#""kind":"gift-card""#) && sent.contains(#""priority":7"#))
@@ -57,7 +57,7 @@ struct ModelCodingTests {
             let levels = try await RefStockLevelsAPI().using(manager).start()
             #expect(levels == ["a": .soldOut])
             let api = RefStockLevelsAPI().using(manager)
-            api.baseURL = server.baseURL + "/api/new"
+            api.options.baseURL = server.baseURL + "/api/new"
             let error = await #expect(throws: APIError.self) { try await api.start() }
             #expect(error?.api == "StockLevels")
             guard case .decoding(let path, _)? = error?.reason else {

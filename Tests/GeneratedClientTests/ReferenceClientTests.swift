@@ -17,9 +17,9 @@ struct ReferenceClientTests {
             let id = UUID(uuidString: "00000000-0000-0000-0000-00000000002A")!
             let item = RefItem(id: id, default: true, price: 9.5, sizes: [1], attributes: ["color": ["red"]], kind: .digital, children: [])
             let api = RefPutItemAPI(id: id, version: 3, item: item, note: "fix").using(manager)
-            api.baseURL = server.baseURL
+            api.options.baseURL = server.baseURL
             // The manifest's 0.75 s is too short for a loaded machine running the sanitizer.
-            api.timeout = .seconds(10)
+            api.options.timeout = .seconds(10)
             _ = try await api.start()
             let request = try #require(server.requests.first)
             #expect(request.method == .put)
@@ -54,7 +54,7 @@ struct ReferenceClientTests {
     func listItemsQuery() async throws {
         try await withServer({ _ in .json("[]") }) { server, manager in
             let api = RefListItemsAPI(status: [.inStock, ._2ndHand], since: Date(timeIntervalSince1970: 0), in: 3, locale: "de-CH").using(manager)
-            api.baseURL = server.baseURL
+            api.options.baseURL = server.baseURL
             let items = try await api.start()
             #expect(items.isEmpty)
             let request = try #require(server.requests.first)

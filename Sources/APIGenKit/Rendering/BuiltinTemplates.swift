@@ -297,9 +297,11 @@ import {{.}}
         }
     }
 
-    /// `start()`, with the reply's declared headers.
-    {{access}}func startWithHeaders() async throws(APIRuntime.APIError) -> (value: {{{responseType}}}, headers: ResponseHeaders) {
-        let reply = try await startWithMetadata()
+    /// `start(options:)`, with the reply's declared headers.
+    {{access}}func startWithHeaders(
+        options: APIRuntime.APICallOptions = APIRuntime.APICallOptions()
+    ) async throws(APIRuntime.APIError) -> (value: {{{responseType}}}, headers: ResponseHeaders) {
+        let reply = try await startWithMetadata(options: options)
         return (reply.value, ResponseHeaders(reply.headers))
     }
 {{/hasResponseHeaders}}

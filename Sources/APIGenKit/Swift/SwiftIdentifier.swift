@@ -48,8 +48,8 @@ package enum SwiftIdentifier {
     }
 
     /// The name of the stored property that keeps an API's parameter `name`, one of `parameters`:
-    /// `name`, or `nameParameter` when `BaseAPI` or the generated class already has a member so
-    /// named (`tags`, `headers`, `definition`), and `selfValue` for a parameter named `self`.
+    /// `name`, or `nameParameter` when `BaseAPI` or the generated class already has an instance
+    /// property or nested type so named (`options`), and `selfValue` for a parameter named `self`.
     static func apiProperty(_ name: String, among parameters: [String]) -> String {
         let bare = name.trimmingBackticks
         if bare == "self" { return "selfValue" }
@@ -59,13 +59,12 @@ package enum SwiftIdentifier {
         return property
     }
 
-    /// The members of `BaseAPI`, and those generated classes add, that a parameter's property
-    /// must not take.
-    package static let apiMemberNames: Set<String> = [
-        "definition", "rpcDelegate", "manager", "options", "baseURL", "headers", "timeout", "tags", "progressHandler",
-        "using", "start", "startWithMetadata", "startWithHeaders", "cancel", "cacheThenNetwork", "then", "sample",
-        "ResponseHeaders", "call", "parameters", "responseDecoder",
-    ]
+    /// The names a parameter's property must not take: `BaseAPI`'s public instance properties
+    /// and the nested type a generated class declares. Methods (`start`, `cancel`, `using`) and
+    /// static members (`definition`) leave a stored property of the same name free, and the rest
+    /// of `BaseAPI` is internal to the runtime. `make docs` checks this list against `BaseAPI`'s
+    /// symbol graph.
+    package static let apiMemberNames: Set<String> = ["options", "rpcDelegate", "ResponseHeaders"]
 
     /// Words that cannot be used bare as a declaration name, property or argument label in Swift 6.
     /// `Type` and `Protocol` are not keywords, but a member so named needs backticks (`Foo.Type`

@@ -5,9 +5,9 @@
 /// let user = try await GetUserAPI(id: 7).start(options: APICallOptions(timeout: .seconds(5)))
 /// ```
 ///
-/// An API instance keeps options of its own (`api.timeout = .seconds(5)`, `api.headers = …`); the
-/// options given to `start(options:)` go over them: a value set there replaces the instance's,
-/// headers are sent after the instance's, and tags are added to them.
+/// An API instance keeps options of its own (`api.options.timeout = .seconds(5)`); the options
+/// given to `start(options:)` go over them: a value set there replaces the instance's, headers
+/// are sent after the instance's, and tags are added to them.
 public struct APICallOptions: Sendable {
     /// The whole call's time limit, every attempt and wait included.
     public var timeout: Duration?

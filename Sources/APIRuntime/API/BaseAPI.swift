@@ -16,8 +16,9 @@ import NIOConcurrencyHelpers
 open class BaseAPI<Response: Sendable>: @unchecked Sendable {
     /// The parameters by where they travel, given once to the initializer.
     let parameters: RequestBuilder
-    /// What the API is: its name, its wire and its settings; the generated class's `static let definition`.
-    public let definition: APIDefinition
+    /// What the API is: its name, its wire and its settings; the generated class's `static let
+    /// definition`, which is where callers read it.
+    let definition: APIDefinition
     let responseDecoder: ResponseDecoder<Response>
 
     private struct State {
@@ -44,63 +45,37 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
         self.responseDecoder = response
     }
 
-    /// How the call is wrapped on the wire: the protocol its definition's wire names (JSON-RPC, gRPC,
-    /// a team's own), nil for plain HTTP. A hand-written subclass may wrap its calls otherwise.
+    /// How the call is wrapped on the wire. The definition's ``Wire`` says what the API is and
+    /// this follows from it: ``JSONRPC`` for `.jsonRPC`, ``GRPCProtocol`` for `.grpc`, the
+    /// delegate a `.customRPC` method names, nil for `.http` (plain REST). Generated classes keep
+    /// that; a hand-written subclass may wrap its calls otherwise by overriding it.
     open var rpcDelegate: (any RPCDelegate)? { definition.wire.delegate }
 
     // MARK: Per-call settings
     //
-    // These and the calls below are `final`: subclasses override only `rpcDelegate`, and every
-    // overridable member is a vtable entry each generated class compiles again.
+    // The instance's public properties are `options` and `rpcDelegate` alone, so a generated
+    // parameter may take any other name (`tags`, `manager`, `definition`); the generator knows
+    // these two (`SwiftIdentifier.apiMemberNames`) and the docs build checks that it does. They
+    // and the calls below are `final`, but for `rpcDelegate`: every overridable member is a
+    // vtable entry each generated class compiles again.
 
-    /// The manager that sends this API; `APIManager.shared` unless set.
-    public final var manager: APIManager {
-        get { state.withLockedValue { $0.manager } ?? .shared }
-        set { state.withLockedValue { $0.manager = newValue } }
+    /// The manager that sends this API: the one `using(_:)` gave, else `APIManager.shared`.
+    final var manager: APIManager {
+        state.withLockedValue { $0.manager } ?? .shared
     }
 
-    /// The options every call of this instance starts with; `start(options:)` adds its own.
+    /// The options every call of this instance starts with (`api.options.timeout = .seconds(5)`);
+    /// `start(options:)` adds its own.
     public final var options: APICallOptions {
         get { state.withLockedValue { $0.options } }
         set { state.withLockedValue { $0.options = newValue } }
     }
 
-    /// `options.baseURL`: replaces the base URL of the API and the workspace for this instance.
-    public final var baseURL: String? {
-        get { options.baseURL }
-        set { state.withLockedValue { $0.options.baseURL = newValue } }
-    }
-
-    /// `options.headers`: sent after (and so replacing) the workspace's, the API's and the parameters'.
-    public final var headers: [(name: String, value: String)] {
-        get { options.headers }
-        set { state.withLockedValue { $0.options.headers = newValue } }
-    }
-
-    /// `options.timeout`: replaces the timeout of the API and the workspace for this instance.
-    public final var timeout: Duration? {
-        get { options.timeout }
-        set { state.withLockedValue { $0.options.timeout = newValue } }
-    }
-
-    /// `options.tags`: added to the manifest's `tags:`; `APIManager.cancel(tag:)` cancels by them.
-    public final var tags: Set<String> {
-        get { options.tags }
-        set { state.withLockedValue { $0.options.tags = newValue } }
-    }
-
-    /// `options.progress`: told how far each call's upload and download have got, as their
-    /// bytes go out and come in, on no particular thread: for a progress bar. Each attempt of a
-    /// retried call starts again from zero.
-    public final var progressHandler: (@Sendable (TransferProgress) -> Void)? {
-        get { options.progress }
-        set { state.withLockedValue { $0.options.progress = newValue } }
-    }
-
-    /// Sets `manager` and returns the instance, for one-line calls in tests.
+    /// Sends this instance's calls through `manager` instead of `APIManager.shared`, and returns
+    /// the instance: `GetUserAPI(id: 7).using(manager).start()`.
     @discardableResult
     public final func using(_ manager: APIManager) -> Self {
-        self.manager = manager
+        state.withLockedValue { $0.manager = manager }
         return self
     }
 

@@ -81,7 +81,7 @@ extension BaseAPI {
         let response = try await start()
         let following = try next(response)
         if following.manager === APIManager.shared, manager !== APIManager.shared {
-            following.manager = manager
+            following.using(manager)
         }
         return try await following.start()
     }

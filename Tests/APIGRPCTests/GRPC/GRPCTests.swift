@@ -15,7 +15,7 @@ struct GRPCTests {
     func unary() async throws {
         try await withGRPCServer { server, manager in
             let api = SayHelloAPI { $0.name = "Ada" }.using(manager)
-            api.headers = [(name: "x-request-id", value: "42"), (name: "x-trace-bin", value: Data([0, 1, 254]).base64EncodedString())]
+            api.options.headers = [(name: "x-request-id", value: "42"), (name: "x-trace-bin", value: Data([0, 1, 254]).base64EncodedString())]
             let reply = try await api.startWithMetadata()
             #expect(reply.value.message == "Hello Ada")
             // The manifest's metadata and the instance's reached the server…
@@ -48,7 +48,7 @@ struct GRPCTests {
         try await withGRPCServer { _, manager in
             let api = SayHelloAPI { $0.name = "fail:\(code):it went 100% wrong ✗" }.using(manager)
             // UNAVAILABLE is retried (the manifest allows 3 attempts): room for sanitizer runs.
-            api.timeout = .seconds(30)
+            api.options.timeout = .seconds(30)
             let error = await expectAPIError { try await api.start() }
             #expect(error?.api == "SayHello")
             #expect(error?.reason == .grpcStatus(code: GRPCStatusCode(rawValue: code), message: "it went 100% wrong ✗"))
@@ -62,7 +62,7 @@ struct GRPCTests {
     func deadline() async throws {
         try await withGRPCServer { _, manager in
             let api = SayHelloAPI { $0.name = "slow:20000" }.using(manager)
-            api.timeout = .milliseconds(300)
+            api.options.timeout = .milliseconds(300)
             let started = ContinuousClock.now
             let error = await expectAPIError { try await api.start() }
             #expect(error?.reason == .timeout(.milliseconds(300)))
@@ -78,7 +78,7 @@ struct GRPCTests {
             let fourMiB = 4 << 20
             let name = String(repeating: "x", count: fourMiB)
             let api = SayHelloAPI { $0.name = name }.using(manager)
-            api.timeout = .seconds(60)  // room for sanitizer runs on a loaded machine
+            api.options.timeout = .seconds(60)  // room for sanitizer runs on a loaded machine
             let reply = try await api.start()
             #expect(reply.message.utf8.count == fourMiB + 6)
             #expect(reply.message.hasSuffix("xxx"))
@@ -108,7 +108,7 @@ struct GRPCTests {
         try await withGRPCServer(configure: { $0.interceptors = [auth] }) { server, manager in
             let api = SayHelloAPI { $0.name = "auth" }.using(manager)
             // Two exchanges and a refresh: room for a loaded machine, as the other gRPC tests give.
-            api.timeout = .seconds(30)
+            api.options.timeout = .seconds(30)
             let reply = try await api.start()
             #expect(reply.message == "Hello auth")
             #expect(await auth.refreshCount == 1)
@@ -152,7 +152,7 @@ struct GRPCTests {
             let api = SayHelloAPI { $0.name = "flaky:2" }.using(manager)
             // Three attempts and their pauses inside the manifest's 10 s timed out once in CI with
             // 380 tests running beside it: room for a loaded machine, as statusCodes has.
-            api.timeout = .seconds(30)
+            api.options.timeout = .seconds(30)
             let reply = try await api.start()
             #expect(reply.message == "Hello flaky:2")
             #expect(server.calls.withLockedValue { $0.count } == 3)
@@ -215,7 +215,7 @@ struct GRPCTests {
         try await withGRPCServer { _, manager in
             // 1,000 features 20 ms apart would take 20 s; the deadline ends the stream after 1.5 s.
             let api = ListFeaturesAPI(rectangle(from: 0, to: 1_000, pacing: 20)).using(manager)
-            api.timeout = .milliseconds(1500)
+            api.options.timeout = .milliseconds(1500)
             var received = 0
             let error = await expectAPIError { for try await _ in try await api.start() { received += 1 } }
             #expect(error?.reason == .timeout(.milliseconds(1500)))
@@ -233,7 +233,7 @@ struct GRPCTests {
             // (Under a loaded sanitizer run the call may not even reach the server in time: the
             // same path, no head before the deadline.)
             let api = ListFeaturesAPI(rectangle(from: 0, to: 10, headAfter: 20_000)).using(manager)
-            api.timeout = .seconds(1)
+            api.options.timeout = .seconds(1)
             let error = await expectAPIError { for try await _ in try await api.start() {} }
             #expect(error?.reason == .timeout(.seconds(1)))
             #expect(error?.api == "ListFeatures")
@@ -319,7 +319,7 @@ struct GRPCTests {
             #expect(manager.sessionCount == 1)
             let other = try await GRPCTestServer.start()
             let api = SayHelloAPI { $0.name = "Bob" }.using(manager)
-            api.baseURL = other.baseURL
+            api.options.baseURL = other.baseURL
             _ = try await api.start()
             #expect(manager.sessionCount == 2)
             #expect(server.calls.withLockedValue { $0.count } == 7)
@@ -331,9 +331,9 @@ struct GRPCTests {
     func noServer() async throws {
         try await withGRPCServer { _, manager in
             let api = SayHelloAPI { $0.name = "Ada" }.using(manager)
-            api.baseURL = "grpc://127.0.0.1:1"
+            api.options.baseURL = "grpc://127.0.0.1:1"
             // Ample, so that a slow machine cannot turn the refused connection into a timeout.
-            api.timeout = .seconds(30)
+            api.options.timeout = .seconds(30)
             let error = await expectAPIError { try await api.start() }
             #expect(error?.api == "SayHello")
             #expect(error?.grpcStatus == .unavailable)

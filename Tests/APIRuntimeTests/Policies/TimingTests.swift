@@ -42,7 +42,7 @@ struct TimingTests {
             return (.status(.ok), Data("1".utf8))
         }) { manager in
             let api = Self.CountUsersAPI().using(manager)
-            api.timeout = .seconds(30)
+            api.options.timeout = .seconds(30)
             let call = Task { try await api.start() }
             // The transport waits an hour; the call's deadline, half a minute.
             try await waitUntil { clock.pending == [.seconds(30), .seconds(3600)] }
@@ -88,7 +88,7 @@ struct TimingTests {
         }) { manager in
             _ = try await Self.CountUsersAPI().using(manager).start()
             let api = Self.CountUsersAPI().using(manager)
-            api.timeout = .seconds(30)
+            api.options.timeout = .seconds(30)
             let error = await expectAPIError { try await api.start() }
             #expect(error?.reason == .rateLimited(message: "no call allowed before the call's timeout"))
             #expect(clock.elapsed == .zero)
@@ -108,7 +108,7 @@ struct TimingTests {
             // The next token is due at 800 ms and the call's deadline is at 1 s, each in time
             // alone; the reply would come at 1.5 s. (The first call's timer sleeps until 30 s.)
             let api = Self.CountUsersAPI().using(manager)
-            api.timeout = .seconds(1)
+            api.options.timeout = .seconds(1)
             let second = Task { try await api.start() }
             try await waitUntil { clock.pending == [.milliseconds(800), .seconds(1), .seconds(30)] }
             clock.advance(by: .milliseconds(800))
@@ -167,7 +167,7 @@ struct TimingTests {
             clock.advance(by: .seconds(2))
             #expect(try await call.value == 4)
             let slow = Self.CountUsersAPI().using(manager)
-            slow.timeout = .seconds(1)
+            slow.options.timeout = .seconds(1)
             let late = Task { try await slow.start() }
             // Its deadline at 3 s, its stub's answer at 4 s; the first call's timer sleeps until 30 s.
             try await waitUntil { clock.pending == [.seconds(3), .seconds(4), .seconds(30)] }

@@ -152,7 +152,7 @@ struct DiskCacheTests {
                     defaults: APIDefaults(baseURL: server.baseURL)
                 )
                 let api = BaseAPI(definition: definition, response: .text, request: RequestBuilder().path("id", 7).query("api_key", "QKEY-secret"))
-                api.headers = [("Authorization", "Bearer tok-A-secret"), ("X-Tenant", "TENANT-secret")]
+                api.options.headers = [("Authorization", "Bearer tok-A-secret"), ("X-Tenant", "TENANT-secret")]
                 #expect(try await api.using(manager).start() == "hello")
                 // Over a transport that keeps cookies, the cookie the reply set makes the next call
                 // another account's, stored apart.

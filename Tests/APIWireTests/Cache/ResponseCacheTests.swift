@@ -24,7 +24,7 @@ struct ResponseCacheTests {
             defaults: APIDefaults(baseURL: server.baseURL)
         )
         let api = BaseAPI(definition: definition, response: .text, request: RequestBuilder().path("id", id))
-        api.headers = headers
+        api.options.headers = headers
         return api
     }
 
@@ -224,7 +224,7 @@ struct ResponseCacheTests {
                     defaults: APIDefaults(baseURL: server.baseURL)
                 )
                 let api = BaseAPI(definition: definition, response: .text).using(manager)
-                api.headers = headers
+                api.options.headers = headers
                 return try await api.start()
             }
             #expect(try await call(english) == "in en")

@@ -305,7 +305,7 @@ struct SoakTests {
         case 15:
             return SoakCall(label: "SayHello, deadline passes", expected: [.timeout], cancelAfter: cancelAfter) { manager in
                 let api = SayHelloAPI { $0.name = "slow:\(timeout.components.seconds * 1000 + 500)" }.using(manager)
-                api.timeout = timeout
+                api.options.timeout = timeout
                 _ = try await api.start()
             }
         case 16, 17:
@@ -389,7 +389,7 @@ struct SoakTests {
     static let maxResponseBytes = 256 << 10
 
     static func soakTimeout<Response, API: BaseAPI<Response>>(_ api: API) -> API {
-        api.timeout = timeout
+        api.options.timeout = timeout
         return api
     }
 
@@ -405,7 +405,7 @@ struct SoakTests {
 
     static func getUser(_ id: Int, baseURL: String?, _ manager: APIManager) async throws {
         let api = GetUserAPI(id: id).using(manager)
-        if let baseURL { api.baseURL = baseURL }
+        if let baseURL { api.options.baseURL = baseURL }
         let user = try await soakTimeout(api).start()
         guard user.id == id else { throw WrongValue() }
     }

@@ -190,7 +190,7 @@ struct HTTPSTests {
         configuration.redirects = RedirectPolicy(allowsHTTPSToHTTP: allowed)
         try await withManager(configuration) { manager in
             let api = CountUsersAPI().using(manager)
-            api.headers = [(name: "Authorization", value: "Bearer T")]
+            api.options.headers = [(name: "Authorization", value: "Bearer T")]
             if allowed {
                 let count = try await api.start()
                 #expect(count == 5)

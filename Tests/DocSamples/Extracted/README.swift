@@ -17,7 +17,7 @@ enum READMESamples {
 
         // Per-call options, and cancellation:
         let api = DownloadTextAPI(name: "notes.txt")
-        api.timeout = .seconds(5)
+        api.options.timeout = .seconds(5)
         let text = try await api.start(options: APICallOptions(headers: [(name: "X-Trace", value: "abc")]))
         api.cancel()
     }

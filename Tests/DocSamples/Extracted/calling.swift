@@ -21,7 +21,7 @@ enum CallingSamples {
 
         // Per-call options, on the instance or for one call, and cancellation:
         let api = DownloadTextAPI(name: "notes.txt")
-        api.timeout = .seconds(5)
+        api.options.timeout = .seconds(5)
         let text = try await api.start(options: APICallOptions(headers: [(name: "X-Trace", value: "abc")]))
         async let again = api.start()
         api.cancel()                                  // fails that call with APIError.Reason.cancelled
@@ -47,7 +47,7 @@ enum CallingSamples {
 
         // Progress of either direction, for a progress bar:
         let upload = UploadAvatarAPI(id: 7, photo: UploadFile(contentsOf: photoURL))
-        upload.progressHandler = { progress in print(progress.direction, progress.fractionCompleted ?? 0) }
+        upload.options.progress = { progress in print(progress.direction, progress.fractionCompleted ?? 0) }
         try await upload.start()
 
         // response: { events: ActivityEvent }: Server-Sent Events, as they arrive (import APIEventStreams)
@@ -98,8 +98,8 @@ enum CallingSamples {
         APIManager.bootstrap { $0.cache = .disk(maxBytes: 64 << 20) }   // Library/Caches/apigen-responses.sqlite
     }
 
-    // docs/calling.md:200
-    static func sample200() async throws {
+    // docs/calling.md:201
+    static func sample201() async throws {
         let manager = APIManager()
         manager.stub(GetUserAPI.self, delay: .milliseconds(300)) { api in
             User(id: api.id, name: "Ada", role: .member, tags: [], createdAt: .now)
@@ -119,8 +119,8 @@ enum CallingSamples {
         manager.stub(SumAPI.self, reply: { _ in StubResponse(json: #"{"jsonrpc":"2.0","result":6,"id":1}"#) })
     }
 
-    // docs/calling.md:249
-    static func sample249() async throws {
+    // docs/calling.md:250
+    static func sample250() async throws {
         let fixture = URL(fileURLWithPath: "Tests/Fixtures/users.json")
 
         // Once, against the real server:
@@ -133,13 +133,13 @@ enum CallingSamples {
         replaying.grpcTransport = replaying.httpTransport
     }
 
-    // docs/calling.md:307
-    static func sample307() async throws {
+    // docs/calling.md:308
+    static func sample308() async throws {
         APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
     }
 
-    // docs/calling.md:337
-    static func sample337() async throws {
+    // docs/calling.md:338
+    static func sample338() async throws {
         var configuration = APIManager.Configuration()
         configuration.interceptors = [
             LoggingInterceptor(logger: logger),                                // swift-log, secrets redacted
@@ -160,7 +160,7 @@ enum CallingSamples {
         let batch = APIBatch(policy: .failFast)                                // any kinds at once
     }
 
-    // docs/calling.md:371
+    // docs/calling.md:372
     struct TenantInterceptor: APIInterceptor {
         let tenant: @Sendable () -> String
 
@@ -184,8 +184,8 @@ enum CallingSamples {
         }
     }
 
-    // docs/calling.md:401
-    static func sample401() async throws {
+    // docs/calling.md:402
+    static func sample402() async throws {
         var configuration = APIManager.Configuration()
         configuration.baseURLOverrides = ["https://api.example.com/v1": "http://127.0.0.1:8080/v1"]
         let manager = APIManager(configuration: configuration)

@@ -42,9 +42,11 @@ public nonisolated final class PayInvoiceAPI: APIRuntime.BaseAPI<Invoice>, @unch
         }
     }
 
-    /// `start()`, with the reply's declared headers.
-    public func startWithHeaders() async throws(APIRuntime.APIError) -> (value: Invoice, headers: ResponseHeaders) {
-        let reply = try await startWithMetadata()
+    /// `start(options:)`, with the reply's declared headers.
+    public func startWithHeaders(
+        options: APIRuntime.APICallOptions = APIRuntime.APICallOptions()
+    ) async throws(APIRuntime.APIError) -> (value: Invoice, headers: ResponseHeaders) {
+        let reply = try await startWithMetadata(options: options)
         return (reply.value, ResponseHeaders(reply.headers))
     }
 }

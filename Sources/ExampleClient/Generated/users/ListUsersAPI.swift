@@ -19,7 +19,7 @@ public nonisolated final class ListUsersAPI: APIRuntime.BaseAPI<UserPage>, @unch
     /// Only users with this role.
     public let role: Role?
     /// Users carrying every one of these tags.
-    public let tagsParameter: [String]?
+    public let tags: [String]?
     public let limit: Int?
     public let cursor: String?
     public let requestID: String?
@@ -35,7 +35,7 @@ public nonisolated final class ListUsersAPI: APIRuntime.BaseAPI<UserPage>, @unch
         requestID: String? = nil
     ) {
         self.role = role
-        self.tagsParameter = tags
+        self.tags = tags
         self.limit = limit
         self.cursor = cursor
         self.requestID = requestID

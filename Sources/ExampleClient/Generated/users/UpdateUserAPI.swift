@@ -17,7 +17,7 @@ public nonisolated final class UpdateUserAPI: APIRuntime.BaseAPI<User>, @uncheck
 
     public let id: Int
     public let name: String?
-    public let tagsParameter: [String]?
+    public let tags: [String]?
     public let etag: String
 
     public init(
@@ -28,7 +28,7 @@ public nonisolated final class UpdateUserAPI: APIRuntime.BaseAPI<User>, @uncheck
     ) {
         self.id = id
         self.name = name
-        self.tagsParameter = tags
+        self.tags = tags
         self.etag = etag
         super.init(
             definition: Self.definition,
@@ -55,9 +55,11 @@ public nonisolated final class UpdateUserAPI: APIRuntime.BaseAPI<User>, @uncheck
         }
     }
 
-    /// `start()`, with the reply's declared headers.
-    public func startWithHeaders() async throws(APIRuntime.APIError) -> (value: User, headers: ResponseHeaders) {
-        let reply = try await startWithMetadata()
+    /// `start(options:)`, with the reply's declared headers.
+    public func startWithHeaders(
+        options: APIRuntime.APICallOptions = APIRuntime.APICallOptions()
+    ) async throws(APIRuntime.APIError) -> (value: User, headers: ResponseHeaders) {
+        let reply = try await startWithMetadata(options: options)
         return (reply.value, ResponseHeaders(reply.headers))
     }
 }

@@ -13,12 +13,12 @@ public nonisolated final class CreateItemAPI: APIRuntime.BaseAPI<Item>, @uncheck
 
     public let name: String
     public let price: Double
-    public let tagsParameter: [String]?
+    public let tags: [String]?
 
     public init(name: String, price: Double, tags: [String]? = nil) {
         self.name = name
         self.price = price
-        self.tagsParameter = tags
+        self.tags = tags
         super.init(
             definition: Self.definition,
             response: .json,

@@ -40,9 +40,11 @@ public nonisolated final class ListPetsAPI: APIRuntime.BaseAPI<[Pet]>, @unchecke
         }
     }
 
-    /// `start()`, with the reply's declared headers.
-    public func startWithHeaders() async throws(APIRuntime.APIError) -> (value: [Pet], headers: ResponseHeaders) {
-        let reply = try await startWithMetadata()
+    /// `start(options:)`, with the reply's declared headers.
+    public func startWithHeaders(
+        options: APIRuntime.APICallOptions = APIRuntime.APICallOptions()
+    ) async throws(APIRuntime.APIError) -> (value: [Pet], headers: ResponseHeaders) {
+        let reply = try await startWithMetadata(options: options)
         return (reply.value, ResponseHeaders(reply.headers))
     }
 }

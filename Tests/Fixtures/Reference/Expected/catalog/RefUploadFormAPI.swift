@@ -12,7 +12,7 @@ package nonisolated final class RefUploadFormAPI: APIRuntime.BaseAPI<[String: In
     )
 
     package let title: String
-    package let tagsParameter: [String]
+    package let tags: [String]
     package let draft: Bool?
     package let kind: RefKind
 
@@ -23,7 +23,7 @@ package nonisolated final class RefUploadFormAPI: APIRuntime.BaseAPI<[String: In
         kind: RefKind
     ) {
         self.title = title
-        self.tagsParameter = tags
+        self.tags = tags
         self.draft = draft
         self.kind = kind
         super.init(

@@ -12,11 +12,11 @@ public nonisolated final class EchoAPI: APIRuntime.BaseAPI<APIRuntime.JSONValue>
     )
 
     public let value: APIRuntime.JSONValue
-    public let definitionParameter: APIDefinition
+    public let definition: APIDefinition
 
     public init(value: APIRuntime.JSONValue, definition: APIDefinition) {
         self.value = value
-        self.definitionParameter = definition
+        self.definition = definition
         super.init(
             definition: Self.definition,
             response: .json,

@@ -8,27 +8,93 @@ public nonisolated final class FindByMembersAPI: APIRuntime.BaseAPI<APIRuntime.N
     public static let definition = APIRuntime.APIDefinition(
         name: "FindByMembers",
         wire: .http(.get, path: "/members/{self}"),
+        sample: FindByMembersAPI.sample,
         defaults: .workspace
     )
 
+    #if DEBUG
+    /// The manifest's `sample:`, the answer when `StubSet(usesManifestSamples: true)`.
+    private static let sample: APIRuntime.StubResponse? = APIRuntime.StubResponse(status: 204)
+    #else
+    // Samples stay out of release builds.
+    private static let sample: APIRuntime.StubResponse? = nil
+    #endif
+
     public let selfValue: String
-    public let managerParameter: String
-    public let headersParameter: [String]
-    public let callParameter: Int?
-    public let startParameter: Bool?
+    public let manager: String
+    public let headers: [String]
+    public let call: Int?
+    public let start: Bool?
+    public let definition: String?
+    public let baseURL: String?
+    public let timeout: String?
+    public let tags: String?
+    public let progressHandler: String?
+    public let using: String?
+    public let startWithMetadata: String?
+    public let startWithHeaders: String?
+    public let cancel: String?
+    public let cacheThenNetwork: String?
+    public let then: String?
+    public let sample: String?
+    public let parameters: String?
+    public let responseDecoder: String?
+    public let state: String?
+    public let register: String?
+    public let optionsParameter: String?
+    public let rpcDelegateParameter: String?
+    public let ResponseHeadersParameter: String?
 
     public init(
         self selfValue: String,
         manager: String,
         headers: [String],
         call: Int? = nil,
-        start: Bool? = nil
+        start: Bool? = nil,
+        definition: String? = nil,
+        baseURL: String? = nil,
+        timeout: String? = nil,
+        tags: String? = nil,
+        progressHandler: String? = nil,
+        using: String? = nil,
+        startWithMetadata: String? = nil,
+        startWithHeaders: String? = nil,
+        cancel: String? = nil,
+        cacheThenNetwork: String? = nil,
+        then: String? = nil,
+        sample: String? = nil,
+        parameters: String? = nil,
+        responseDecoder: String? = nil,
+        state: String? = nil,
+        register: String? = nil,
+        options: String? = nil,
+        rpcDelegate: String? = nil,
+        ResponseHeaders: String? = nil
     ) {
         self.selfValue = selfValue
-        self.managerParameter = manager
-        self.headersParameter = headers
-        self.callParameter = call
-        self.startParameter = start
+        self.manager = manager
+        self.headers = headers
+        self.call = call
+        self.start = start
+        self.definition = definition
+        self.baseURL = baseURL
+        self.timeout = timeout
+        self.tags = tags
+        self.progressHandler = progressHandler
+        self.using = using
+        self.startWithMetadata = startWithMetadata
+        self.startWithHeaders = startWithHeaders
+        self.cancel = cancel
+        self.cacheThenNetwork = cacheThenNetwork
+        self.then = then
+        self.sample = sample
+        self.parameters = parameters
+        self.responseDecoder = responseDecoder
+        self.state = state
+        self.register = register
+        self.optionsParameter = options
+        self.rpcDelegateParameter = rpcDelegate
+        self.ResponseHeadersParameter = ResponseHeaders
         super.init(
             definition: Self.definition,
             response: .noContent,
@@ -38,6 +104,42 @@ public nonisolated final class FindByMembersAPI: APIRuntime.BaseAPI<APIRuntime.N
                 .query("headers", headers)
                 .query("call", call)
                 .query("start", start)
+                .query("definition", definition)
+                .query("baseURL", baseURL)
+                .query("timeout", timeout)
+                .query("tags", tags)
+                .query("progressHandler", progressHandler)
+                .query("using", using)
+                .query("startWithMetadata", startWithMetadata)
+                .query("startWithHeaders", startWithHeaders)
+                .query("cancel", cancel)
+                .query("cacheThenNetwork", cacheThenNetwork)
+                .query("then", then)
+                .query("sample", sample)
+                .query("parameters", parameters)
+                .query("responseDecoder", responseDecoder)
+                .query("state", state)
+                .query("register", register)
+                .query("options", options)
+                .query("rpcDelegate", rpcDelegate)
+                .query("ResponseHeaders", ResponseHeaders)
         )
+    }
+
+    /// The reply's headers this API declares; nil when absent or not of the declared type.
+    public struct ResponseHeaders: Hashable, Sendable {
+        public let etag: String?
+
+        public init(_ headers: APIRuntime.HeaderReader) {
+            etag = headers.value("ETag")
+        }
+    }
+
+    /// `start(options:)`, with the reply's declared headers.
+    public func startWithHeaders(
+        options: APIRuntime.APICallOptions = APIRuntime.APICallOptions()
+    ) async throws(APIRuntime.APIError) -> (value: APIRuntime.NoContent, headers: ResponseHeaders) {
+        let reply = try await startWithMetadata(options: options)
+        return (reply.value, ResponseHeaders(reply.headers))
     }
 }

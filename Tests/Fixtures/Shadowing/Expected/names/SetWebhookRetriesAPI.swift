@@ -35,9 +35,11 @@ public nonisolated final class SetWebhookRetriesAPI: APIRuntime.BaseAPI<RetryPol
         }
     }
 
-    /// `start()`, with the reply's declared headers.
-    public func startWithHeaders() async throws(APIRuntime.APIError) -> (value: RetryPolicy, headers: ResponseHeaders) {
-        let reply = try await startWithMetadata()
+    /// `start(options:)`, with the reply's declared headers.
+    public func startWithHeaders(
+        options: APIRuntime.APICallOptions = APIRuntime.APICallOptions()
+    ) async throws(APIRuntime.APIError) -> (value: RetryPolicy, headers: ResponseHeaders) {
+        let reply = try await startWithMetadata(options: options)
         return (reply.value, ResponseHeaders(reply.headers))
     }
 }
