@@ -44,6 +44,8 @@ public struct MockRoutes: Sendable {
     let rest: [RESTRoute]
     /// JSON-RPC methods by endpoint path, then by remote method name.
     let rpc: [String: [String: RPCMethod]]
+    /// The APIs no route answers, each with why: gRPC, and RPC protocols of the app's own.
+    public let unserved: [String]
     /// The base URLs the workspace's APIs name, for an app to point at the server.
     public let baseURLs: [String]
     /// APIs no request reaches, as another answers every request they would take.
@@ -55,16 +57,18 @@ public struct MockRoutes: Sendable {
         var rpc: [String: [String: RPCMethod]] = [:]
         var baseURLs: Set<String> = []
         var collisions: [RouteCollision] = []
+        var unserved: [String] = []
         for api in workspace.apis {
             let base = api.baseURL ?? workspace.defaults.baseURL ?? ""
-            if let description = api.rest {
+            switch api.shape {
+            case .rest(let description):
                 if !base.isEmpty { baseURLs.insert(base) }
                 let template = PathTemplate(Self.nonEmpty(BaseURL.joined(BaseURL.path(of: base), description.path)))
                 rest.append(RESTRoute(
                     api: api.manifestName, declaredAt: api.declaredAt, method: description.method.rawValue, template: template,
                     sample: api.sample, answersNoContent: api.response.decoding == .noContent
                 ))
-            } else if let description = api.rpc, api.kind == .jsonrpc {
+            case .jsonRPC(let description):
                 // An endpoint given as an absolute URL is the API's base URL, its path empty.
                 if !base.isEmpty { baseURLs.insert(base) }
                 // Two APIs may call one method (by position and by name): the one with a sample answers.
@@ -81,6 +85,11 @@ public struct MockRoutes: Sendable {
                 } else {
                     rpc[path, default: [:]][description.method] = method
                 }
+            case .customRPC(let description):
+                // Its envelope is the app's own code, which the server cannot run.
+                unserved.append("\(api.manifestName) (\(description.delegateType): an RPC protocol of the app's own)")
+            case .grpc:
+                unserved.append("\(api.manifestName) (gRPC)")
             }
         }
         // A fixed segment is more specific than a placeholder (`/users/count` before
@@ -92,6 +101,7 @@ public struct MockRoutes: Sendable {
             return a.offset < b.offset
         }.map(\.element)
         self.rpc = rpc
+        self.unserved = unserved
         self.baseURLs = baseURLs.sorted()
         self.collisions = []
         // A route whose own request, its placeholders filled, something else answers first:

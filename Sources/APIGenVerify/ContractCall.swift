@@ -57,7 +57,8 @@ public struct ContractCall: Sendable {
     /// Where the call goes: the server `options` name for the API's base URL or gRPC target, else
     /// the one for every base URL, else the API's own.
     private static func server(_ api: APIDescription, workspace: WorkspaceDescription, options: ContractCheck.Options) throws(Skip) -> String {
-        if let grpc = api.grpc {
+        switch api.shape {
+        case .grpc(let grpc):
             guard !grpc.clientStreams, !grpc.serverStreams else { throw Skip(reason: "it is a \(grpc.shape) call") }
             guard api.safe else { throw Skip(reason: "neither its proto ('idempotency_level = NO_SIDE_EFFECTS') nor its manifest ('safe: true') says it has no side effects") }
             guard let target = api.baseURL.flatMap({ options.baseURLOverrides[$0] }) ?? options.grpcURL ?? api.baseURL else {
@@ -67,17 +68,16 @@ public struct ContractCall: Sendable {
                 throw Skip(reason: "'\(target)' is not grpc://host:port or grpcs://host:port")
             }
             return target
-        }
-        if api.response.decoding.isEventStream || api.response.decoding == .grpcStream || api.response.decoding == .download {
-            throw Skip(reason: "it answers with a stream")
-        }
-        if let method = api.rest?.method, method != .GET, method != .HEAD {
-            throw Skip(reason: "\(method.rawValue) may change the server")
-        }
-        if let rpc = api.rpc {
-            guard ["JSONRPC", "APIRuntime.JSONRPC"].contains(rpc.delegateType) else {
-                throw Skip(reason: "its delegate \(rpc.delegateType) wraps calls in a way apigen does not know")
+        case .customRPC(let rpc):
+            throw Skip(reason: "its delegate \(rpc.delegateType) wraps calls in a way apigen does not know")
+        case .rest(let rest):
+            if api.response.decoding.isEventStream || api.response.decoding == .download {
+                throw Skip(reason: "it answers with a stream")
             }
+            if rest.method != .GET, rest.method != .HEAD {
+                throw Skip(reason: "\(rest.method.rawValue) may change the server")
+            }
+        case .jsonRPC(let rpc):
             guard !rpc.isNotification else { throw Skip(reason: "a notification has no reply") }
             guard api.safe else { throw Skip(reason: "it is not marked 'safe: true'") }
         }
@@ -93,18 +93,21 @@ public struct ContractCall: Sendable {
     /// without: no retry, cache, rate limit or duplicate policy, and no samples.
     private static func definition(_ api: APIDescription, workspace: WorkspaceDescription) throws(Skip) -> APIDefinition {
         let wire: Wire
-        if let rest = api.rest {
+        switch api.shape {
+        case .rest(let rest):
             guard let method = HTTPRequest.Method(rest.method.rawValue) else { throw Skip(reason: "'\(rest.method.rawValue)' is not an HTTP method") }
             wire = .http(method, path: rest.path)
-        } else if let rpc = api.rpc {
+        case .jsonRPC(let rpc):
             let envelope = rpc.envelope.map { (name: $0.name, value: JSONValue.parse(Data($0.json.utf8)) ?? .null) }
             wire = .jsonRPC(JSONRPCMethod(rpc.method, path: rpc.path, isNotification: rpc.isNotification, envelope: envelope))
-        } else if let grpc = api.grpc, let slash = grpc.method.lastIndex(of: "/") {
+        case .grpc(let grpc):
+            // `package.Service/Method`, validated against the protos.
+            let slash = grpc.method.lastIndex(of: "/") ?? grpc.method.startIndex
             let service = String(grpc.method[..<slash])
-            let method = String(grpc.method[grpc.method.index(after: slash)...])
+            let method = String(grpc.method[slash...].dropFirst())
             wire = .grpc(GRPCMethod(service: service, method: method, shape: .unary, isIdempotent: grpc.isIdempotent))
-        } else {
-            throw Skip(reason: "it is neither REST, JSON-RPC nor gRPC")
+        case .customRPC(let rpc):
+            throw Skip(reason: "its delegate \(rpc.delegateType) wraps calls in a way apigen does not know")
         }
         let defaults = APIDefaults(baseURL: workspace.defaults.baseURL, headers: workspace.defaults.headers.map { (name: $0.name, value: $0.value) })
         return APIDefinition(
@@ -118,7 +121,7 @@ public struct ContractCall: Sendable {
     /// the API uncalled.
     private static func parameters(_ api: APIDescription, models: ExampleModels) throws(Skip) -> RequestBuilder {
         var builder = RequestBuilder()
-        if let grpc = api.grpc {
+        if let grpc = api.shape.grpc {
             // The example request, encoded from the proto's descriptors; an empty message without one.
             let message = Data(grpc.exampleRequest ?? [])
             builder.encodeMessage = { message }
@@ -134,12 +137,12 @@ public struct ContractCall: Sendable {
                let value = ExampleValue(json: json, type: type, models: models, dateFormat: parameter.dateFormat), value.value != .null {
                 example = value
             } else if parameter.type.isOptional {
-                if api.rpc?.structure == .byPosition { builder = builder.positional(Optional<JSONValue>.none) }
+                if api.shape.rpc?.structure == .byPosition { builder = builder.positional(Optional<JSONValue>.none) }
                 continue
             } else {
                 throw Skip(reason: "parameter '\(parameter.wireName)' has no 'example:'")
             }
-            if let rpc = api.rpc {
+            if let rpc = api.shape.rpc {
                 builder = rpc.structure == .byPosition ? builder.positional(example) : builder.body(parameter.wireName, example)
                 continue
             }

@@ -108,7 +108,7 @@ public struct ContractCheck: Sendable {
                 do throws(APIError) {
                     let reply = try await api.using(manager).start(options: call.callOptions)
                     entry.status = reply.status
-                    if call.api.grpc != nil { entry.grpcStatus = GRPCStatusCode.ok.description }
+                    if call.api.shape.grpc != nil { entry.grpcStatus = GRPCStatusCode.ok.description }
                     entry.findings = check.findings(for: call.api, reply: reply.body)
                 } catch {
                     if case .httpStatus(let code, _) = error.reason { entry.status = code }

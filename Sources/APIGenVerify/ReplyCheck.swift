@@ -18,16 +18,20 @@ struct ReplyCheck {
     /// What the runtime handed on from a call that succeeded: a REST body after a 2xx status, a
     /// JSON-RPC result, a gRPC message after OK.
     func findings(for api: APIDescription, reply body: Data) -> [ContractFinding] {
-        if let grpc = api.grpc {
+        switch api.shape {
+        case .grpc(let grpc):
             return ProtobufReader(shapes: workspace.protoShapes).problems(in: Array(body), message: grpc.responseMessage).map { ContractFinding(api: api, $0) }
-        }
-        guard api.response.decoding == .json, api.rest?.method != .HEAD, let type = api.response.type.expression else { return [] }
-        guard api.rpc != nil else { return jsonFindings(for: api, body: body, as: type, what: "the reply") }
-        guard let result = JSONValue.parse(body) else { return [Self.unreadable(body, api: api, what: "the result")] }
-        return conformance.problems(in: result, as: type).map { finding in
-            var problem = finding
-            problem.path = "$.result" + finding.path.dropFirst()
-            return ContractFinding(api: api, problem)
+        case .rest(let rest):
+            guard api.response.decoding == .json, rest.method != .HEAD, let type = api.response.type.expression else { return [] }
+            return jsonFindings(for: api, body: body, as: type, what: "the reply")
+        case .jsonRPC, .customRPC:
+            guard api.response.decoding == .json, let type = api.response.type.expression else { return [] }
+            guard let result = JSONValue.parse(body) else { return [Self.unreadable(body, api: api, what: "the result")] }
+            return conformance.problems(in: result, as: type).map { finding in
+                var problem = finding
+                problem.path = "$.result" + finding.path.dropFirst()
+                return ContractFinding(api: api, problem)
+            }
         }
     }
 
@@ -36,7 +40,7 @@ struct ReplyCheck {
     func findings(for api: APIDescription, error: APIError, request: String) -> [ContractFinding] {
         switch error.reason {
         case .httpStatus(let status, let body):
-            guard api.rpc == nil else {
+            guard api.shape.rpc == nil else {
                 return [ContractFinding(api: api, kind: .undeclaredStatus, message: "the server answered HTTP \(status) to a JSON-RPC call: \(Self.excerpt(body))")]
             }
             return findings(for: api, status: status, body: body)

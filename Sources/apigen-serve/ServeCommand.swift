@@ -72,6 +72,7 @@ struct ServeCommand: AsyncParsableCommand {
             guard !quiet else { return }
             Console.output("apigen serve: listening on http://127.0.0.1:\(port)")
             for line in routes.summary { Console.output("  " + line) }
+            if !routes.unserved.isEmpty { Console.output("not served: " + routes.unserved.joined(separator: ", ")) }
             for base in routes.baseURLs {
                 Console.output("point \(base) at http://127.0.0.1:\(port)\(BaseURL.path(of: base))")
             }

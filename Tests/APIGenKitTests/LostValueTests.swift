@@ -42,6 +42,32 @@ struct LostValueTests {
         ])
     }
 
+    @Test("A parameter named as the API's class, as its delegate type, or selfValue beside self is an error at it")
+    func namesTheClassUses() throws {
+        let lines = try BadInputTests().diagnostics(for: ["apis/api.yaml": """
+            apis:
+              Find:
+                method: GET
+                path: /find
+                parameters:
+                  FindAPI: { type: Int, in: query }
+                  self: { type: Int, in: query }
+                  selfValue: { type: Int, in: query }
+                sample: { status: 200 }
+                response: none
+              Count:
+                kind: rpc
+                delegate: CommandEnvelope
+                url: /rpc
+                method: count
+                parameters:
+                  CommandEnvelope: Int
+            """])
+        #expect(lines.contains("apis/api.yaml:6:7: error: parameter 'FindAPI' cannot have the Swift name 'FindAPI': the generated code names the API's own class so; give the parameter another name and keep its wire name with `name: FindAPI`"))
+        #expect(lines.contains("apis/api.yaml:8:7: error: parameter 'selfValue' becomes the Swift name 'selfValue', which parameter 'self' at apis/api.yaml:7:7 already has"))
+        #expect(lines.contains { $0.hasPrefix("apis/api.yaml:17:7: error: parameter 'CommandEnvelope' cannot have the Swift name 'CommandEnvelope': the generated code makes the API's delegate through this name") }, "\(lines)")
+    }
+
     @Test("Two values under one wire name: body fields, query items, headers in any case, a header parameter and a fixed header, RPC params")
     func oneWireNameTwice() throws {
         let lines = try BadInputTests().diagnostics(for: ["apis/api.yaml": """

@@ -19,7 +19,16 @@ struct TemplateContextTests {
         let models = ModelsFileContext(description.models, access: description.access, manifest: "api.yaml")
         let enumeration = try #require(models.models.first { $0.isEnum == true })
         let apiContext = APIContext(api, access: description.access, manifest: "api.yaml")
+        let rest = try #require(description.apis.lazy.compactMap(\.shape.rest).first)
+        let rpc = try #require(description.apis.lazy.compactMap(\.shape.rpc).first)
+        let grpc = GRPCDescription(
+            method: "routeguide.RouteGuide/GetFeature", requestType: "Routeguide_Point", responseType: "Routeguide_Feature",
+            clientStreams: false, serverStreams: false, isIdempotent: true
+        )
         return [
+            "RESTContext": RESTContext(rest),
+            "RPCContext": RPCContext(rpc, isJSONRPC: false),
+            "GRPCContext": GRPCContext(grpc),
             "WorkspaceContext": WorkspaceContext(description, workspaceFile: "workspace.yaml"),
             "APIContext": apiContext,
             "MemberContext": try #require(apiContext.parameters.first),

@@ -133,7 +133,8 @@ struct TemplateEngineTests {
             var contexts: [(String, TemplateValue)] = [("workspace", WorkspaceContext(description, workspaceFile: "workspace.yaml").templateValue)]
             contexts += description.models.byManifest.map { ("models", ModelsFileContext(Array($0), access: description.access, manifest: "api.yaml").templateValue) }
             contexts += description.apis.map { api in
-                (api.kind == .rest ? "rest" : api.kind == .grpc ? "grpc" : "rpc", APIContext(api, access: description.access, manifest: "api.yaml").templateValue)
+                let template = APIContext.template(for: api, access: description.access, manifest: "api.yaml")
+                return (template.name, template.context)
             }
             for (template, context) in contexts {
                 #expect(templates.render(template, context) == library.render(Self.any(context), withTemplate: template))

@@ -49,4 +49,24 @@ struct CallOptionsTests {
             _ = await expectAPIError { try await next.value }
         }
     }
+
+    @Test("Changes to one instance's options from many tasks at once all stay with updateOptions")
+    func concurrentUpdates() async {
+        let api = BaseAPI(definition: Self.definition, response: .noContent)
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<4 {
+                group.addTask {
+                    for index in 0..<500 { api.updateOptions { $0.tags.insert("\(task)-\(index)") } }
+                }
+            }
+            group.addTask {
+                for _ in 0..<500 { api.updateOptions { $0.timeout = .seconds(5) } }
+            }
+            group.addTask {
+                api.updateOptions { $0.headers = [(name: "X-Layer", value: "instance")] }
+            }
+        }
+        #expect(api.options.tags.count == 2_000)
+        #expect(api.options.timeout == .seconds(5) && api.options.headers.map(\.name) == ["X-Layer"])
+    }
 }

@@ -124,7 +124,7 @@ struct ResponseBodyTests {
     }
 }
 
-/// `progressHandler` on the wire: both directions reach their totals, in order.
+/// `options.progress` on the wire: both directions reach their totals, in order.
 @Suite("Transfer progress on a loopback server")
 struct TransferProgressTests {
     final class Recorder: Sendable {

@@ -112,6 +112,9 @@ struct MockServerTests {
             #expect(rpc == #"[{"jsonrpc":"2.0","result":6,"id":"a"},{"jsonrpc":"2.0","error":{"code":-32601,"message":"Method not found"},"id":2}]"#)
             let unknown = try await curl([baseURL + "/v1/nothing/here"])
             #expect(unknown == 404)
+            // What the server cannot answer is named, not left out in silence.
+            #expect(routes.unserved.contains("CountMembers (CommandEnvelope: an RPC protocol of the app's own)"))
+            #expect(routes.unserved.contains { $0.hasSuffix("(gRPC)") })
         }
     }
 

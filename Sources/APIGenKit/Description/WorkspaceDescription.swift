@@ -206,7 +206,8 @@ public struct APIDescription: Sendable {
     /// The generated file it goes in, in its manifest's folder.
     public var generatedPath: String
     public var docLines: [String]
-    public var kind: APIKind
+    /// What it is on the wire, with what only its kind has.
+    public var shape: APIShape
     public var parameters: [ParameterDescription]
     public var response: ResponseDescription
     public var headers: [HeaderDescription]
@@ -232,9 +233,48 @@ public struct APIDescription: Sendable {
     /// Tags whose cached replies a successful call removes (`invalidates:`).
     public var invalidates: [String] = []
     public var baseURL: String?
-    public var rest: RESTDescription?
-    public var rpc: RPCDescription?
-    public var grpc: GRPCDescription?
+
+    /// The manifest's `kind:`.
+    public var kind: APIKind { shape.kind }
+}
+
+/// What an API is on the wire, as the runtime's `Wire` says it: one case per kind, each with what
+/// only that kind has, so that whatever reads a description handles every kind or says which it
+/// leaves out.
+public enum APIShape: Sendable {
+    case rest(RESTDescription)
+    case jsonRPC(RPCDescription)
+    /// A team's own protocol, wrapped by the delegate `RPCDescription.delegateType` names.
+    case customRPC(RPCDescription)
+    case grpc(GRPCDescription)
+
+    /// The manifest's `kind:`.
+    public var kind: APIKind {
+        switch self {
+        case .rest: .rest
+        case .jsonRPC: .jsonrpc
+        case .customRPC: .rpc
+        case .grpc: .grpc
+        }
+    }
+
+    /// A REST API's method, path and body.
+    public var rest: RESTDescription? {
+        if case .rest(let rest) = self { rest } else { nil }
+    }
+
+    /// A JSON-RPC or custom RPC method: the two share a description, as they share a template.
+    public var rpc: RPCDescription? {
+        switch self {
+        case .jsonRPC(let rpc), .customRPC(let rpc): rpc
+        case .rest, .grpc: nil
+        }
+    }
+
+    /// A gRPC method.
+    public var grpc: GRPCDescription? {
+        if case .grpc(let grpc) = self { grpc } else { nil }
+    }
 }
 
 public struct GRPCDescription: Sendable {

@@ -86,9 +86,9 @@ struct ProtoDiff {
                 visit(MessagePair(old: oldName, new: newName), location)
             }
         }
-        let oldAPIs = Dictionary(old.apis.compactMap { api in api.grpc.map { (api.manifestName, $0) } }, uniquingKeysWith: { first, _ in first })
+        let oldAPIs = Dictionary(old.apis.compactMap { api in api.shape.grpc.map { (api.manifestName, $0) } }, uniquingKeysWith: { first, _ in first })
         for api in new.apis {
-            guard let grpc = api.grpc else { continue }
+            guard let grpc = api.shape.grpc else { continue }
             let before = oldAPIs[api.manifestName]
             visit(MessagePair(old: before?.requestMessage ?? grpc.requestMessage, new: grpc.requestMessage), api.declaredAt)
             visit(MessagePair(old: before?.responseMessage ?? grpc.responseMessage, new: grpc.responseMessage), api.declaredAt)

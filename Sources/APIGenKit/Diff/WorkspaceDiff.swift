@@ -84,12 +84,12 @@ public struct WorkspaceDiff {
                 breaking("its base URL changed from \(oldBase ?? "none") to \(newBase ?? "none"); apps already shipped call the old one")
             }
         }
-        if let before = old.rest, let now = new.rest {
+        if let before = old.shape.rest, let now = new.shape.rest {
             if before.method != now.method { breaking("its method changed from \(before.method.rawValue) to \(now.method.rawValue)") }
             if Self.routeShape(before.path) != Self.routeShape(now.path) { breaking("its path changed from \(before.path) to \(now.path)") }
             if before.body != now.body { breaking("its body is sent \(Self.bodyName(now.body)) now, \(Self.bodyName(before.body)) before") }
         }
-        if let before = old.rpc, let now = new.rpc {
+        if let before = old.shape.rpc, let now = new.shape.rpc {
             if before.method != now.method { breaking("its remote method changed from \(before.method) to \(now.method)") }
             if before.path != now.path { breaking("its endpoint changed from '\(before.path)' to '\(now.path)'") }
             if before.structure != now.structure { breaking("its parameters go \(Self.structureName(now.structure)) now, \(Self.structureName(before.structure)) before") }
@@ -101,7 +101,7 @@ public struct WorkspaceDiff {
                 breaking(now.isNotification ? "it is a notification now: apps already shipped wait for a reply" : "it is no notification now: apps already shipped send it without an id")
             }
         }
-        if let before = old.grpc, let now = new.grpc {
+        if let before = old.shape.grpc, let now = new.shape.grpc {
             if before.method != now.method { breaking("its gRPC method changed from \(before.method) to \(now.method)") }
             if before.shape != now.shape { breaking("it was a \(before.shape) call and is a \(now.shape) call now") }
             // Its messages are compared field by field (`ProtoDiff`): their names are not on the wire.
@@ -142,13 +142,13 @@ public struct WorkspaceDiff {
         for (index, match) in pairs {
             let (parameter, current) = (before[index], now[match])
             let subject = Self.parameterName(current)
-            if parameter.location != current.location, old.rpc == nil {
+            if parameter.location != current.location, old.shape.rpc == nil {
                 report(.breaking, name, "\(subject) moved from the \(parameter.location.rawValue) to the \(current.location.rawValue)", at: new.declaredAt)
             } else if let slot = Self.slot(parameter, in: old), let now = Self.slot(current, in: new), slot != now {
-                let place = old.rpc == nil ? "placeholder \(slot + 1) of the path to placeholder \(now + 1)" : "position \(slot + 1) to position \(now + 1)"
+                let place = old.shape.rpc == nil ? "placeholder \(slot + 1) of the path to placeholder \(now + 1)" : "position \(slot + 1) to position \(now + 1)"
                 report(.breaking, name, "\(subject) moved from \(place); apps already shipped send another value there", at: new.declaredAt)
             }
-            let use: TypeUse = [.path, .query, .header].contains(current.location) && old.rpc == nil ? .text : .request
+            let use: TypeUse = [.path, .query, .header].contains(current.location) && old.shape.rpc == nil ? .text : .request
             compareType(Self.expression(parameter.type), Self.expression(current.type), use: use, subject: name, what: subject, at: new.declaredAt)
             compareDefaults(parameter.defaultJSON, current.defaultJSON, subject: name, what: "the default of \(subject)", at: new.declaredAt)
             if parameter.dateFormat != current.dateFormat {
@@ -213,7 +213,7 @@ public struct WorkspaceDiff {
     }
 
     private mutating func compareResponse(_ old: APIDescription, _ new: APIDescription) {
-        guard old.grpc == nil, new.grpc == nil else { return }
+        guard old.shape.grpc == nil, new.shape.grpc == nil else { return }
         if old.response.decoding != new.response.decoding {
             // A body once ignored may be anything; a file and bytes are the same bytes.
             let compatible = old.response.decoding == .noContent || Set([old.response.decoding, new.response.decoding]) == [.bytes, .download]
@@ -413,7 +413,7 @@ public struct WorkspaceDiff {
     /// What names a parameter: a header's name in any case, its name otherwise (a position's or
     /// a placeholder's name is not on the wire, but says what the value means).
     static func wireKey(_ parameter: ParameterDescription, in api: APIDescription) -> String {
-        if api.rpc != nil { return parameter.wireName }
+        if api.shape.rpc != nil { return parameter.wireName }
         switch parameter.location {
         case .header: return "header " + parameter.wireName.lowercased()
         case .body where parameter.wireName.isEmpty: return "body"
@@ -424,8 +424,8 @@ public struct WorkspaceDiff {
     /// Where a parameter whose name is not on the wire goes: which placeholder of the path it
     /// fills, or its position in a JSON-RPC call by position; nil for the others.
     static func slot(_ parameter: ParameterDescription, in api: APIDescription) -> Int? {
-        if api.rpc?.structure == .byPosition { return sentParameters(api).firstIndex { $0.swiftName == parameter.swiftName } }
-        guard parameter.location == .path, api.rpc == nil, let path = api.rest?.path else { return nil }
+        if api.shape.rpc?.structure == .byPosition { return sentParameters(api).firstIndex { $0.swiftName == parameter.swiftName } }
+        guard parameter.location == .path, api.shape.rpc == nil, let path = api.shape.rest?.path else { return nil }
         return PathTemplate(path).placeholders.firstIndex { $0.name == parameter.wireName }
     }
 

@@ -14,7 +14,7 @@ public enum OpenAPIExporter {
         var diagnostics: [Diagnostic] = []
         var operations: [String: APIDescription] = [:]
         for api in description.apis {
-            guard let rest = api.rest else { continue }
+            guard let rest = api.shape.rest else { continue }
             let path = documentPath(rest.path)
             let method = rest.method.rawValue.lowercased()
             let key = "\(method) " + path.replacing(/\{[^}]*\}/, with: "{}")

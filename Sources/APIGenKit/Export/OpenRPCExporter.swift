@@ -12,7 +12,8 @@ public enum OpenRPCExporter {
         var methods: [[String: Any]] = []
         var notes: [Diagnostic] = []
         var seen: [String: String] = [:]
-        let jsonRPC = description.apis.filter { $0.kind == .jsonrpc && $0.rpc != nil }
+        // OpenRPC describes JSON-RPC only: a team's own protocol, REST and gRPC have documents of their own.
+        let jsonRPC = description.apis.filter { $0.kind == .jsonrpc }
         let endpoints = jsonRPC.map { endpoint(of: $0, defaults: description.defaults) }
         // The most common endpoint is the document's server (the first of equals); methods
         // elsewhere name their own.
@@ -20,7 +21,7 @@ public enum OpenRPCExporter {
         let server = endpoints.compactMap { $0 }.first { counts[$0] == counts.values.max() }
 
         for (api, url) in zip(jsonRPC, endpoints) {
-            let rpc = api.rpc!
+            guard case .jsonRPC(let rpc) = api.shape else { continue }
             if rpc.method.hasPrefix("rpc.") {
                 notes.append(Diagnostic(.note, "'\(api.manifestName)' calls '\(rpc.method)', a name JSON-RPC reserves for the protocol's own methods; an OpenRPC document does not describe those, so it is left out", at: api.declaredAt))
                 continue
@@ -56,7 +57,7 @@ public enum OpenRPCExporter {
 
     /// Where the API's calls go: its `url:` joined to its base URL, or the absolute `url:`.
     private static func endpoint(of api: APIDescription, defaults: DefaultsDescription) -> String? {
-        let path = api.rpc?.path ?? ""
+        let path = api.shape.rpc?.path ?? ""
         guard let base = api.baseURL ?? defaults.baseURL else { return path.isEmpty ? nil : path }
         if path.isEmpty { return base }
         return base.hasSuffix("/") || path.hasPrefix("/") ? base + path : base + "/" + path

@@ -292,7 +292,7 @@ import {{.}}
 
         {{access}}init(_ headers: APIRuntime.HeaderReader) {
 {{#responseHeaders}}
-            {{swiftName}} = headers.value({{{wireNameLiteral}}})
+            self.{{swiftName}} = headers.value({{{wireNameLiteral}}})
 {{/responseHeaders}}
         }
     }

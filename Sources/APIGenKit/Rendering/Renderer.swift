@@ -110,13 +110,9 @@ struct Renderer: Sendable {
             let manifest = relative(models[0].sourceFile)
             return Source(path: models[0].generatedPath, template: "models", context: ModelsFileContext(models, access: access, manifest: manifest).templateValue, manifest: manifest)
         case .api(let api):
-            let template = switch api.kind {
-            case .rest: "rest"
-            case .grpc: "grpc"
-            case .jsonrpc, .rpc: "rpc"
-            }
             let manifest = relative(api.sourceFile)
-            return Source(path: api.generatedPath, template: template, context: APIContext(api, access: access, manifest: manifest).templateValue, manifest: manifest)
+            let template = APIContext.template(for: api, access: access, manifest: manifest)
+            return Source(path: api.generatedPath, template: template.name, context: template.context, manifest: manifest)
         }
     }
 

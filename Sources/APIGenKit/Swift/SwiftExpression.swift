@@ -110,13 +110,13 @@ enum SwiftExpression {
 
     /// The `RequestBuilder` method that puts a parameter where it travels.
     static func builderMethod(_ parameter: ParameterDescription, _ api: APIDescription) -> String {
-        if let rpc = api.rpc { return rpc.structure == .byPosition ? "positional" : "body" }
+        if let rpc = api.shape.rpc { return rpc.structure == .byPosition ? "positional" : "body" }
         switch parameter.location {
         case .path: return "path"
         case .query: return "query"
         case .header: return "header"
         case .body:
-            switch api.rest?.body {
+            switch api.shape.rest?.body {
             case .value: return "jsonBody"
             case .bytes: return "bytes"
             case .fields(.form): return "form"

@@ -60,9 +60,10 @@ package enum SwiftIdentifier {
     }
 
     /// The names a parameter's property must not take: `BaseAPI`'s public instance properties
-    /// and the nested type a generated class declares. Methods (`start`, `cancel`, `using`) and
-    /// static members (`definition`) leave a stored property of the same name free, and the rest
-    /// of `BaseAPI` is internal to the runtime. `make docs` checks this list against `BaseAPI`'s
+    /// and the nested type a generated class declares. Inherited methods (`start()`, `cancel()`,
+    /// `using(_:)`) and static members (`definition`) leave a stored property of the same name
+    /// free, and the rest of `BaseAPI` is internal to the runtime; a method without arguments the
+    /// generated class declared itself would not, so the templates declare none. `make docs` checks this list against `BaseAPI`'s
     /// symbol graph.
     package static let apiMemberNames: Set<String> = ["options", "rpcDelegate", "ResponseHeaders"]
 

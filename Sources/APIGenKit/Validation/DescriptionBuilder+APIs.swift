@@ -75,9 +75,7 @@ extension DescriptionBuilder {
             response = ResponseDescription(type: SwiftType(spelling: "APIRuntime.NoContent", isOptional: false, needsFoundation: false), decoding: .noContent)
         }
 
-        var rest: RESTDescription?
-        var rpc: RPCDescription?
-        var grpc: GRPCDescription?
+        let shape: APIShape
         var parameters: [ParameterDescription] = []
         var baseURL = api.baseURL?.value
         var headers = self.headers(api.headers)
@@ -85,7 +83,7 @@ extension DescriptionBuilder {
         switch api.kind.value {
         case .grpc:
             guard let endpoint = api.grpc, let described = describeGRPC(api, endpoint, file: file) else { return nil }
-            grpc = described.grpc
+            shape = .grpc(described.grpc)
             baseURL = described.baseURL
             headers = described.metadata
             timeout = timeout ?? described.deadline
@@ -98,8 +96,8 @@ extension DescriptionBuilder {
             if let listed = api.parametersAreListed, listed.value {
                 diagnostics.error("REST parameters are a mapping of names to types, not a list", at: listed.location)
             }
-            let described = describeREST(api, endpoint)
-            rest = described.rest
+            let described = describeREST(api, endpoint, className: className)
+            shape = .rest(described.rest)
             parameters = described.parameters
             switch response?.decoding {
             case .download?:
@@ -111,17 +109,17 @@ extension DescriptionBuilder {
             }
         case .jsonrpc, .rpc:
             guard let endpoint = api.rpc else { return nil }
-            let described = describeRPC(api, endpoint)
-            rpc = described.rpc
+            let described = describeRPC(api, endpoint, className: className)
+            shape = api.kind.value == .jsonrpc ? .jsonRPC(described.rpc) : .customRPC(described.rpc)
             parameters = described.parameters
             baseURL = described.absoluteURL ?? baseURL
         }
         // Sending a POST, a PATCH or an RPC call twice may repeat its effect: retrying one needs
         // the manifest to say the server makes it safe.
-        let nonIdempotent: String? = switch api.kind.value {
-        case .rest: rest.map(\.method).flatMap { [.POST, .PATCH].contains($0) ? $0.rawValue : nil }
-        case .jsonrpc, .rpc: "an RPC call"
-        case .grpc: grpc.flatMap { $0.isIdempotent ? nil : "a gRPC method its proto does not mark idempotent" }
+        let nonIdempotent: String? = switch shape {
+        case .rest(let rest): [.POST, .PATCH].contains(rest.method) ? rest.method.rawValue : nil
+        case .jsonRPC, .customRPC: "an RPC call"
+        case .grpc(let grpc): grpc.isIdempotent ? nil : "a gRPC method its proto does not mark idempotent"
         }
         let retry = api.retry.flatMap { describeRetry($0, forNonIdempotent: nonIdempotent) }
         let rateLimit = api.rateLimit.flatMap { describeRateLimit($0) }
@@ -134,18 +132,18 @@ extension DescriptionBuilder {
         var description = APIDescription(
             manifestName: api.name.value, declaredAt: api.name.location, className: className, sourceFile: file,
             generatedPath: GeneratedPaths.api(className, manifest: workspace.relativePath(file)),
-            docLines: SwiftLiteral.docLines(api.description?.value ?? protoComment(for: api, file: file).joined(separator: "\n")), kind: api.kind.value,
+            docLines: SwiftLiteral.docLines(api.description?.value ?? protoComment(for: api, file: file).joined(separator: "\n")), shape: shape,
             parameters: parameters, response: response, headers: headers,
             timeoutSeconds: timeout, frequency: api.frequency?.value,
             retry: retry, rateLimit: rateLimit,
             significantHeaders: api.significantHeaders?.map(\.value), tags: api.tags.map(\.value),
             skippedInterceptors: api.skipInterceptors.map(\.value), sample: sample,
-            baseURL: baseURL, rest: rest, rpc: rpc, grpc: grpc
+            baseURL: baseURL
         )
         description.authenticated = api.authenticated?.value
         warnIfTokenInClearText(api.authenticated, baseURL: baseURL ?? workspace.manifest.defaults.baseURL?.value)
         description.errorResponses = declaredResponses.errors
-        description.safe = api.safe?.value ?? grpc?.hasNoSideEffects ?? false
+        description.safe = api.safe?.value ?? shape.grpc?.hasNoSideEffects ?? false
         description.cache = api.cache.flatMap { checkCache($0, of: api, description: description) }
         description.invalidates = api.invalidates.map(\.value)
         if !api.responseHeaders.isEmpty {

@@ -70,17 +70,17 @@ extension DescriptionBuilder {
     /// An API's `cache:`, where it can apply: a call without side effects (a REST GET or HEAD, an
     /// RPC method marked safe), whose reply is one value read whole.
     mutating func checkCache(_ cache: CacheDeclaration, of api: APIDeclaration, description: APIDescription) -> CacheDescription? {
-        let problem: String? = switch (description.kind, description.rest?.method) {
-        case (.rest, let method?) where method != .GET && method != .HEAD:
-            "a \(method.rawValue) has side effects; only GET and HEAD replies are cached (a mutation can drop cached replies with 'invalidates:')"
-        case (.jsonrpc, _), (.rpc, _):
-            description.rpc?.isNotification == true ? "a notification has no reply to cache"
-                : description.safe ? nil : "an RPC method may have side effects: mark it 'safe: true' if it has none"
-        case (.grpc, _):
-            description.grpc.map { $0.clientStreams || $0.serverStreams } == true ? "a gRPC stream cannot be cached, only a unary call"
-                : description.safe ? nil : "a gRPC method may have side effects: mark it 'safe: true', or declare 'option idempotency_level = NO_SIDE_EFFECTS' in its proto"
-        default:
+        let problem: String? = switch description.shape {
+        case .rest(let rest) where rest.method != .GET && rest.method != .HEAD:
+            "a \(rest.method.rawValue) has side effects; only GET and HEAD replies are cached (a mutation can drop cached replies with 'invalidates:')"
+        case .rest:
             nil
+        case .jsonRPC(let rpc), .customRPC(let rpc):
+            rpc.isNotification ? "a notification has no reply to cache"
+                : description.safe ? nil : "an RPC method may have side effects: mark it 'safe: true' if it has none"
+        case .grpc(let grpc):
+            grpc.clientStreams || grpc.serverStreams ? "a gRPC stream cannot be cached, only a unary call"
+                : description.safe ? nil : "a gRPC method may have side effects: mark it 'safe: true', or declare 'option idempotency_level = NO_SIDE_EFFECTS' in its proto"
         }
         let stream: String? = switch description.response.decoding {
         case .download: "a download is written to a file, not kept in the cache"

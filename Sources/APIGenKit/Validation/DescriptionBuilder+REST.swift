@@ -4,7 +4,7 @@ import Foundation
 
 /// REST APIs: the path template and where each parameter travels.
 extension DescriptionBuilder {
-    mutating func describeREST(_ api: APIDeclaration, _ endpoint: RESTEndpoint) -> (rest: RESTDescription?, parameters: [ParameterDescription]) {
+    mutating func describeREST(_ api: APIDeclaration, _ endpoint: RESTEndpoint, className: String) -> (rest: RESTDescription, parameters: [ParameterDescription]) {
         let method = endpoint.method.value
         var template: PathTemplate?
         do {
@@ -18,7 +18,7 @@ extension DescriptionBuilder {
         let placeholders = Set(template?.placeholders.map(\.name) ?? [])
         let encoding = endpoint.encoding?.value ?? .json
 
-        var swiftNames = SwiftNames.parameters()
+        var swiftNames = SwiftNames.parameters(className: className)
         var wireNames = WireNames()
         for header in api.headers {
             wireNames.claim(header.name, in: .header, for: "header '\(header.name.value)'", into: &diagnostics)
@@ -31,12 +31,12 @@ extension DescriptionBuilder {
         if let whole = endpoint.wholeBody, let described = describeWholeBody(whole, method: method) {
             body = described.shape
             let name = whole.name ?? Located("body", at: whole.location)
-            swiftNames.claim(described.parameter.swiftName, for: name, into: &diagnostics)
+            swiftNames.claimParameter(described.parameter.swiftName, for: name, into: &diagnostics)
             wholeBody = described.parameter
         }
         for parameter in api.parameters {
             let swiftName = SwiftIdentifier.make(from: parameter.name.value, capitalized: false)
-            swiftNames.claim(swiftName, for: parameter.name, into: &diagnostics)
+            swiftNames.claimParameter(swiftName, for: parameter.name, into: &diagnostics)
             // With a whole body, other parameters travel in the URL unless they say otherwise.
             let location = parameter.location?.value
                 ?? (placeholders.contains(parameter.name.value) ? .path : method.hasBody && endpoint.wholeBody == nil ? .body : .query)

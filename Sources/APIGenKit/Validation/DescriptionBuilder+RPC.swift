@@ -3,7 +3,7 @@ import Foundation
 
 /// JSON-RPC and custom RPC APIs: endpoint, parameter structure, envelope and delegate.
 extension DescriptionBuilder {
-    mutating func describeRPC(_ api: APIDeclaration, _ endpoint: RPCEndpoint) -> (rpc: RPCDescription?, parameters: [ParameterDescription], absoluteURL: String?) {
+    mutating func describeRPC(_ api: APIDeclaration, _ endpoint: RPCEndpoint, className: String) -> (rpc: RPCDescription, parameters: [ParameterDescription], absoluteURL: String?) {
         var path = endpoint.url.value
         var absoluteURL: String?
         if path.hasPrefix("/") {
@@ -57,12 +57,12 @@ extension DescriptionBuilder {
             }
         }
 
-        var swiftNames = SwiftNames.parameters()
+        var swiftNames = SwiftNames.parameters(className: className, delegateType: api.kind.value == .rpc ? delegateType : nil)
         var wireNames = WireNames()
         var parameters: [ParameterDescription] = []
         for parameter in api.parameters {
             let swiftName = SwiftIdentifier.make(from: parameter.name.value, capitalized: false)
-            swiftNames.claim(swiftName, for: parameter.name, into: &diagnostics)
+            swiftNames.claimParameter(swiftName, for: parameter.name, into: &diagnostics)
             if let location = parameter.location {
                 diagnostics.error("RPC parameters travel in the envelope; remove 'in: \(location.value.rawValue)'", at: location.location)
             }

@@ -34,6 +34,14 @@ struct SwiftNames {
         return false
     }
 
+    /// `claim(_:for:into:)` for an API's parameter, which also takes `selfValue`, the property
+    /// and argument a parameter named `self` is kept in.
+    @discardableResult
+    mutating func claimParameter(_ swiftName: String, for name: Located<String>, into diagnostics: inout Diagnostics) -> Bool {
+        guard claim(swiftName, for: name, into: &diagnostics) else { return false }
+        return swiftName.trimmingBackticks != "self" || claim("selfValue", for: name, into: &diagnostics)
+    }
+
     func isTaken(_ swiftName: String) -> Bool {
         taken[swiftName] != nil
     }
@@ -55,10 +63,15 @@ extension SwiftNames {
     }
 
     /// An API's parameters, which the initializer's body sees in place of the names it uses
-    /// itself: the API's own type and the modules it spells the runtime's types through.
-    static func parameters() -> SwiftNames {
+    /// itself: the API's own type (as `Self` and as `className`), a custom RPC API's delegate
+    /// type, and the modules it spells the runtime's types through.
+    static func parameters(className: String, delegateType: String? = nil) -> SwiftNames {
         let modules = ["APIRuntime", "APIGRPC", "APIEventStreams", "Foundation", "Swift"]
         var reserved = ["Self": "the initializer names the API's own type so; give the parameter another name and keep its wire name with `name: Self`"]
+        reserved[className] = "the generated code names the API's own class so; give the parameter another name and keep its wire name with `name: \(className)`"
+        if let delegateType, !delegateType.contains(".") {
+            reserved[delegateType] = "the generated code makes the API's delegate through this name; give the parameter another name and keep its wire name with `name: \(delegateType)`"
+        }
         for module in modules {
             reserved[module] = "the initializer reaches the \(module) module through this name; give the parameter another name and keep its wire name with `name: \(module)`"
         }

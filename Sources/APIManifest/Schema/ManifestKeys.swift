@@ -47,6 +47,8 @@ public struct ManifestKey {
     public let doc: String
     /// The JSON Schema of its value, without the description (added from `doc`).
     let schema: [String: Any]
+    /// The tools besides the generator that read or write it here; `[]` for none.
+    public let uses: Set<KeyTool>
 }
 
 public enum ManifestKeys {
@@ -61,126 +63,126 @@ public enum ManifestKeys {
         let seconds: [String: Any] = ["type": "number", "exclusiveMinimum": 0]
         let scalars: [String: Any] = ["type": "object", "additionalProperties": ["type": ["string", "number", "boolean"]]]
         let strings: [String: Any] = ["type": "array", "items": ["type": "string"]]
-        func key(_ name: String, _ places: [KeyPlace], _ doc: String, _ schema: [String: Any] = string) -> ManifestKey {
-            ManifestKey(name: name, places: places, doc: doc, schema: schema)
+        func key(_ name: String, _ places: [KeyPlace], _ doc: String, _ schema: [String: Any] = string, uses: Set<KeyTool>) -> ManifestKey {
+            ManifestKey(name: name, places: places, doc: doc, schema: schema, uses: uses)
         }
         return [
             // The workspace file.
-            key("module", [.workspace], "The Swift module the code is generated into."),
-            key("prefix", [.workspace], "Put in front of every generated type name.", ["type": ["string", "null"]]),
-            key("output", [.workspace], "The generated folder, relative to this file. apigen owns it."),
-            key("templates", [.workspace], "A folder of Mustache templates overriding the built-in ones, file by file."),
-            key("sources", [.workspace], "The module's hand-written Swift, where custom RPC delegates are declared."),
-            key("access", [.workspace], "The access level of the generated code: public (default), package or internal.", keywords(AccessLevel.self)),
-            key("mutableModels", [.workspace], "false: models' fields are let instead of var (the default), unless a model sets mutable.", boolean),
-            key("defaults", [.workspace], "Settings every API inherits.", ["$ref": "#/definitions/defaults"]),
+            key("module", [.workspace], "The Swift module the code is generated into.", uses: [.importer, .exporter]),
+            key("prefix", [.workspace], "Put in front of every generated type name.", ["type": ["string", "null"]], uses: []),
+            key("output", [.workspace], "The generated folder, relative to this file. apigen owns it.", uses: [.importer]),
+            key("templates", [.workspace], "A folder of Mustache templates overriding the built-in ones, file by file.", uses: []),
+            key("sources", [.workspace], "The module's hand-written Swift, where custom RPC delegates are declared.", uses: []),
+            key("access", [.workspace], "The access level of the generated code: public (default), package or internal.", keywords(AccessLevel.self), uses: []),
+            key("mutableModels", [.workspace], "false: models' fields are let instead of var (the default), unless a model sets mutable.", boolean, uses: []),
+            key("defaults", [.workspace], "Settings every API inherits.", ["$ref": "#/definitions/defaults"], uses: [.importer, .exporter, .contractCheck, .mockServer]),
             // An API file.
             key("types", [.apiFile], "Models (fields:), enums (enum:), unions (oneOf:) and the app's own types (swift:).",
-                ["type": "object", "additionalProperties": ["$ref": "#/definitions/type"]]),
-            key("apis", [.apiFile], "APIs by name; each becomes <prefix><Name>API.", ["type": "object", "additionalProperties": ["$ref": "#/definitions/api"]]),
+                ["type": "object", "additionalProperties": ["$ref": "#/definitions/type"]], uses: [.importer, .exporter, .contractCheck]),
+            key("apis", [.apiFile], "APIs by name; each becomes <prefix><Name>API.", ["type": "object", "additionalProperties": ["$ref": "#/definitions/api"]], uses: [.importer, .exporter, .contractCheck, .mockServer]),
             key("grpc", [.apiFile], "Where this file's gRPC APIs come from: { protos, importPaths, target, tls, deadline, metadata }.",
-                ["$ref": "#/definitions/grpcSettings"]),
-            key("protos", [.grpcSettings], "The .proto files to compile, as found under importPaths.", ["type": "array", "items": ["type": "string", "minLength": 1]]),
+                ["$ref": "#/definitions/grpcSettings"], uses: [.contractCheck]),
+            key("protos", [.grpcSettings], "The .proto files to compile, as found under importPaths.", ["type": "array", "items": ["type": "string", "minLength": 1]], uses: [.contractCheck]),
             key("importPaths", [.grpcSettings], "Folders protoc searches, relative to this file; default: this file's folder.",
-                ["type": "array", "items": ["type": "string", "minLength": 1]]),
-            key("target", [.grpcSettings], "The gRPC server as host:port."),
-            key("tls", [.grpcSettings], "TLS (default) or, with false, plaintext HTTP/2.", boolean),
+                ["type": "array", "items": ["type": "string", "minLength": 1]], uses: [.contractCheck]),
+            key("target", [.grpcSettings], "The gRPC server as host:port.", uses: [.contractCheck]),
+            key("tls", [.grpcSettings], "TLS (default) or, with false, plaintext HTTP/2.", boolean, uses: [.contractCheck]),
             // Types.
-            key("description", [.type], "Becomes the doc comment."),
+            key("description", [.type], "Becomes the doc comment.", uses: [.importer, .exporter]),
             key("fields", [.type], "Fields by Swift name: a type, or { type, json, default, format, description }.",
-                ["type": "object", "additionalProperties": ["$ref": "#/definitions/field"]]),
-            key("mutable", [.type], "false: this model's fields are let instead of var; true: var. Default: the workspace's mutableModels (true).", boolean),
-            key("additionalProperties", [.type], "true: members of the JSON object the model does not declare are kept in additionalProperties.", boolean),
+                ["type": "object", "additionalProperties": ["$ref": "#/definitions/field"]], uses: [.importer, .exporter, .contractCheck]),
+            key("mutable", [.type], "false: this model's fields are let instead of var; true: var. Default: the workspace's mutableModels (true).", boolean, uses: []),
+            key("additionalProperties", [.type], "true: members of the JSON object the model does not declare are kept in additionalProperties.", boolean, uses: [.importer, .exporter, .contractCheck]),
             key("enum", [.type], "A list of raw values, or a mapping of case names to raw values.", ["oneOf": [
                 ["type": "array", "minItems": 1, "items": ["type": ["string", "integer"]]],
                 ["type": "object", "minProperties": 1, "additionalProperties": ["type": ["string", "integer"]]],
-            ]]),
-            key("type", [.type], "An enum's raw value type; default String.", ["type": "string", "enum": enumRawTypes]),
-            key("frozen", [.type], "true: only the declared values decode. Otherwise a value the client does not know decodes to the enum's unknown case.", boolean),
-            key("oneOf", [.type], "A union: the value is one of these types.", ["type": "array", "minItems": 2, "items": typeExpression]),
-            key("discriminator", [.type], "The JSON member every alternative of a union has whose value names the alternative."),
+            ]], uses: [.importer, .exporter, .contractCheck]),
+            key("type", [.type], "An enum's raw value type; default String.", ["type": "string", "enum": enumRawTypes], uses: [.importer, .exporter, .contractCheck]),
+            key("frozen", [.type], "true: only the declared values decode. Otherwise a value the client does not know decodes to the enum's unknown case.", boolean, uses: [.contractCheck]),
+            key("oneOf", [.type], "A union: the value is one of these types.", ["type": "array", "minItems": 2, "items": typeExpression], uses: [.importer, .exporter, .contractCheck]),
+            key("discriminator", [.type], "The JSON member every alternative of a union has whose value names the alternative.", uses: [.importer, .exporter, .contractCheck]),
             key("mapping", [.type], "Discriminator values by type, when they are not the types' names: { card: Card }.",
-                ["type": "object", "additionalProperties": ["type": "string"]]),
-            key("swift", [.type], "A Swift type the app's hand-written sources declare, used instead of generating one."),
+                ["type": "object", "additionalProperties": ["type": "string"]], uses: [.importer, .exporter, .contractCheck]),
+            key("swift", [.type], "A Swift type the app's hand-written sources declare, used instead of generating one.", uses: [.exporter]),
             // Fields, parameters, reply headers and a whole body, in their long forms.
-            key("type", [.field, .parameter, .responseHeader, .wholeBody], "A type in Swift's spelling (a whole body: also bytes).", typeExpression),
-            key("json", [.field], "The JSON key, when it differs from the Swift name."),
-            key("in", [.parameter], "Where a REST parameter travels: path, query, header or body.", keywords(ParameterLocation.self)),
-            key("name", [.parameter, .responseHeader, .wholeBody], "The name on the wire, when it differs from the Swift name (a whole body: its argument's name)."),
-            key("contentType", [.wholeBody], "The body's content type, for bytes: image/png."),
+            key("type", [.field, .parameter, .responseHeader, .wholeBody], "A type in Swift's spelling (a whole body: also bytes).", typeExpression, uses: [.importer, .exporter, .contractCheck]),
+            key("json", [.field], "The JSON key, when it differs from the Swift name.", uses: [.importer, .exporter, .contractCheck]),
+            key("in", [.parameter], "Where a REST parameter travels: path, query, header or body.", keywords(ParameterLocation.self), uses: [.importer, .exporter, .contractCheck]),
+            key("name", [.parameter, .responseHeader, .wholeBody], "The name on the wire, when it differs from the Swift name (a whole body: its argument's name).", uses: [.importer, .exporter, .contractCheck]),
+            key("contentType", [.wholeBody], "The body's content type, for bytes: image/png.", uses: [.importer, .exporter]),
             key("default", [.field, .parameter], "The value when the JSON leaves the field out, or the initializer argument's default.",
-                ["type": ["string", "number", "boolean"]]),
-            key("example", [.parameter], "A value the parameter may take, sent by apigen verify: text, a number, a list or a mapping.", [:]),
-            key("format", [.field, .parameter], "How a Date is written: iso8601 (default), unixSeconds or unixMilliseconds.", keywords(DateFormat.self)),
-            key("description", [.field, .parameter, .responseHeader, .wholeBody], "Becomes the doc comment."),
+                ["type": ["string", "number", "boolean"]], uses: [.importer, .exporter, .contractCheck]),
+            key("example", [.parameter], "A value the parameter may take, sent by apigen verify: text, a number, a list or a mapping.", [:], uses: [.importer, .contractCheck]),
+            key("format", [.field, .parameter], "How a Date is written: iso8601 (default), unixSeconds or unixMilliseconds.", keywords(DateFormat.self), uses: [.exporter, .contractCheck]),
+            key("description", [.field, .parameter, .responseHeader, .wholeBody], "Becomes the doc comment.", uses: [.importer, .exporter]),
             // APIs.
-            key("kind", apis, "rest (default), jsonrpc, rpc or grpc.", keywords(APIKind.self)),
-            key("description", apis, "Becomes the doc comment."),
-            key("method", [.restAPI, .jsonrpcAPI, .rpcAPI], "REST: the HTTP method. JSON-RPC and rpc: the remote method's name.", ["type": "string", "minLength": 1]),
-            key("path", [.restAPI], "The path, with {name} placeholders for path parameters."),
-            key("url", rpcAPIs, "The RPC endpoint: an absolute URL, or a path joined to the base URL."),
-            key("rpc", [.grpcAPI], "The gRPC method: package.Service/Method."),
-            key("service", [.grpcAPI], "A gRPC service, package.Service: one API per method, each named after it."),
-            key("example", [.grpcAPI], "The request message in proto's JSON, sent by apigen verify (an API with rpc:, not service:).", [:]),
-            key("baseURL", [.defaults] + httpAPIs, "An absolute http or https URL; no query, fragment or password."),
+            key("kind", apis, "rest (default), jsonrpc, rpc or grpc.", keywords(APIKind.self), uses: [.exporter, .contractCheck, .mockServer]),
+            key("description", apis, "Becomes the doc comment.", uses: [.importer, .exporter]),
+            key("method", [.restAPI, .jsonrpcAPI, .rpcAPI], "REST: the HTTP method. JSON-RPC and rpc: the remote method's name.", ["type": "string", "minLength": 1], uses: [.importer, .exporter, .contractCheck, .mockServer]),
+            key("path", [.restAPI], "The path, with {name} placeholders for path parameters.", uses: [.importer, .exporter, .contractCheck, .mockServer]),
+            key("url", rpcAPIs, "The RPC endpoint: an absolute URL, or a path joined to the base URL.", uses: [.exporter, .contractCheck, .mockServer]),
+            key("rpc", [.grpcAPI], "The gRPC method: package.Service/Method.", uses: [.contractCheck]),
+            key("service", [.grpcAPI], "A gRPC service, package.Service: one API per method, each named after it.", uses: [.contractCheck]),
+            key("example", [.grpcAPI], "The request message in proto's JSON, sent by apigen verify (an API with rpc:, not service:).", [:], uses: [.contractCheck]),
+            key("baseURL", [.defaults] + httpAPIs, "An absolute http or https URL; no query, fragment or password.", uses: [.importer, .exporter, .contractCheck, .mockServer]),
             key("parameters", httpAPIs, "By name: a mapping. By position (params: byPosition): a list of one-entry mappings.", ["oneOf": [
                 ["type": "object", "additionalProperties": ["$ref": "#/definitions/parameter"]],
                 ["type": "array", "items": ["type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": ["$ref": "#/definitions/parameter"]]],
-            ]]),
-            key("params", rpcAPIs, "byName (a JSON object) or byPosition (a JSON array).", keywords(ParameterStructure.self)),
+            ]], uses: [.importer, .exporter, .contractCheck]),
+            key("params", rpcAPIs, "byName (a JSON object) or byPosition (a JSON array).", keywords(ParameterStructure.self), uses: [.exporter, .contractCheck]),
             key("body", [.restAPI], "How body parameters are encoded (json, form, multipart), or the whole body: a type, bytes, or { type, contentType, name }.",
-                ["anyOf": [keywords(BodyEncoding.self), typeExpression, ["$ref": "#/definitions/wholeBody"]]]),
+                ["anyOf": [keywords(BodyEncoding.self), typeExpression, ["$ref": "#/definitions/wholeBody"]]], uses: [.importer, .exporter]),
             key("response", httpAPIs, "A model, [Model], [String: T], a scalar, String, JSON, bytes, none, or a stream: { events: T } or { jsonLines: T }.", ["anyOf": [
                 typeExpression,
                 ["type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1,
                  "properties": ["events": typeExpression, "jsonLines": typeExpression]] as [String: Any],
-            ]]),
+            ]], uses: [.importer, .exporter, .contractCheck, .mockServer]),
             key("responses", [.defaults, .restAPI], "Bodies by status: { 200: User, 422: ValidationErrors, default: Problem }; error bodies are models.", [
                 "type": "object", "propertyNames": ["pattern": "^([1-5][0-9][0-9]|default)$"], "additionalProperties": typeExpression,
-            ]),
+            ], uses: [.importer, .exporter, .contractCheck, .mockServer]),
             key("responseHeaders", [.restAPI], "Reply headers read as types: { etag: { type: String, name: ETag } }; startWithHeaders() returns them.",
-                ["type": "object", "additionalProperties": ["$ref": "#/definitions/responseHeader"]]),
-            key("errorData", rpcAPIs, "The model an RPC error object's data member decodes into (APIError.serverError).", typeExpression),
-            key("notification", rpcAPIs, "Sent without an id; no reply is awaited.", boolean),
-            key("envelope", rpcAPIs, "Extra members of the RPC envelope.", ["type": "object"]),
-            key("delegate", [.rpcAPI], "The Swift type conforming to RPCDelegate that wraps the calls."),
-            key("headers", [.defaults] + httpAPIs, "Headers sent with every call.", scalars),
-            key("maxConnectionsPerHost", [.defaults], "Connections one session opens to a host at most.", ["type": "integer", "minimum": 1]),
-            key("metadata", [.grpcSettings, .grpcAPI], "gRPC metadata sent with every call (lowercase keys; -bin keys take base64).", scalars),
-            key("timeout", [.defaults] + httpAPIs, "Seconds; decimals allowed.", seconds),
-            key("deadline", [.grpcSettings, .grpcAPI], "Seconds a gRPC call may take, a stream's whole life included.", seconds),
-            key("frequency", [.defaults] + apis, "What to do with a call identical to one in flight: allow, reject or coalesce (share its result).", keywords(FrequencyPolicy.self)),
+                ["type": "object", "additionalProperties": ["$ref": "#/definitions/responseHeader"]], uses: [.importer, .exporter]),
+            key("errorData", rpcAPIs, "The model an RPC error object's data member decodes into (APIError.serverError).", typeExpression, uses: []),
+            key("notification", rpcAPIs, "Sent without an id; no reply is awaited.", boolean, uses: [.exporter, .contractCheck]),
+            key("envelope", rpcAPIs, "Extra members of the RPC envelope.", ["type": "object"], uses: [.contractCheck]),
+            key("delegate", [.rpcAPI], "The Swift type conforming to RPCDelegate that wraps the calls.", uses: []),
+            key("headers", [.defaults] + httpAPIs, "Headers sent with every call.", scalars, uses: [.importer, .contractCheck]),
+            key("maxConnectionsPerHost", [.defaults], "Connections one session opens to a host at most.", ["type": "integer", "minimum": 1], uses: []),
+            key("metadata", [.grpcSettings, .grpcAPI], "gRPC metadata sent with every call (lowercase keys; -bin keys take base64).", scalars, uses: [.contractCheck]),
+            key("timeout", [.defaults] + httpAPIs, "Seconds; decimals allowed.", seconds, uses: [.importer]),
+            key("deadline", [.grpcSettings, .grpcAPI], "Seconds a gRPC call may take, a stream's whole life included.", seconds, uses: []),
+            key("frequency", [.defaults] + apis, "What to do with a call identical to one in flight: allow, reject or coalesce (share its result).", keywords(FrequencyPolicy.self), uses: []),
             key("retry", [.defaults] + apis, "Retries: none, or { attempts, delay, maxDelay, statuses, nonIdempotent }.",
-                ["oneOf": [["const": "none"], ["$ref": "#/definitions/retry"]]]),
-            key("rateLimit", [.defaults] + apis, "At most `calls` calls every `per` seconds, per api or host; wait (default) or fail.", ["$ref": "#/definitions/rateLimit"]),
-            key("significantHeaders", apis, "The only headers whose values make two calls different for the frequency policy ([] for none); without it, every header counts.", strings),
-            key("tags", apis, "Groups for APIManager.cancel(tag:), and for removing cached replies (invalidates:, manager.cache.removeAll(tagged:)).", strings),
+                ["oneOf": [["const": "none"], ["$ref": "#/definitions/retry"]]], uses: []),
+            key("rateLimit", [.defaults] + apis, "At most `calls` calls every `per` seconds, per api or host; wait (default) or fail.", ["$ref": "#/definitions/rateLimit"], uses: []),
+            key("significantHeaders", apis, "The only headers whose values make two calls different for the frequency policy ([] for none); without it, every header counts.", strings, uses: []),
+            key("tags", apis, "Groups for APIManager.cancel(tag:), and for removing cached replies (invalidates:, manager.cache.removeAll(tagged:)).", strings, uses: [.importer, .exporter]),
             key("cache", [.defaults] + apis, "How replies are kept and reused: http (as the server's Cache-Control, Expires, ETag and Vary say) or { ttl, staleWhileRevalidate, staleIfError, revalidate, scope }. For REST GET and HEAD, and RPC methods marked safe.",
-                ["oneOf": [["const": "http"], ["$ref": "#/definitions/cache"]]]),
-            key("invalidates", apis, "Tags whose cached replies a successful call of this API removes: a mutation drops what it made stale.", strings),
-            key("safe", [.jsonrpcAPI, .rpcAPI, .grpcAPI], "true: the method has no side effects, so its replies may be cached (a gRPC method whose proto says NO_SIDE_EFFECTS is safe already).", boolean),
-            key("skipInterceptors", apis, "Global interceptors this API goes without, by name: logging, metrics, authentication, or your own.", strings),
-            key("authenticated", apis, "Whether the authentication interceptor's token goes with this API's calls. Without it, only an API on its workspace's default base URL's origin carries it; true for one of the app's own servers elsewhere, false for none.", boolean),
-            key("sample", httpAPIs, "What the API answers when the manager answers from samples: { status, body, delay }; debug builds only.", ["$ref": "#/definitions/sample"]),
+                ["oneOf": [["const": "http"], ["$ref": "#/definitions/cache"]]], uses: []),
+            key("invalidates", apis, "Tags whose cached replies a successful call of this API removes: a mutation drops what it made stale.", strings, uses: []),
+            key("safe", [.jsonrpcAPI, .rpcAPI, .grpcAPI], "true: the method has no side effects, so its replies may be cached (a gRPC method whose proto says NO_SIDE_EFFECTS is safe already).", boolean, uses: [.contractCheck]),
+            key("skipInterceptors", apis, "Global interceptors this API goes without, by name: logging, metrics, authentication, or your own.", strings, uses: [.importer]),
+            key("authenticated", apis, "Whether the authentication interceptor's token goes with this API's calls. Without it, only an API on its workspace's default base URL's origin carries it; true for one of the app's own servers elsewhere, false for none.", boolean, uses: [.contractCheck]),
+            key("sample", httpAPIs, "What the API answers when the manager answers from samples: { status, body, delay }; debug builds only.", ["$ref": "#/definitions/sample"], uses: [.importer, .mockServer]),
             // Policies.
-            key("attempts", [.retry], "Attempts in all, the first included: 1 to 10.", ["type": "integer", "minimum": 1, "maximum": 10]),
-            key("delay", [.retry], "Seconds before the first retry (0, or at least 0.001); doubles each time, with jitter.", ["type": "number", "minimum": 0]),
-            key("maxDelay", [.retry], "The longest pause between attempts, in seconds.", ["type": "number", "minimum": 0]),
+            key("attempts", [.retry], "Attempts in all, the first included: 1 to 10.", ["type": "integer", "minimum": 1, "maximum": 10], uses: []),
+            key("delay", [.retry], "Seconds before the first retry (0, or at least 0.001); doubles each time, with jitter.", ["type": "number", "minimum": 0], uses: []),
+            key("maxDelay", [.retry], "The longest pause between attempts, in seconds.", ["type": "number", "minimum": 0], uses: []),
             key("statuses", [.retry], "The statuses retried; default 408, 429, 500, 502, 503, 504.",
-                ["type": "array", "items": ["type": "integer", "minimum": 100, "maximum": 599]]),
-            key("nonIdempotent", [.retry], "true: retry POST, PATCH and RPC calls too, which the server must make safe to repeat.", boolean),
-            key("calls", [.rateLimit], "Calls allowed every `per` seconds (a token bucket: bursts up to this).", ["type": "integer", "minimum": 1]),
-            key("per", [.rateLimit], "Seconds, at least 0.001.", ["type": "number", "minimum": 0.001]),
-            key("scope", [.rateLimit], "api (default): this API's own bucket; host: one bucket per host.", keywords(RateLimitScope.self)),
-            key("when", [.rateLimit], "wait (default, within the call's timeout) or fail at once with .rateLimited.", keywords(RateLimitBehavior.self)),
-            key("ttl", [.cache], "Seconds a reply is fresh for, whatever the server says; without it, the server's headers decide.", ["type": "integer", "minimum": 0]),
-            key("staleWhileRevalidate", [.cache], "Seconds after going stale during which the reply is served at once while it is refreshed in the background.", ["type": "integer", "minimum": 0]),
-            key("staleIfError", [.cache], "Seconds after going stale during which the reply is served when the network or the server fails.", ["type": "integer", "minimum": 0]),
-            key("revalidate", [.cache], "Whether a stale REST reply is checked with If-None-Match or If-Modified-Since (a 304 refreshes it); default true.", boolean),
-            key("scope", [.cache], "credential (default): each credential its own replies; shared: one reply for every caller.", keywords(CacheScope.self)),
-            key("status", [.sample], "The reply's status; default 200.", ["type": "integer", "minimum": 100, "maximum": 599]),
-            key("body", [.sample], "The reply's JSON body.", [:]),
-            key("delay", [.sample], "Seconds before the answer (0, or at least 0.001).", ["type": "number", "minimum": 0]),
+                ["type": "array", "items": ["type": "integer", "minimum": 100, "maximum": 599]], uses: []),
+            key("nonIdempotent", [.retry], "true: retry POST, PATCH and RPC calls too, which the server must make safe to repeat.", boolean, uses: []),
+            key("calls", [.rateLimit], "Calls allowed every `per` seconds (a token bucket: bursts up to this).", ["type": "integer", "minimum": 1], uses: []),
+            key("per", [.rateLimit], "Seconds, at least 0.001.", ["type": "number", "minimum": 0.001], uses: []),
+            key("scope", [.rateLimit], "api (default): this API's own bucket; host: one bucket per host.", keywords(RateLimitScope.self), uses: []),
+            key("when", [.rateLimit], "wait (default, within the call's timeout) or fail at once with .rateLimited.", keywords(RateLimitBehavior.self), uses: []),
+            key("ttl", [.cache], "Seconds a reply is fresh for, whatever the server says; without it, the server's headers decide.", ["type": "integer", "minimum": 0], uses: []),
+            key("staleWhileRevalidate", [.cache], "Seconds after going stale during which the reply is served at once while it is refreshed in the background.", ["type": "integer", "minimum": 0], uses: []),
+            key("staleIfError", [.cache], "Seconds after going stale during which the reply is served when the network or the server fails.", ["type": "integer", "minimum": 0], uses: []),
+            key("revalidate", [.cache], "Whether a stale REST reply is checked with If-None-Match or If-Modified-Since (a 304 refreshes it); default true.", boolean, uses: []),
+            key("scope", [.cache], "credential (default): each credential its own replies; shared: one reply for every caller.", keywords(CacheScope.self), uses: []),
+            key("status", [.sample], "The reply's status; default 200.", ["type": "integer", "minimum": 100, "maximum": 599], uses: [.importer, .mockServer]),
+            key("body", [.sample], "The reply's JSON body.", [:], uses: [.importer, .mockServer]),
+            key("delay", [.sample], "Seconds before the answer (0, or at least 0.001).", ["type": "number", "minimum": 0], uses: [.mockServer]),
         ]
     }
 
@@ -197,6 +199,11 @@ public enum ManifestKeys {
         }
         return names
     }()
+
+    /// The names of the keys `tool` reads or writes, in any place.
+    public static func names(usedBy tool: KeyTool) -> Set<String> {
+        Set(all.filter { $0.uses.contains(tool) }.map(\.name))
+    }
 
     /// The keys allowed at `place`, in the order messages list them.
     public static func names(in place: KeyPlace) -> [String] {
@@ -226,14 +233,20 @@ public enum ManifestKeys {
 
             Each key of the manifest format, where it may appear and what it says, from the table the
             manifest reader checks keys against and `apigen schema` describes them with.
-            [The manifest format](manifest.md) shows them in use.
+            [The manifest format](manifest.md) shows them in use. A mark says which of the other
+            tools has a use for the key: `apigen import openapi` writes it, `apigen export` carries
+            its meaning into the document, `apigen verify` calls or judges by it, `apigen serve`
+            answers by it.
 
             """
         let keys = all
         for place in KeyPlace.allCases {
-            text += "\n## \(place.title)\n\n| key | what it says |\n|---|---|\n"
+            let tools = KeyTool.allCases
+            text += "\n## \(place.title)\n\n| key | what it says | " + tools.map(\.title).joined(separator: " | ") + " |\n"
+            text += "|---|---|" + String(repeating: ":-:|", count: tools.count) + "\n"
             for key in keys where key.places.contains(place) {
-                text += "| `\(key.name)` | \(key.doc.replacingOccurrences(of: "|", with: "\\|")) |\n"
+                let marks = tools.map { key.uses.contains($0) ? "✓" : "" }
+                text += "| `\(key.name)` | \(key.doc.replacingOccurrences(of: "|", with: "\\|")) | " + marks.joined(separator: " | ") + " |\n"
             }
         }
         return text

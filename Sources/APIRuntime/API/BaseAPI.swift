@@ -47,17 +47,17 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
 
     /// How the call is wrapped on the wire. The definition's ``Wire`` says what the API is and
     /// this follows from it: ``JSONRPC`` for `.jsonRPC`, ``GRPCProtocol`` for `.grpc`, the
-    /// delegate a `.customRPC` method names, nil for `.http` (plain REST). Generated classes keep
-    /// that; a hand-written subclass may wrap its calls otherwise by overriding it.
-    open var rpcDelegate: (any RPCDelegate)? { definition.wire.delegate }
+    /// delegate a `.customRPC` method names, nil for `.http` (plain REST). A protocol of your own
+    /// is a `.customRPC` wire with your delegate, so an API says what it is in one place.
+    public final var rpcDelegate: (any RPCDelegate)? { definition.wire.delegate }
 
     // MARK: Per-call settings
     //
     // The instance's public properties are `options` and `rpcDelegate` alone, so a generated
     // parameter may take any other name (`tags`, `manager`, `definition`); the generator knows
     // these two (`SwiftIdentifier.apiMemberNames`) and the docs build checks that it does. They
-    // and the calls below are `final`, but for `rpcDelegate`: every overridable member is a
-    // vtable entry each generated class compiles again.
+    // and the calls below are `final`: `BaseAPI` has no overridable member, so a subclass cannot
+    // change how a call is sent, and none is a vtable entry each generated class compiles again.
 
     /// The manager that sends this API: the one `using(_:)` gave, else `APIManager.shared`.
     final var manager: APIManager {
@@ -66,9 +66,19 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
 
     /// The options every call of this instance starts with (`api.options.timeout = .seconds(5)`);
     /// `start(options:)` adds its own.
+    ///
+    /// `api.options.timeout = …` reads the value and writes it back whole: from tasks that change
+    /// one instance at the same time, use `updateOptions(_:)`, which does both under one lock.
     public final var options: APICallOptions {
         get { state.withLockedValue { $0.options } }
         set { state.withLockedValue { $0.options = newValue } }
+    }
+
+    /// Changes `options` in place under the instance's lock, so that changes made from several
+    /// tasks at once all stay: `api.updateOptions { $0.tags.insert("feed") }`. `change` runs
+    /// holding the lock and must not call this instance.
+    public final func updateOptions(_ change: (inout APICallOptions) -> Void) {
+        state.withLockedValue { change(&$0.options) }
     }
 
     /// Sends this instance's calls through `manager` instead of `APIManager.shared`, and returns

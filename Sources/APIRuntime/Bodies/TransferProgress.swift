@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```swift
 /// let upload = UploadAvatarAPI(id: 7, photo: UploadFile(contentsOf: photoURL))
-/// upload.progressHandler = { progress in
+/// upload.options.progress = { progress in
 ///     Task { @MainActor in bar.progress = progress.fractionCompleted ?? 0 }
 /// }
 /// ```

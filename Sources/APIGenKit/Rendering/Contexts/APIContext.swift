@@ -1,8 +1,8 @@
 import APIManifest
 import Foundation
 
-/// What `rest.mustache`, `rpc.mustache` and `grpc.mustache` read: one API. The values after the
-/// common ones belong to one kind of API each and are absent from the others.
+/// What `rest.mustache`, `rpc.mustache` and `grpc.mustache` read of every API; each also reads
+/// its kind's own context (`RESTContext`, `RPCContext`, `GRPCContext`), in the same object.
 struct APIContext: TemplateContext {
     /// `public `, `package ` or nothing, from `access:`.
     var access: String
@@ -40,10 +40,6 @@ struct APIContext: TemplateContext {
     var hasResponseHeaders: Bool
     /// Reply headers read as types.
     var responseHeaders: [MemberContext]
-    /// The one-line description the doc comment ends in: a REST API's method and path, an RPC or
-    /// gRPC API's method.
-    var summary: String?
-
     // Settings, each absent when the manifest leaves it to the workspace.
 
     /// The base URL, a string literal.
@@ -75,64 +71,15 @@ struct APIContext: TemplateContext {
     /// The tags whose cached replies a call removes, an array literal.
     var invalidates: String?
 
-    // REST.
-
-    /// The HTTP method, `GET`.
-    var method: String?
-    /// The `HTTPRequest.Method` case, `get`.
-    var methodCase: String?
-    /// The path as a comment shows it (REST, and RPC with a path).
-    var path: String?
-    /// The path, a string literal (REST, and RPC with a path).
-    var pathLiteral: String?
-
-    // JSON-RPC and custom RPC.
-
-    /// `JSON-RPC`, or the custom delegate's type.
-    var protocolName: String?
-    /// The `Wire` case: `jsonRPC` or `customRPC`.
-    var wireCase: String?
-    /// `APIRuntime.JSONRPCMethod` or `APIRuntime.CustomRPCMethod`.
-    var methodType: String?
-    /// The custom delegate, made: `CommandEnvelope()`.
-    var delegateExpression: String?
-    /// The remote method as a comment shows it (RPC and gRPC).
-    var rpcMethod: String?
-    /// The remote method, a string literal (RPC and gRPC).
-    var rpcMethodLiteral: String?
-    /// Whether the call awaits no reply.
-    var isNotification: Bool?
-    /// Whether `envelope` has any.
-    var hasEnvelope: Bool?
-    /// The custom envelope's fixed fields.
-    var envelope: [NamedLiteralContext]?
-
-    // gRPC.
-
-    /// `unary`, `server-streaming`, … for prose.
-    var shape: String?
-    /// `unary`, `serverStreaming`, …: the `GRPCMethod.Shape` case.
-    var shapeCase: String?
-    /// The service, `package.Service`, a string literal.
-    var serviceLiteral: String?
-    /// The method's name, a string literal.
-    var methodNameLiteral: String?
-    /// The request message's Swift type.
-    var requestType: String?
-    /// What the initializer takes: the request message, or a stream of them.
-    var parametersType: String?
-    /// Whether the client sends a stream of messages.
-    var clientStreams: Bool?
-    /// Whether the server answers with a stream of messages.
-    var serverStreams: Bool?
-    /// Whether the proto declares the method free of side effects, so that it may be retried.
-    var isIdempotent: Bool?
-
     init(_ api: APIDescription, access: AccessLevel, manifest: String) {
         let needsFoundation = api.parameters.contains { $0.type.needsFoundation } || api.response.type.needsFoundation
             || api.responseHeaders.contains { $0.type.needsFoundation }
         self.access = SwiftExpression.accessModifier(access)
-        imports = (api.response.decoding.isEventStream ? ["APIEventStreams"] : []) + ["APIRuntime"] + (needsFoundation ? ["Foundation"] : [])
+        imports = switch api.shape {
+        case .grpc: ["APIGRPC", "APIRuntime", "SwiftProtobuf"]
+        case .rest, .jsonRPC, .customRPC:
+            (api.response.decoding.isEventStream ? ["APIEventStreams"] : []) + ["APIRuntime"] + (needsFoundation ? ["Foundation"] : [])
+        }
         docLines = api.docLines
         hasDocLines = !api.docLines.isEmpty
         self.manifest = SwiftLiteral.commentLine(manifest)
@@ -164,65 +111,21 @@ struct APIContext: TemplateContext {
         safe = api.safe && api.kind != .rest ? "true" : nil
         cache = api.cache.map(SwiftExpression.cache)
         invalidates = api.invalidates.isEmpty ? nil : SwiftExpression.arrayLiteral(api.invalidates)
-
-        if let rest = api.rest { describe(rest) }
-        if let grpc = api.grpc { describe(grpc) }
-        if let rpc = api.rpc { describe(rpc, isJSONRPC: api.kind == .jsonrpc) }
     }
 
-    private mutating func describe(_ rest: RESTDescription) {
-        let path = SwiftLiteral.docLines(rest.path).joined()
-        method = rest.method.rawValue
-        methodCase = rest.method.rawValue.lowercased()
-        self.path = path
-        pathLiteral = SwiftLiteral.string(rest.path)
-        summary = "`\(rest.method.rawValue) \(path)`"
-    }
-
-    private mutating func describe(_ grpc: GRPCDescription) {
-        let method = SwiftLiteral.docLines(grpc.method).joined()
-        shape = grpc.shape
-        rpcMethod = method
-        rpcMethodLiteral = SwiftLiteral.string(grpc.method)
-        // `package.Service/Method`, validated against the protos: the service is all before the last `/`.
-        let slash = grpc.method.lastIndex(of: "/") ?? grpc.method.startIndex
-        serviceLiteral = SwiftLiteral.string(String(grpc.method[..<slash]))
-        methodNameLiteral = SwiftLiteral.string(String(grpc.method[slash...].dropFirst()))
-        requestType = grpc.requestType
-        parametersType = SwiftExpression.grpcParameters(grpc)
-        clientStreams = grpc.clientStreams
-        serverStreams = grpc.serverStreams
-        isIdempotent = grpc.isIdempotent
-        shapeCase = switch (grpc.clientStreams, grpc.serverStreams) {
-        case (false, false): "unary"
-        case (true, false): "clientStreaming"
-        case (false, true): "serverStreaming"
-        case (true, true): "bidirectionalStreaming"
+    /// The API's template and what it reads: these keys and its kind's, as one object.
+    static func template(for api: APIDescription, access: AccessLevel, manifest: String) -> (name: String, context: TemplateValue) {
+        let common = APIContext(api, access: access, manifest: manifest).templateValue
+        let (name, own): (String, TemplateValue) = switch api.shape {
+        case .rest(let rest): ("rest", RESTContext(rest).templateValue)
+        case .jsonRPC(let rpc): ("rpc", RPCContext(rpc, isJSONRPC: true).templateValue)
+        case .customRPC(let rpc): ("rpc", RPCContext(rpc, isJSONRPC: false).templateValue)
+        case .grpc(let grpc): ("grpc", GRPCContext(grpc).templateValue)
         }
-        summary = "gRPC \(grpc.shape) method `\(method)`"
-        imports = ["APIGRPC", "APIRuntime", "SwiftProtobuf"]
-    }
-
-    private mutating func describe(_ rpc: RPCDescription, isJSONRPC: Bool) {
-        let method = SwiftLiteral.docLines(rpc.method).joined()
-        let protocolName = isJSONRPC ? "JSON-RPC" : rpc.delegateType
-        self.protocolName = protocolName
-        wireCase = isJSONRPC ? "jsonRPC" : "customRPC"
-        methodType = isJSONRPC ? "APIRuntime.JSONRPCMethod" : "APIRuntime.CustomRPCMethod"
-        delegateExpression = isJSONRPC ? nil : SwiftExpression.delegate(rpc)
-        rpcMethod = method
-        rpcMethodLiteral = SwiftLiteral.string(rpc.method)
-        isNotification = rpc.isNotification
-        if !rpc.path.isEmpty {
-            path = SwiftLiteral.docLines(rpc.path).joined()
-            pathLiteral = SwiftLiteral.string(rpc.path)
+        guard case .object(let keys) = common, case .object(let kindKeys) = own else {
+            preconditionFailure("a context struct encodes as an object")
         }
-        let place = path.map { " at `\($0)`" } ?? ""
-        summary = "\(protocolName) \(rpc.isNotification ? "notification" : "method") `\(method)`\(place)"
-        hasEnvelope = !rpc.envelope.isEmpty
-        envelope = rpc.envelope.map { field in
-            NamedLiteralContext(nameLiteral: SwiftLiteral.string(field.name), valueLiteral: SwiftLiteral.jsonValue(field.json))
-        }
+        return (name, .object(keys.merging(kindKeys) { _, kinds in kinds }))
     }
 
     /// DocC's `- Parameters:` list for the initializer, from the parameters' descriptions.

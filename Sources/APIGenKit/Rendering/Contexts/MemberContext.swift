@@ -41,8 +41,9 @@ struct MemberContext: TemplateContext {
     /// Its name on the wire (a bytes body's content type), a string literal; absent where it has
     /// none (by-position RPC parameters, a whole JSON body).
     var wireNameLiteral: String?
-    /// The API's stored property that keeps the argument: its name, unless `BaseAPI` has a member
-    /// so named (`tags`, `headers`), which gets `Parameter` after it.
+    /// The API's stored property that keeps the argument: its name, unless it is one of
+    /// `BaseAPI`'s public properties (`options`, `rpcDelegate`) or the class's nested
+    /// `ResponseHeaders`, which get `Parameter` after them.
     var property: String?
 
     init(_ swiftName: String, _ type: SwiftType, docLines: [String], defaultLiteral: String? = nil) {
@@ -75,7 +76,7 @@ struct MemberContext: TemplateContext {
         guard !parameter.isDownloadDestination else { return }
         let builder = SwiftExpression.builderMethod(parameter, api)
         builderMethod = builder
-        switch (builder, api.rest?.body) {
+        switch (builder, api.shape.rest?.body) {
         case ("positional", _), ("jsonBody", _): break
         case ("bytes", .bytes(let contentType)?): wireNameLiteral = SwiftLiteral.string(contentType)
         case _: wireNameLiteral = SwiftLiteral.string(parameter.wireName)

@@ -36,9 +36,9 @@ public nonisolated final class PayInvoiceAPI: APIRuntime.BaseAPI<Invoice>, @unch
         public let fee: Decimal?
 
         public init(_ headers: APIRuntime.HeaderReader) {
-            status = headers.value("X-Invoice-Status")
-            settlesOn = headers.value("X-Settles-On")
-            fee = headers.value("X-Fee")
+            self.status = headers.value("X-Invoice-Status")
+            self.settlesOn = headers.value("X-Settles-On")
+            self.fee = headers.value("X-Fee")
         }
     }
 

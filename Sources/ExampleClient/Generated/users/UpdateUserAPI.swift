@@ -49,9 +49,9 @@ public nonisolated final class UpdateUserAPI: APIRuntime.BaseAPI<User>, @uncheck
         public let lastModified: Date?
 
         public init(_ headers: APIRuntime.HeaderReader) {
-            etag = headers.value("ETag")
-            rateLimitRemaining = headers.value("X-RateLimit-Remaining")
-            lastModified = headers.value("Last-Modified")
+            self.etag = headers.value("ETag")
+            self.rateLimitRemaining = headers.value("X-RateLimit-Remaining")
+            self.lastModified = headers.value("Last-Modified")
         }
     }
 

@@ -36,7 +36,7 @@ public nonisolated final class ListPetsAPI: APIRuntime.BaseAPI<[Pet]>, @unchecke
         public let xNext: String?
 
         public init(_ headers: APIRuntime.HeaderReader) {
-            xNext = headers.value("x-next")
+            self.xNext = headers.value("x-next")
         }
     }
 

@@ -129,9 +129,11 @@ public nonisolated final class FindByMembersAPI: APIRuntime.BaseAPI<APIRuntime.N
     /// The reply's headers this API declares; nil when absent or not of the declared type.
     public struct ResponseHeaders: Hashable, Sendable {
         public let etag: String?
+        public let headers: String?
 
         public init(_ headers: APIRuntime.HeaderReader) {
-            etag = headers.value("ETag")
+            self.etag = headers.value("ETag")
+            self.headers = headers.value("X-Headers")
         }
     }
 

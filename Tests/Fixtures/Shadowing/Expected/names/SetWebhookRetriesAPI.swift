@@ -31,7 +31,7 @@ public nonisolated final class SetWebhookRetriesAPI: APIRuntime.BaseAPI<RetryPol
         public let etag: String?
 
         public init(_ headers: APIRuntime.HeaderReader) {
-            etag = headers.value("ETag")
+            self.etag = headers.value("ETag")
         }
     }
 
