@@ -171,6 +171,8 @@ public struct ContractCall: Sendable {
     /// origin the workspace's base URL goes to (`home`); never those of an API that says
     /// `authenticated: false`.
     static func carriesCredentials(_ api: APIDescription, server: String, home: String?) -> Bool {
+        // An API that goes without the authentication interceptor carries no token in the app.
+        if api.skippedInterceptors.contains("authentication") { return false }
         if let authenticated = api.authenticated { return authenticated }
         guard let target = BaseURL(server), let home = home.flatMap(BaseURL.init) else { return false }
         return target.scheme == home.scheme && target.host == home.host && target.port == home.port

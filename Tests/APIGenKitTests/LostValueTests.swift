@@ -42,7 +42,7 @@ struct LostValueTests {
         ])
     }
 
-    @Test("A parameter named as the API's class, as its delegate type, or selfValue beside self is an error at it")
+    @Test("A parameter named as a type the class's static members name (its class with a sample, its delegate, an error body), or selfValue beside self, is an error at it")
     func namesTheClassUses() throws {
         let lines = try BadInputTests().diagnostics(for: ["apis/api.yaml": """
             apis:
@@ -62,10 +62,30 @@ struct LostValueTests {
                 method: count
                 parameters:
                   CommandEnvelope: Int
+              Refuse:
+                method: GET
+                path: /refuse
+                parameters:
+                  Problem: { type: Int, in: query }
+                responses: { 422: Problem }
+                response: none
+              Plain:
+                method: GET
+                path: /plain
+                parameters:
+                  PlainAPI: { type: Int, in: query }
+                response: none
+            types:
+              Problem:
+                fields:
+                  message: String
             """])
-        #expect(lines.contains("apis/api.yaml:6:7: error: parameter 'FindAPI' cannot have the Swift name 'FindAPI': the generated code names the API's own class so; give the parameter another name and keep its wire name with `name: FindAPI`"))
+        #expect(lines.contains("apis/api.yaml:6:7: error: parameter 'FindAPI' cannot have the Swift name 'FindAPI': the API's sample names its class so; give the parameter another name and keep its wire name with `name: FindAPI`"))
         #expect(lines.contains("apis/api.yaml:8:7: error: parameter 'selfValue' becomes the Swift name 'selfValue', which parameter 'self' at apis/api.yaml:7:7 already has"))
-        #expect(lines.contains { $0.hasPrefix("apis/api.yaml:17:7: error: parameter 'CommandEnvelope' cannot have the Swift name 'CommandEnvelope': the generated code makes the API's delegate through this name") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("apis/api.yaml:17:7: error: parameter 'CommandEnvelope' cannot have the Swift name 'CommandEnvelope': the API's definition makes its delegate through this name") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("apis/api.yaml:22:7: error: parameter 'Problem' cannot have the Swift name 'Problem': the API's definition names its error body's type so") }, "\(lines)")
+        // Without a sample, nothing in the class names the class: the parameter may.
+        #expect(!lines.contains { $0.contains("'PlainAPI'") }, "\(lines)")
     }
 
     @Test("Two values under one wire name: body fields, query items, headers in any case, a header parameter and a fixed header, RPC params")

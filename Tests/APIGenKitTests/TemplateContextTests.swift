@@ -90,6 +90,27 @@ struct TemplateContextTests {
         #expect(unknown.isEmpty, "\(unknown)")
     }
 
+    @Test("An API's template, and each partial it includes, reads only what every API has and its own kind's keys")
+    func kindTemplatesReadTheirKind() throws {
+        let contexts = try Self.contexts()
+        let shared = ["APIContext", "MemberContext", "NamedLiteralContext"].reduce(into: Set<String>()) { $0.formUnion(Self.keys(of: contexts[$1]!)) }
+        let tag = /\{\{\{?[#^\/]?\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}?\}\}/
+        let partial = /\{\{>\s*([A-Za-z_-]+)\s*\}\}/
+        let templates = BuiltinTemplates.all
+        var misread: [String] = []
+        for (template, kind) in [("rest", "RESTContext"), ("rpc", "RPCContext"), ("grpc", "GRPCContext")] {
+            let known = shared.union(Self.keys(of: contexts[kind]!))
+            let text = try #require(templates[template])
+            let included = text.matches(of: partial).map { String($0.output.1) }
+            for name in [template] + included {
+                for match in (templates[name] ?? "").matches(of: tag) where !known.contains(String(match.output.1)) {
+                    misread.append("\(template) → \(name): \(match.output.1)")
+                }
+            }
+        }
+        #expect(misread.isEmpty, "\(Set(misread).sorted())")
+    }
+
     struct Sample: TemplateContext {
         struct Item: TemplateContext {
             var name: String

@@ -17,6 +17,8 @@ struct KeyUsesTests {
         #expect(Self.row("path", under: "A REST API")?.hasSuffix(" | ✓ | ✓ | ✓ | ✓ |") == true)
         // Where templates come from matters to the generator alone.
         #expect(Self.row("templates", under: "The workspace file")?.hasSuffix(" |  |  |  |  |") == true)
-        #expect(ManifestKeys.names(usedBy: .importer).contains("path") && !ManifestKeys.names(usedBy: .importer).contains("templates"))
+        #expect(ManifestKeys.names(usedBy: .importer, in: .restAPI).contains("path") && !ManifestKeys.names(usedBy: .importer, in: .workspace).contains("templates"))
+        // A team's own RPC protocol is neither exported, checked nor served.
+        #expect(Self.row("method", under: "An API of a team's own RPC protocol (`kind: rpc`)")?.hasSuffix(" |  |  |  |  |") == true)
     }
 }

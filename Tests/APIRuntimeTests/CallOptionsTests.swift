@@ -67,6 +67,9 @@ struct CallOptionsTests {
             }
         }
         #expect(api.options.tags.count == 2_000)
+        // The change may read the instance: it runs outside the lock.
+        api.updateOptions { $0.tags.insert("count-\(api.options.tags.count)") }
+        #expect(api.options.tags.contains("count-2000"))
         #expect(api.options.timeout == .seconds(5) && api.options.headers.map(\.name) == ["X-Layer"])
     }
 }

@@ -19,6 +19,7 @@ struct VerifyOnTheWireTests {
     static let bearer = HeaderDescription(name: "Authorization", value: "Bearer secret")
 
     /// A workspace at `home` with `GetMe` there, `GetPublic` there marked `authenticated: false`,
+    /// `SignIn` there without the authentication interceptor,
     /// `GetMaps` at the third party `maps`, and `GetPartner` at `partner` marked
     /// `authenticated: true`.
     static func workspace(home: String, maps: String, partner: String) throws -> WorkspaceDescription {
@@ -26,12 +27,13 @@ struct VerifyOnTheWireTests {
             apis:
               GetMe: { method: GET, path: /me, response: JSON }
               GetPublic: { method: GET, path: /public, authenticated: false, response: JSON }
+              SignIn: { method: GET, path: /signin, skipInterceptors: [authentication], response: JSON }
               GetMaps: { method: GET, path: /maps, baseURL: "\(maps)", response: JSON }
               GetPartner: { method: GET, path: /partner, baseURL: "\(partner)", authenticated: true, response: JSON }
             """, baseURL: home)
     }
 
-    @Test("--header goes to the workspace's origin and to 'authenticated: true' APIs; never to a third party or an API that says 'authenticated: false'")
+    @Test("--header goes to the workspace's origin and to 'authenticated: true' APIs; never to a third party, an API that says 'authenticated: false' or one that skips the authentication interceptor")
     func headerScope() async throws {
         let home = try await LoopbackServer.start { _ in .json("{}") }
         let maps = try await LoopbackServer.start { _ in .json("{}") }
@@ -40,7 +42,7 @@ struct VerifyOnTheWireTests {
         let report = await ContractCheck(workspace: workspace, options: .init(headers: [Self.bearer], timeout: 10)).run()
         #expect(report.findings.isEmpty, "\(report.findings.map(\.diagnostic))")
         let homeSeen = home.requests.map { "\($0.path) \($0.headers[.authorization] ?? "-")" }
-        #expect(homeSeen == ["/me Bearer secret", "/public -"])
+        #expect(homeSeen == ["/me Bearer secret", "/public -", "/signin -"])
         #expect(maps.requests.map { $0.headers[.authorization] ?? "-" } == ["-"])
         #expect(partner.requests.map { $0.headers[.authorization] ?? "-" } == ["Bearer secret"])
     }

@@ -37,6 +37,11 @@ extension DescriptionBuilder {
         api.headers.forEach { checkHeader($0) }
 
         let declaredResponses = describeResponses(api.responses, allowsSuccess: true)
+        // Inside the class, a stored property hides a type of the same name from its static
+        // members: `definition` names the error bodies' types, `sample` the class.
+        var typesNamed: [String: String] = [:]
+        for error in declaredResponses.errors { typesNamed[error.swiftType] = "the API's definition names its error body's type so" }
+        if api.sample != nil { typesNamed[className] = "the API's sample names its class so" }
         var declaredSuccess = api.response
         if let success = declaredResponses.success {
             if api.response != nil || api.responseStream != nil {
@@ -96,7 +101,7 @@ extension DescriptionBuilder {
             if let listed = api.parametersAreListed, listed.value {
                 diagnostics.error("REST parameters are a mapping of names to types, not a list", at: listed.location)
             }
-            let described = describeREST(api, endpoint, className: className)
+            let described = describeREST(api, endpoint, reserving: typesNamed)
             shape = .rest(described.rest)
             parameters = described.parameters
             switch response?.decoding {
@@ -109,7 +114,7 @@ extension DescriptionBuilder {
             }
         case .jsonrpc, .rpc:
             guard let endpoint = api.rpc else { return nil }
-            let described = describeRPC(api, endpoint, className: className)
+            let described = describeRPC(api, endpoint, reserving: typesNamed)
             shape = api.kind.value == .jsonrpc ? .jsonRPC(described.rpc) : .customRPC(described.rpc)
             parameters = described.parameters
             baseURL = described.absoluteURL ?? baseURL

@@ -4,7 +4,7 @@ import Foundation
 
 /// REST APIs: the path template and where each parameter travels.
 extension DescriptionBuilder {
-    mutating func describeREST(_ api: APIDeclaration, _ endpoint: RESTEndpoint, className: String) -> (rest: RESTDescription, parameters: [ParameterDescription]) {
+    mutating func describeREST(_ api: APIDeclaration, _ endpoint: RESTEndpoint, reserving typesNamed: [String: String]) -> (rest: RESTDescription, parameters: [ParameterDescription]) {
         let method = endpoint.method.value
         var template: PathTemplate?
         do {
@@ -18,7 +18,7 @@ extension DescriptionBuilder {
         let placeholders = Set(template?.placeholders.map(\.name) ?? [])
         let encoding = endpoint.encoding?.value ?? .json
 
-        var swiftNames = SwiftNames.parameters(className: className)
+        var swiftNames = SwiftNames.parameters(alsoReserving: typesNamed)
         var wireNames = WireNames()
         for header in api.headers {
             wireNames.claim(header.name, in: .header, for: "header '\(header.name.value)'", into: &diagnostics)

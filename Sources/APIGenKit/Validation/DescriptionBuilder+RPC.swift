@@ -3,7 +3,7 @@ import Foundation
 
 /// JSON-RPC and custom RPC APIs: endpoint, parameter structure, envelope and delegate.
 extension DescriptionBuilder {
-    mutating func describeRPC(_ api: APIDeclaration, _ endpoint: RPCEndpoint, className: String) -> (rpc: RPCDescription, parameters: [ParameterDescription], absoluteURL: String?) {
+    mutating func describeRPC(_ api: APIDeclaration, _ endpoint: RPCEndpoint, reserving typesNamed: [String: String]) -> (rpc: RPCDescription, parameters: [ParameterDescription], absoluteURL: String?) {
         var path = endpoint.url.value
         var absoluteURL: String?
         if path.hasPrefix("/") {
@@ -57,7 +57,9 @@ extension DescriptionBuilder {
             }
         }
 
-        var swiftNames = SwiftNames.parameters(className: className, delegateType: api.kind.value == .rpc ? delegateType : nil)
+        var reserved = typesNamed
+        if api.kind.value == .rpc { reserved[delegateType] = "the API's definition makes its delegate through this name" }
+        var swiftNames = SwiftNames.parameters(alsoReserving: reserved)
         var wireNames = WireNames()
         var parameters: [ParameterDescription] = []
         for parameter in api.parameters {

@@ -62,15 +62,14 @@ extension SwiftNames {
         ])
     }
 
-    /// An API's parameters, which the initializer's body sees in place of the names it uses
-    /// itself: the API's own type (as `Self` and as `className`), a custom RPC API's delegate
-    /// type, and the modules it spells the runtime's types through.
-    static func parameters(className: String, delegateType: String? = nil) -> SwiftNames {
+    /// An API's parameters, which the class's code sees in place of the names it uses itself:
+    /// the API's own type, the modules it spells the runtime's types through, and `more` (the
+    /// types its definition and sample name, by why).
+    static func parameters(alsoReserving more: [String: String] = [:]) -> SwiftNames {
         let modules = ["APIRuntime", "APIGRPC", "APIEventStreams", "Foundation", "Swift"]
         var reserved = ["Self": "the initializer names the API's own type so; give the parameter another name and keep its wire name with `name: Self`"]
-        reserved[className] = "the generated code names the API's own class so; give the parameter another name and keep its wire name with `name: \(className)`"
-        if let delegateType, !delegateType.contains(".") {
-            reserved[delegateType] = "the generated code makes the API's delegate through this name; give the parameter another name and keep its wire name with `name: \(delegateType)`"
+        for (name, why) in more {
+            reserved[name] = "\(why); give the parameter another name and keep its wire name with `name: \(name)`"
         }
         for module in modules {
             reserved[module] = "the initializer reaches the \(module) module through this name; give the parameter another name and keep its wire name with `name: \(module)`"

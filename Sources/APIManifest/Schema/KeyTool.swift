@@ -11,6 +11,20 @@ public enum KeyTool: String, CaseIterable, Sendable {
     /// `apigen serve`: the key changes what it answers.
     case mockServer
 
+    /// The places it reads or writes keys at: a key it uses elsewhere is used here only where
+    /// both say so. The importer writes REST APIs alone, the exporters describe REST and JSON-RPC,
+    /// `apigen verify` calls all but a team's own RPC protocol, `apigen serve` answers REST and
+    /// JSON-RPC.
+    var places: Set<KeyPlace> {
+        let common: Set<KeyPlace> = [.workspace, .defaults, .apiFile, .type, .field, .parameter]
+        return switch self {
+        case .importer: common.union([.responseHeader, .wholeBody, .restAPI, .sample])
+        case .exporter: common.union([.responseHeader, .wholeBody, .restAPI, .jsonrpcAPI])
+        case .contractCheck: Set(KeyPlace.allCases).subtracting([.rpcAPI])
+        case .mockServer: common.union([.restAPI, .jsonrpcAPI, .sample])
+        }
+    }
+
     /// The column the key tables give it.
     var title: String {
         switch self {

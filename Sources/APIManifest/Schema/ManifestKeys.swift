@@ -103,18 +103,25 @@ public enum ManifestKeys {
             key("discriminator", [.type], "The JSON member every alternative of a union has whose value names the alternative.", uses: [.importer, .exporter, .contractCheck]),
             key("mapping", [.type], "Discriminator values by type, when they are not the types' names: { card: Card }.",
                 ["type": "object", "additionalProperties": ["type": "string"]], uses: [.importer, .exporter, .contractCheck]),
-            key("swift", [.type], "A Swift type the app's hand-written sources declare, used instead of generating one.", uses: [.exporter]),
+            key("swift", [.type], "A Swift type the app's hand-written sources declare, used instead of generating one.", uses: [.exporter, .contractCheck]),
             // Fields, parameters, reply headers and a whole body, in their long forms.
-            key("type", [.field, .parameter, .responseHeader, .wholeBody], "A type in Swift's spelling (a whole body: also bytes).", typeExpression, uses: [.importer, .exporter, .contractCheck]),
+            // A key whose tools differ by place is declared once per set of places.
+            key("type", [.field, .parameter], "A type in Swift's spelling (a whole body: also bytes).", typeExpression, uses: [.importer, .exporter, .contractCheck]),
+            key("type", [.responseHeader, .wholeBody], "A type in Swift's spelling (a whole body: also bytes).", typeExpression, uses: [.importer, .exporter]),
             key("json", [.field], "The JSON key, when it differs from the Swift name.", uses: [.importer, .exporter, .contractCheck]),
             key("in", [.parameter], "Where a REST parameter travels: path, query, header or body.", keywords(ParameterLocation.self), uses: [.importer, .exporter, .contractCheck]),
-            key("name", [.parameter, .responseHeader, .wholeBody], "The name on the wire, when it differs from the Swift name (a whole body: its argument's name).", uses: [.importer, .exporter, .contractCheck]),
+            key("name", [.parameter], "The name on the wire, when it differs from the Swift name (a whole body: its argument's name).", uses: [.importer, .exporter, .contractCheck]),
+            key("name", [.responseHeader], "The name on the wire, when it differs from the Swift name (a whole body: its argument's name).", uses: [.importer, .exporter]),
+            key("name", [.wholeBody], "The name on the wire, when it differs from the Swift name (a whole body: its argument's name).", uses: [.importer]),
             key("contentType", [.wholeBody], "The body's content type, for bytes: image/png.", uses: [.importer, .exporter]),
-            key("default", [.field, .parameter], "The value when the JSON leaves the field out, or the initializer argument's default.",
+            key("default", [.field], "The value when the JSON leaves the field out, or the initializer argument's default.",
                 ["type": ["string", "number", "boolean"]], uses: [.importer, .exporter, .contractCheck]),
+            key("default", [.parameter], "The value when the JSON leaves the field out, or the initializer argument's default.",
+                ["type": ["string", "number", "boolean"]], uses: [.importer, .contractCheck]),
             key("example", [.parameter], "A value the parameter may take, sent by apigen verify: text, a number, a list or a mapping.", [:], uses: [.importer, .contractCheck]),
             key("format", [.field, .parameter], "How a Date is written: iso8601 (default), unixSeconds or unixMilliseconds.", keywords(DateFormat.self), uses: [.exporter, .contractCheck]),
-            key("description", [.field, .parameter, .responseHeader, .wholeBody], "Becomes the doc comment.", uses: [.importer, .exporter]),
+            key("description", [.field, .parameter, .responseHeader], "Becomes the doc comment.", uses: [.importer, .exporter]),
+            key("description", [.wholeBody], "Becomes the doc comment.", uses: [.importer]),
             // APIs.
             key("kind", apis, "rest (default), jsonrpc, rpc or grpc.", keywords(APIKind.self), uses: [.exporter, .contractCheck, .mockServer]),
             key("description", apis, "Becomes the doc comment.", uses: [.importer, .exporter]),
@@ -139,17 +146,19 @@ public enum ManifestKeys {
             ]], uses: [.importer, .exporter, .contractCheck, .mockServer]),
             key("responses", [.defaults, .restAPI], "Bodies by status: { 200: User, 422: ValidationErrors, default: Problem }; error bodies are models.", [
                 "type": "object", "propertyNames": ["pattern": "^([1-5][0-9][0-9]|default)$"], "additionalProperties": typeExpression,
-            ], uses: [.importer, .exporter, .contractCheck, .mockServer]),
+            ], uses: [.importer, .exporter, .contractCheck]),
             key("responseHeaders", [.restAPI], "Reply headers read as types: { etag: { type: String, name: ETag } }; startWithHeaders() returns them.",
                 ["type": "object", "additionalProperties": ["$ref": "#/definitions/responseHeader"]], uses: [.importer, .exporter]),
             key("errorData", rpcAPIs, "The model an RPC error object's data member decodes into (APIError.serverError).", typeExpression, uses: []),
             key("notification", rpcAPIs, "Sent without an id; no reply is awaited.", boolean, uses: [.exporter, .contractCheck]),
             key("envelope", rpcAPIs, "Extra members of the RPC envelope.", ["type": "object"], uses: [.contractCheck]),
             key("delegate", [.rpcAPI], "The Swift type conforming to RPCDelegate that wraps the calls.", uses: []),
-            key("headers", [.defaults] + httpAPIs, "Headers sent with every call.", scalars, uses: [.importer, .contractCheck]),
+            key("headers", [.defaults], "Headers sent with every call.", scalars, uses: [.importer, .contractCheck]),
+            key("headers", httpAPIs, "Headers sent with every call.", scalars, uses: [.contractCheck]),
             key("maxConnectionsPerHost", [.defaults], "Connections one session opens to a host at most.", ["type": "integer", "minimum": 1], uses: []),
             key("metadata", [.grpcSettings, .grpcAPI], "gRPC metadata sent with every call (lowercase keys; -bin keys take base64).", scalars, uses: [.contractCheck]),
-            key("timeout", [.defaults] + httpAPIs, "Seconds; decimals allowed.", seconds, uses: [.importer]),
+            key("timeout", [.defaults], "Seconds; decimals allowed.", seconds, uses: [.importer]),
+            key("timeout", httpAPIs, "Seconds; decimals allowed.", seconds, uses: []),
             key("deadline", [.grpcSettings, .grpcAPI], "Seconds a gRPC call may take, a stream's whole life included.", seconds, uses: []),
             key("frequency", [.defaults] + apis, "What to do with a call identical to one in flight: allow, reject or coalesce (share its result).", keywords(FrequencyPolicy.self), uses: []),
             key("retry", [.defaults] + apis, "Retries: none, or { attempts, delay, maxDelay, statuses, nonIdempotent }.",
@@ -161,7 +170,7 @@ public enum ManifestKeys {
                 ["oneOf": [["const": "http"], ["$ref": "#/definitions/cache"]]], uses: []),
             key("invalidates", apis, "Tags whose cached replies a successful call of this API removes: a mutation drops what it made stale.", strings, uses: []),
             key("safe", [.jsonrpcAPI, .rpcAPI, .grpcAPI], "true: the method has no side effects, so its replies may be cached (a gRPC method whose proto says NO_SIDE_EFFECTS is safe already).", boolean, uses: [.contractCheck]),
-            key("skipInterceptors", apis, "Global interceptors this API goes without, by name: logging, metrics, authentication, or your own.", strings, uses: [.importer]),
+            key("skipInterceptors", apis, "Global interceptors this API goes without, by name: logging, metrics, authentication, or your own.", strings, uses: [.importer, .contractCheck]),
             key("authenticated", apis, "Whether the authentication interceptor's token goes with this API's calls. Without it, only an API on its workspace's default base URL's origin carries it; true for one of the app's own servers elsewhere, false for none.", boolean, uses: [.contractCheck]),
             key("sample", httpAPIs, "What the API answers when the manager answers from samples: { status, body, delay }; debug builds only.", ["$ref": "#/definitions/sample"], uses: [.importer, .mockServer]),
             // Policies.
@@ -200,9 +209,10 @@ public enum ManifestKeys {
         return names
     }()
 
-    /// The names of the keys `tool` reads or writes, in any place.
-    public static func names(usedBy tool: KeyTool) -> Set<String> {
-        Set(all.filter { $0.uses.contains(tool) }.map(\.name))
+    /// The names of the keys `tool` reads or writes at `place`.
+    public static func names(usedBy tool: KeyTool, in place: KeyPlace) -> Set<String> {
+        guard tool.places.contains(place) else { return [] }
+        return Set(all.filter { $0.uses.contains(tool) && $0.places.contains(place) }.map(\.name))
     }
 
     /// The keys allowed at `place`, in the order messages list them.
@@ -245,7 +255,7 @@ public enum ManifestKeys {
             text += "\n## \(place.title)\n\n| key | what it says | " + tools.map(\.title).joined(separator: " | ") + " |\n"
             text += "|---|---|" + String(repeating: ":-:|", count: tools.count) + "\n"
             for key in keys where key.places.contains(place) {
-                let marks = tools.map { key.uses.contains($0) ? "✓" : "" }
+                let marks = tools.map { key.uses.contains($0) && $0.places.contains(place) ? "✓" : "" }
                 text += "| `\(key.name)` | \(key.doc.replacingOccurrences(of: "|", with: "\\|")) | " + marks.joined(separator: " | ") + " |\n"
             }
         }

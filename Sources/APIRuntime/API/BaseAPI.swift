@@ -24,6 +24,8 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
     private struct State {
         var manager: APIManager?
         var options = APICallOptions()
+        /// Counts the writes of `options`, so that `updateOptions(_:)` can tell when another came in.
+        var optionsVersion: UInt64 = 0
         /// Set by a `cancel()` that found no call running: the next call to start is cancelled.
         var cancelsNextCall = false
         /// What cancels each running call (and each reply stream still open), by a number of its own.
@@ -71,14 +73,31 @@ open class BaseAPI<Response: Sendable>: @unchecked Sendable {
     /// one instance at the same time, use `updateOptions(_:)`, which does both under one lock.
     public final var options: APICallOptions {
         get { state.withLockedValue { $0.options } }
-        set { state.withLockedValue { $0.options = newValue } }
+        set {
+            state.withLockedValue { state in
+                state.options = newValue
+                state.optionsVersion &+= 1
+            }
+        }
     }
 
-    /// Changes `options` in place under the instance's lock, so that changes made from several
-    /// tasks at once all stay: `api.updateOptions { $0.tags.insert("feed") }`. `change` runs
-    /// holding the lock and must not call this instance.
+    /// Changes `options` so that changes made from several tasks at once all stay:
+    /// `api.updateOptions { $0.tags.insert("feed") }`. `change` runs on a copy, outside the lock
+    /// (it may read the instance), and runs again on the newer value when another write came in
+    /// before its own.
     public final func updateOptions(_ change: (inout APICallOptions) -> Void) {
-        state.withLockedValue { change(&$0.options) }
+        while true {
+            let (current, version) = state.withLockedValue { ($0.options, $0.optionsVersion) }
+            var changed = current
+            change(&changed)
+            let stored = state.withLockedValue { state in
+                guard state.optionsVersion == version else { return false }
+                state.options = changed
+                state.optionsVersion &+= 1
+                return true
+            }
+            if stored { return }
+        }
     }
 
     /// Sends this instance's calls through `manager` instead of `APIManager.shared`, and returns

@@ -39,7 +39,7 @@ public struct TransferProgress: Sendable, Hashable {
 }
 
 /// Where the call a task is running reports its progress. The manager sets it for calls whose
-/// API has a `progressHandler`; an HTTP transport reports the bytes of a request body as they
+/// API has a progress handler (`options.progress`); an HTTP transport reports the bytes of a request body as they
 /// go out (`uploaded`), and the manager the reply's as they are read.
 public struct ProgressReporter: Sendable {
     /// The reporter of the call the current task runs, if its API wants progress.

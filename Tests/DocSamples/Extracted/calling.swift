@@ -31,8 +31,8 @@ enum CallingSamples {
         print(reply.value, reply.headerFields[.contentType] ?? "")
     }
 
-    // docs/calling.md:43
-    static func sample43() async throws {
+    // docs/calling.md:44
+    static func sample44() async throws {
         // body: multipart, with `photo: File`
         let user = try await UploadAvatarAPI(id: 7, photo: UploadFile(contentsOf: photoURL)).start()
 
@@ -56,8 +56,8 @@ enum CallingSamples {
         }
     }
 
-    // docs/calling.md:70
-    static func sample70() async throws {
+    // docs/calling.md:71
+    static func sample71() async throws {
         do {
             try await UpdateUserAPI(id: 7, name: "Ada", etag: tag).start()
         } catch {
@@ -65,8 +65,8 @@ enum CallingSamples {
         }
     }
 
-    // docs/calling.md:127
-    static func sample127() async throws {
+    // docs/calling.md:128
+    static func sample128() async throws {
         // Where a value came from:
         let reply = try await GetProfileAPI().startWithMetadata()
         switch reply.source {
@@ -93,13 +93,13 @@ enum CallingSamples {
         manager.cache.removeAll()
     }
 
-    // docs/calling.md:158
-    static func sample158() async throws {
+    // docs/calling.md:159
+    static func sample159() async throws {
         APIManager.bootstrap { $0.cache = .disk(maxBytes: 64 << 20) }   // Library/Caches/apigen-responses.sqlite
     }
 
-    // docs/calling.md:205
-    static func sample205() async throws {
+    // docs/calling.md:206
+    static func sample206() async throws {
         let manager = APIManager()
         manager.stub(GetUserAPI.self, delay: .milliseconds(300)) { api in
             User(id: api.id, name: "Ada", role: .member, tags: [], createdAt: .now)
@@ -119,8 +119,8 @@ enum CallingSamples {
         manager.stub(SumAPI.self, reply: { _ in StubResponse(json: #"{"jsonrpc":"2.0","result":6,"id":1}"#) })
     }
 
-    // docs/calling.md:254
-    static func sample254() async throws {
+    // docs/calling.md:255
+    static func sample255() async throws {
         let fixture = URL(fileURLWithPath: "Tests/Fixtures/users.json")
 
         // Once, against the real server:
@@ -133,13 +133,13 @@ enum CallingSamples {
         replaying.grpcTransport = replaying.httpTransport
     }
 
-    // docs/calling.md:312
-    static func sample312() async throws {
+    // docs/calling.md:313
+    static func sample313() async throws {
         APIManager.bootstrap { $0.httpTransport = .asyncHTTPClient }
     }
 
-    // docs/calling.md:342
-    static func sample342() async throws {
+    // docs/calling.md:343
+    static func sample343() async throws {
         var configuration = APIManager.Configuration()
         configuration.interceptors = [
             LoggingInterceptor(logger: logger),                                // swift-log, secrets redacted
@@ -160,7 +160,7 @@ enum CallingSamples {
         let batch = APIBatch(policy: .failFast)                                // any kinds at once
     }
 
-    // docs/calling.md:376
+    // docs/calling.md:377
     struct TenantInterceptor: APIInterceptor {
         let tenant: @Sendable () -> String
 
@@ -184,8 +184,8 @@ enum CallingSamples {
         }
     }
 
-    // docs/calling.md:406
-    static func sample406() async throws {
+    // docs/calling.md:407
+    static func sample407() async throws {
         var configuration = APIManager.Configuration()
         configuration.baseURLOverrides = ["https://api.example.com/v1": "http://127.0.0.1:8080/v1"]
         let manager = APIManager(configuration: configuration)
